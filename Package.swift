@@ -1,0 +1,119 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Language settings every target of ours shares: Swift 6 strictness plus the upcoming features that keep
+/// imports honest (see ../shared/docs/style.md §4.6).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ipacheck",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ipacheck", targets: ["ipacheck"]),
+        .library(name: "IPACheckCore", targets: ["IPACheckCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+    ],
+    targets: [
+        // C libraries, through pkg-config (Debian: libzip-dev, libplist-dev; Homebrew: libzip, libplist).
+        .systemLibrary(
+            name: "CZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        .systemLibrary(
+            name: "CPlist",
+            pkgConfig: "libplist-2.0",
+            providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
+        ),
+
+        // Pure Swift: the one bounds-checked reader and the Mach-O / code-signature structures.
+        .target(name: "IPACheckBinary", swiftSettings: strict + [.strictMemorySafety()]),
+        // Thin owners of the C handles.
+        .target(name: "IPACheckArchive", dependencies: ["CZip"], swiftSettings: strict),
+        .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
+        // Findings as data and the renderers that format them.
+        .target(name: "IPACheckReport", swiftSettings: strict),
+        // The AASA document model, Apple's matcher and the lint rules (pure, no I/O).
+        .target(name: "IPACheckAASA", dependencies: ["IPACheckReport"], swiftSettings: strict),
+        .target(
+            name: "IPACheckCore",
+            dependencies: [
+                "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckAASA",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "IPACheckHTTP",
+            dependencies: [
+                "IPACheckCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ipacheck",
+            dependencies: [
+                "IPACheckCore", "IPACheckHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Tests.
+        .target(
+            name: "IPACheckTestSupport",
+            dependencies: [
+                "IPACheckCore",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/Support",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckBinaryTests",
+            dependencies: ["IPACheckBinary", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckArchiveTests",
+            dependencies: ["IPACheckArchive", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckPlistTests",
+            dependencies: ["IPACheckPlist", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckAASATests",
+            dependencies: ["IPACheckAASA", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckCoreTests",
+            dependencies: ["IPACheckCore", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+/// Why an archive, or one of its members, could not be read.
+public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// The kind of failure, stable for tests and JSON.
+    public enum Code: String, Sendable, Hashable {
+        /// The file does not exist or cannot be opened.
+        case unreadable
+        /// The file is not a zip archive at all.
+        case notAZip
+        /// The zip's central directory contradicts itself or its local headers.
+        case inconsistent
+        /// A member is encrypted; ipas never are.
+        case encrypted
+        /// A member uses a compression method libzip cannot decompress here.
+        case unsupportedCompression
+        /// A member's data is damaged (bad CRC, truncated stream).
+        case damagedMember
+        /// A member holds more bytes than we are willing to read.
+        case tooLarge
+        /// The archive has more members than we are willing to list.
+        case tooManyEntries
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The archive member concerned, if the failure is about one member.
+    public let member: String?
+    /// Details for people (libzip's own message where it has one).
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, member: String? = nil, reason: String) {
+        self.code = code
+        self.member = member
+        self.reason = reason
+    }
+
+    /// `encrypted member Payload/A.app/A: ...`
+    public var description: String {
+        if let member { return "\(reason) (member \(member))" }
+        return reason
+    }
+}

@@ -1,0 +1,241 @@
+internal import CZip
+import Foundation
+
+/// A read-only zip archive, read member by member without unpacking anything to disk.
+///
+/// Owns one libzip handle (freed in `deinit` with `zip_discard`, since a read-only archive must not be written
+/// back). libzip handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
+public final class ZipArchive {
+    /// The path the archive was opened from.
+    public let path: String
+    /// Every member, in central-directory order.
+    public let entries: [ZipEntry]
+    /// The limits reads are held to.
+    public let limits: ArchiveLimits
+    /// Whether libzip's consistency check (central directory vs local headers) failed and the archive was opened
+    /// without it. Real Xcode and Finder zips sometimes trip it while every unzip tool reads them.
+    public let failedConsistencyCheck: Bool
+
+    private let handle: OpaquePointer
+
+    /// Opens the archive at `path`, checking the central directory's consistency.
+    ///
+    /// - Throws: ``ArchiveError`` naming why the file is not a readable zip.
+    public init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ArchiveError(.unreadable, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ArchiveError(.unreadable, reason: "is a folder, not a file")
+        }
+        var errorCode: Int32 = 0
+        var opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &errorCode)
+        var failedCheck = false
+        if opened == nil && errorCode == ZIP_ER_INCONS {
+            failedCheck = true
+            opened = zip_open(path, ZIP_RDONLY, &errorCode)
+        }
+        guard let handle = opened else {
+            throw Self.openError(errorCode)
+        }
+        self.handle = handle
+        self.failedConsistencyCheck = failedCheck
+        self.path = path
+        self.limits = limits
+        do {
+            self.entries = try Self.listEntries(handle, limits: limits)
+        } catch {
+            zip_discard(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        zip_discard(handle)
+    }
+
+    /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.
+    public func read(_ entry: ZipEntry, limit: Int? = nil) throws(ArchiveError) -> [UInt8] {
+        let cap = limit ?? limits.maximumMemberBytes
+        let stream = try ZipMemberStream(archive: self, entry: entry)
+        var result: [UInt8] = []
+        // Reserve by what is actually plausible, never by the declared size alone.
+        result.reserveCapacity(Int(min(entry.declaredSize, UInt64(min(cap, 1 << 20)))))
+        while true {
+            let chunk = try stream.read(maximumCount: 64 * 1024)
+            if chunk.isEmpty { break }
+            guard result.count + chunk.count <= cap else {
+                throw ArchiveError(
+                    .tooLarge,
+                    member: entry.name,
+                    reason: "member decompresses to more than \(cap) bytes"
+                )
+            }
+            result.append(contentsOf: chunk)
+        }
+        return result
+    }
+
+    /// Opens a sequential stream over a member, for reading only the parts that matter.
+    public func stream(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream {
+        try ZipMemberStream(archive: self, entry: entry)
+    }
+
+    /// The member named exactly `name`, if any.
+    public func entry(named name: String) -> ZipEntry? {
+        entries.first { $0.name == name }
+    }
+
+    fileprivate func openMember(_ entry: ZipEntry) throws(ArchiveError) -> OpaquePointer {
+        guard !entry.isEncrypted else {
+            throw ArchiveError(.encrypted, member: entry.name, reason: "member is encrypted")
+        }
+        guard entry.isCompressionSupported else {
+            throw ArchiveError(
+                .unsupportedCompression,
+                member: entry.name,
+                reason: "compression method \(entry.compressionMethod) is not supported"
+            )
+        }
+        guard let file = zip_fopen_index(handle, zip_uint64_t(entry.index), 0) else {
+            let message = String(cString: zip_strerror(handle))
+            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
+        }
+        return file
+    }
+
+    private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry]
+    {
+        let count = zip_get_num_entries(handle, 0)
+        guard count >= 0 else { throw ArchiveError(.inconsistent, reason: "cannot count the archive's members") }
+        guard count <= limits.maximumEntries else {
+            throw ArchiveError(
+                .tooManyEntries,
+                reason: "archive lists \(count) members, more than the \(limits.maximumEntries) accepted"
+            )
+        }
+        var entries: [ZipEntry] = []
+        entries.reserveCapacity(Int(count))
+        for index in 0..<count {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(handle, zip_uint64_t(index), zip_flags_t(ZIP_FL_ENC_RAW), &stat) == 0 else {
+                throw ArchiveError(.inconsistent, reason: "cannot read member \(index) of the central directory")
+            }
+            let (name, wasNotUTF8) = decodeName(handle, index: index, raw: stat.name)
+            let method = UInt16(truncatingIfNeeded: stat.comp_method)
+            entries.append(
+                ZipEntry(
+                    index: Int(index),
+                    name: name,
+                    nameWasNotUTF8: wasNotUTF8,
+                    declaredSize: stat.size,
+                    compressedSize: stat.comp_size,
+                    compressionMethod: method,
+                    isEncrypted: stat.encryption_method != UInt16(ZIP_EM_NONE),
+                    isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
+                )
+            )
+        }
+        return entries
+    }
+
+    private static func decodeName(
+        _ handle: OpaquePointer,
+        index: Int64,
+        raw: UnsafePointer<CChar>?
+    ) -> (String, Bool) {
+        guard let raw else { return ("", true) }
+        let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
+        if let utf8 = String(validating: bytes, as: UTF8.self) {
+            return (utf8, false)
+        }
+        // Legacy (CP437) names: take libzip's conversion, and let callers report the odd encoding.
+        if let guessed = zip_get_name(handle, zip_uint64_t(index), zip_flags_t(ZIP_FL_ENC_GUESS)) {
+            return (String(cString: guessed), true)
+        }
+        return (String(decoding: bytes, as: UTF8.self), true)
+    }
+
+    private static func openError(_ code: Int32) -> ArchiveError {
+        var error = zip_error_t()
+        zip_error_init_with_code(&error, code)
+        defer { zip_error_fini(&error) }
+        let message = String(cString: zip_error_strerror(&error))
+        switch code {
+        case ZIP_ER_NOZIP: return ArchiveError(.notAZip, reason: "not a zip archive")
+        case ZIP_ER_INCONS: return ArchiveError(.inconsistent, reason: "damaged zip archive: \(message)")
+        case ZIP_ER_OPEN, ZIP_ER_NOENT, ZIP_ER_READ: return ArchiveError(.unreadable, reason: message)
+        default: return ArchiveError(.notAZip, reason: "cannot open as a zip archive: \(message)")
+        }
+    }
+}
+
+/// A forward-only stream over one member: read what you need, skip the rest without keeping it.
+///
+/// Used to pull a Mach-O header and its code signature out of a large executable without holding the whole file.
+public final class ZipMemberStream {
+    /// The member being read.
+    public let entry: ZipEntry
+    /// Decompressed bytes consumed so far.
+    public private(set) var position: Int = 0
+
+    private let file: OpaquePointer
+    private let archive: ZipArchive
+
+    fileprivate init(archive: ZipArchive, entry: ZipEntry) throws(ArchiveError) {
+        self.archive = archive
+        self.entry = entry
+        self.file = try archive.openMember(entry)
+    }
+
+    deinit {
+        zip_fclose(file)
+    }
+
+    /// Reads up to `maximumCount` bytes; an empty result means the end of the member.
+    public func read(maximumCount: Int) throws(ArchiveError) -> [UInt8] {
+        guard maximumCount > 0 else { return [] }
+        guard position < archive.limits.maximumStreamedBytes else {
+            throw ArchiveError(
+                .tooLarge,
+                member: entry.name,
+                reason: "member is larger than the \(archive.limits.maximumStreamedBytes)-byte streaming limit"
+            )
+        }
+        var buffer = [UInt8](repeating: 0, count: maximumCount)
+        let got = buffer.withUnsafeMutableBytes { raw in
+            zip_fread(file, raw.baseAddress, zip_uint64_t(maximumCount))
+        }
+        guard got >= 0 else {
+            let message = String(cString: zip_file_strerror(file))
+            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
+        }
+        let count = Int(got)
+        position += count
+        buffer.removeSubrange(count...)
+        return buffer
+    }
+
+    /// Reads exactly `count` bytes, or fewer only at the end of the member.
+    public func read(exactly count: Int) throws(ArchiveError) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(min(count, 1 << 20))
+        while result.count < count {
+            let chunk = try read(maximumCount: min(64 * 1024, count - result.count))
+            if chunk.isEmpty { break }
+            result.append(contentsOf: chunk)
+        }
+        return result
+    }
+
+    /// Discards bytes until ``position`` is `offset` (or the member ends); returns whether it got there.
+    public func skip(to offset: Int) throws(ArchiveError) -> Bool {
+        while position < offset {
+            let chunk = try read(maximumCount: min(64 * 1024, offset - position))
+            if chunk.isEmpty { return false }
+        }
+        return position == offset
+    }
+}

@@ -1,0 +1,66 @@
+/// A failure to parse untrusted bytes, with enough context to tell a person what was wrong and where.
+///
+/// Equality compares only ``code`` and ``field`` (the swift-asn1 design), so tests can write
+/// `#expect(throws: ParseError(.truncated, field: "magic"))` without knowing offsets or source lines.
+public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What kind of problem was found.
+    public enum Code: String, Sendable, Hashable {
+        /// The bytes end before a field they promise.
+        case truncated
+        /// A magic number or tag is not the expected one.
+        case badMagic
+        /// An offset or length points outside its container.
+        case outOfBounds
+        /// A count, size or depth exceeds the limit we accept.
+        case limitExceeded
+        /// A value is present but not acceptable (bad encoding, impossible combination).
+        case invalidValue
+        /// A structure is valid but of a kind we do not support.
+        case unsupported
+    }
+
+    /// What kind of problem was found.
+    public let code: Code
+    /// The field or structure being read (`"CodeDirectory.hashOffset"`).
+    public let field: String
+    /// The byte offset, from the start of the reader's buffer, where the problem was found.
+    public let offset: Int
+    /// Extra words for people.
+    public let reason: String
+    /// Where in our source the error was raised, for bug reports.
+    public let sourceLocation: String
+
+    /// Creates an error.
+    public init(
+        _ code: Code,
+        field: String,
+        at offset: Int = 0,
+        reason: String = "",
+        file: String = #fileID,
+        line: UInt = #line
+    ) {
+        self.code = code
+        self.field = field
+        self.offset = offset
+        self.reason = reason
+        self.sourceLocation = "\(file):\(line)"
+    }
+
+    /// A sentence for people: `truncated CodeDirectory.hashOffset at offset 0x40: needs 4 bytes`.
+    public var description: String {
+        var text = "\(code.rawValue) \(field) at offset 0x\(String(offset, radix: 16))"
+        if !reason.isEmpty { text += ": \(reason)" }
+        return text
+    }
+
+    /// Equal when the code and field agree; offsets, reasons and source lines are diagnostics only.
+    public static func == (lhs: ParseError, rhs: ParseError) -> Bool {
+        lhs.code == rhs.code && lhs.field == rhs.field
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(field)
+    }
+}

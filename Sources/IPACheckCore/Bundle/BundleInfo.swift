@@ -1,0 +1,132 @@
+import IPACheckBinary
+public import IPACheckReport
+
+/// What `ipacheck info` reports about one bundle: identity, platform, binary and a signing summary.
+public struct BundleInfo: Encodable, Sendable, Hashable {
+    /// The bundle's folder inside the archive.
+    public let path: String
+    /// What kind of bundle it is.
+    public let kind: BundleKind
+    /// The containing bundle's folder (nil for the main app).
+    public let parent: String?
+    /// `CFBundleIdentifier`.
+    public let bundleID: String?
+    /// The display name.
+    public let name: String?
+    /// `CFBundleShortVersionString`.
+    public let version: String?
+    /// `CFBundleVersion`.
+    public let build: String?
+    /// The platform it was built for.
+    public let platform: String?
+    /// The minimum OS version.
+    public let minimumOSVersion: String?
+    /// The executable's path inside the archive.
+    public let executable: String?
+    /// The executable's architectures, one per slice (`armv7`, `arm64`).
+    public let architectures: [String]
+    /// A summary of the code signature, from the Mach-O itself.
+    public let signing: SigningSummary
+}
+
+/// The code signature at a glance, read from the executable's `LC_CODE_SIGNATURE` (every slice).
+public struct SigningSummary: Encodable, Sendable, Hashable {
+    /// Whether every slice carries a code signature.
+    public let signed: Bool
+    /// Whether the signature is ad hoc (no certificate).
+    public let adHoc: Bool
+    /// The signing identifier (normally the bundle ID).
+    public let identifier: String?
+    /// The team ID embedded in the CodeDirectory.
+    public let teamID: String?
+    /// The CodeDirectory hash types (`sha1`, `sha256`).
+    public let hashTypes: [String]
+    /// Whether the signature embeds XML entitlements.
+    public let xmlEntitlements: Bool
+    /// Whether the signature embeds DER entitlements (what iOS 15+ enforces).
+    public let derEntitlements: Bool
+    /// Whether the signature carries a CMS blob with content (not ad hoc).
+    public let cmsSigned: Bool
+    /// Whether any slice is FairPlay-encrypted (an App Store download, not an export).
+    public let encrypted: Bool
+    /// The embedded provisioning profile's path, if any.
+    public let provisioningProfile: String?
+    /// Whether `_CodeSignature/CodeResources` is present.
+    public let sealedResources: Bool
+    /// Why the executable could not be read, if it could not.
+    public let problem: String?
+
+    /// Summarises a parsed executable.
+    init(container: MachOContainer?, bundle: AppBundle, problem: String?) {
+        let slices = container?.slices ?? []
+        let signatures = slices.compactMap(\.signature)
+        let directories = signatures.flatMap(\.codeDirectories)
+        let primary = signatures.first?.primaryCodeDirectory
+        signed = !slices.isEmpty && signatures.count == slices.count
+        adHoc = !signatures.isEmpty && signatures.allSatisfy(\.isAdHoc)
+        identifier = primary?.identifier
+        teamID = primary?.teamID
+        var seen: [String] = []
+        for name in directories.map({ $0.hashType?.name ?? "type \($0.rawHashType)" }) where !seen.contains(name) {
+            seen.append(name)
+        }
+        hashTypes = seen
+        xmlEntitlements = signatures.contains { $0.xmlEntitlements != nil }
+        derEntitlements = signatures.contains { $0.derEntitlements != nil }
+        cmsSigned = signatures.contains { ($0.cmsSignature?.payload.count ?? 0) > 0 }
+        encrypted = slices.contains { $0.loadCommands.encryption?.isEncrypted ?? false }
+        provisioningProfile = bundle.provisioningProfile
+        sealedResources = bundle.codeResources != nil
+        self.problem = problem
+    }
+}
+
+/// The whole `ipacheck info` answer.
+public struct InfoReport: Encodable, Sendable {
+    /// The ipa, as the user named it.
+    public let file: String
+    /// Every bundle, the main app first.
+    public let bundles: [BundleInfo]
+    /// Problems found while reading (archive structure, unreadable nested bundles).
+    public let findings: [Finding]
+
+    /// Reads the bundle tree of an ipa.
+    ///
+    /// - Throws: ``InputError`` when the ipa, its main app or the main executable cannot be read.
+    public static func make(for ipa: IPAFile) throws(InputError) -> InfoReport {
+        var findings = ipa.findings
+        var infos: [BundleInfo] = []
+        for bundle in ipa.bundles {
+            var container: MachOContainer? = nil
+            var problem: String? = nil
+            if bundle.executable != nil {
+                do {
+                    container = try ipa.machO(of: bundle)
+                } catch {
+                    if bundle.parent == nil { throw error }
+                    problem = error.message
+                    findings.append(
+                        ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path)
+                    )
+                }
+            }
+            infos.append(
+                BundleInfo(
+                    path: bundle.path,
+                    kind: bundle.kind,
+                    parent: bundle.parent,
+                    bundleID: bundle.bundleID,
+                    name: bundle.name,
+                    version: bundle.version,
+                    build: bundle.build,
+                    platform: bundle.platform,
+                    minimumOSVersion: bundle.minimumOSVersion,
+                    executable: bundle.executable,
+                    architectures: container?.architectureNames ?? [],
+                    signing: SigningSummary(container: container, bundle: bundle, problem: problem)
+                )
+            )
+        }
+        return InfoReport(file: ipa.path, bundles: infos, findings: findings.sorted())
+    }
+}

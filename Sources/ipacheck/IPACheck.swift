@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The `ipacheck` command: will this build's universal links, web credentials and App Flip work?
+@main
+struct IPACheck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ipacheck",
+        abstract: "Check an iOS build's associated domains against the apple-app-site-association files that serve them.",
+        discussion: """
+            Exit codes: 0 passed, 1 problems found (at or above --fail-on), 2 an input could not be read,
+            64 usage error.
+
+            Examples:
+              ipacheck info App.ipa
+              ipacheck domains App.ipa --format json
+              ipacheck check App.ipa --offline --aasa-dir aasa/ --format sarif > ipacheck.sarif
+            """,
+        version: "0.1.0",
+        subcommands: [
+            InfoCommand.self
+        ]
+    )
+}
