@@ -34,7 +34,14 @@ public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
-    /// `encrypted member Payload/A.app/A: ...`
+    /// Equal when the codes agree; members and reasons are diagnostics only.
+    public static func == (lhs: ArchiveError, rhs: ArchiveError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The reason, with the member when there is one: `member is encrypted (member Payload/A.app/A)`.
+    ///
     public var description: String {
         if let member { return "\(reason) (member \(member))" }
         return reason

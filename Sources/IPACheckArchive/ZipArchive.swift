@@ -12,9 +12,11 @@ public final class ZipArchive {
     public let entries: [ZipEntry]
     /// The limits reads are held to.
     public let limits: ArchiveLimits
-    /// Whether libzip's consistency check (central directory vs local headers) failed and the archive was opened
-    /// without it. Real Xcode and Finder zips sometimes trip it while every unzip tool reads them.
-    public let failedConsistencyCheck: Bool
+    /// Why libzip's strict open failed, when the archive was then opened leniently.
+    ///
+    /// The central directory and local headers disagree (real Xcode and Finder zips sometimes trip this while every unzip tool reads them), or two
+    /// members share a name. Nil when the strict open succeeded.
+    public let leniencyReason: String?
 
     private let handle: OpaquePointer
 
@@ -31,16 +33,19 @@ public final class ZipArchive {
         }
         var errorCode: Int32 = 0
         var opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &errorCode)
-        var failedCheck = false
-        if opened == nil && errorCode == ZIP_ER_INCONS {
-            failedCheck = true
+        var leniency: String? = nil
+        if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
+            leniency =
+                errorCode == ZIP_ER_EXISTS
+                ? "two members share a name"
+                : "the central directory and local headers disagree"
             opened = zip_open(path, ZIP_RDONLY, &errorCode)
         }
         guard let handle = opened else {
             throw Self.openError(errorCode)
         }
         self.handle = handle
-        self.failedConsistencyCheck = failedCheck
+        self.leniencyReason = leniency
         self.path = path
         self.limits = limits
         do {
@@ -105,8 +110,7 @@ public final class ZipArchive {
         return file
     }
 
-    private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry]
-    {
+    private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
         let count = zip_get_num_entries(handle, 0)
         guard count >= 0 else { throw ArchiveError(.inconsistent, reason: "cannot count the archive's members") }
         guard count <= limits.maximumEntries else {

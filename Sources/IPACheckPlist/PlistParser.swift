@@ -23,8 +23,10 @@ public enum PlistParser {
         }
         if buffer.starts(with: Array("bplist".utf8)) == false {
             // libplist 2.2 has no error reporting for XML; refuse what is plainly not XML so the message is useful.
-            let head = buffer.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || $0 == 0xef
-                || $0 == 0xbb || $0 == 0xbf })
+            let head = buffer.drop(while: {
+                $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || $0 == 0xef
+                    || $0 == 0xbb || $0 == 0xbf
+            })
             guard head.first == UInt8(ascii: "<") else {
                 throw PlistError("neither a binary plist (bplist) nor an XML document")
             }

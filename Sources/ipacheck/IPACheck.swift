@@ -1,11 +1,12 @@
 import ArgumentParser
 
-/// The `ipacheck` command: will this build's universal links, web credentials and App Flip work?
+/// The root command, which answers whether a build's universal links, web credentials and App Flip will work.
 @main
 struct IPACheck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ipacheck",
-        abstract: "Check an iOS build's associated domains against the apple-app-site-association files that serve them.",
+        abstract:
+            "Check an iOS build's associated domains against the apple-app-site-association files that serve them.",
         discussion: """
             Exit codes: 0 passed, 1 problems found (at or above --fail-on), 2 an input could not be read,
             64 usage error.

@@ -21,7 +21,7 @@ package enum Corpus {
     /// The reason shown when a corpus test is skipped.
     package static let absentReason = "the shared corpus (../shared/corpus or $IPACHECK_CORPUS) is absent"
 
-    /// The URL of a corpus file, e.g. `url("ipa/fastlane_iOSAppOnly.ipa")`.
+    /// The URL of a corpus file, such as `url("ipa/fastlane_iOSAppOnly.ipa")`.
     package static func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
     }

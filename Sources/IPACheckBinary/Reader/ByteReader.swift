@@ -141,8 +141,11 @@ public struct ByteReader: Sendable {
 
 extension Int {
     /// Converts a size or offset read from a file, refusing values that do not fit.
-    public static func checked<T: BinaryInteger>(_ value: T, field: String, at offset: Int = 0) throws(ParseError) -> Int
-    {
+    public static func checked<T: BinaryInteger>(
+        _ value: T,
+        field: String,
+        at offset: Int = 0
+    ) throws(ParseError) -> Int {
         guard let result = Int(exactly: value) else {
             throw ParseError(.limitExceeded, field: field, at: offset, reason: "value \(value) does not fit")
         }

@@ -86,9 +86,9 @@ public enum ArchiveRules {
     public static let inconsistentDirectory = Rule(
         "ARC010",
         .note,
-        "zip directory and local headers disagree",
-        summary: "The central directory and the local file headers describe members differently. Common unzip "
-            + "tools and iOS read such archives from the central directory, as ipacheck then does.",
+        "zip fails the strict consistency check",
+        summary: "The central directory and the local file headers describe members differently, or two members "
+            + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
         fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
     )
 }

@@ -1,5 +1,5 @@
-public import IPACheckBinary
 import IPACheckArchive
+public import IPACheckBinary
 
 extension IPAFile {
     /// The largest executable read whole (for `verify`, which must hash every code page).

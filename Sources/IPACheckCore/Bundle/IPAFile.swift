@@ -41,11 +41,10 @@ public final class IPAFile {
             throw InputError(code, file: path, error.reason)
         }
         var findings: [Finding] = []
-        if archive.failedConsistencyCheck {
+        if let reason = archive.leniencyReason {
             findings.append(
                 ArchiveRules.inconsistentDirectory.finding(
-                    "the zip's central directory and local headers disagree; the archive was read from its "
-                        + "central directory"
+                    "libzip's consistency check failed (\(reason)); the archive was read from its central directory"
                 )
             )
         }
@@ -197,10 +196,13 @@ public final class IPAFile {
         // `__MACOSX/` holds Finder's AppleDouble shadows of every file; they are never the app.
         for name in names where !name.hasPrefix("__MACOSX/") {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            guard let appIndex = parts.indices.first(where: { index in
-                index > 0 && parts[index].hasSuffix(".app") && parts[index].count > 4 && parts[index - 1] == "Payload"
-                    && index < parts.count - 1
-            }) else { continue }
+            guard
+                let appIndex = parts.indices.first(where: { index in
+                    index > 0 && parts[index].hasSuffix(".app") && parts[index].count > 4
+                        && parts[index - 1] == "Payload"
+                        && index < parts.count - 1
+                })
+            else { continue }
             let root = parts[0...appIndex].joined(separator: "/")
             if appIndex == 1 { topLevel.insert(root) } else { nested.insert(root) }
         }

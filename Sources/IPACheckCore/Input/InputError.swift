@@ -16,6 +16,6 @@ public struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    /// `App.ipa: not a zip archive`
+    /// The one line the CLI prints, such as `App.ipa: not a zip archive`.
     public var description: String { "\(file): \(message)" }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import IPACheckArchive
+import IPACheckTestSupport
+import Testing
+
+struct ZipArchiveTests {
+    @Test func readsMembersOfAStoredArchive() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/", [])
+        zip.add("Payload/A.app/Info.plist", text: "hello")
+        let archive = try ZipArchive(path: try zip.write())
+        #expect(archive.entries.map(\.name) == ["Payload/", "Payload/A.app/Info.plist"])
+        let entry = try #require(archive.entry(named: "Payload/A.app/Info.plist"))
+        #expect(try archive.read(entry) == Array("hello".utf8))
+        #expect(archive.entries[0].isDirectory)
+    }
+
+    @Test func rejectsAFileThatIsNotAZip() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-zip-\(UUID()).ipa").path
+        try Data("definitely not a zip".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ArchiveError(.notAZip, reason: "")) { _ = try ZipArchive(path: path) }
+    }
+
+    @Test func reportsAMissingFileAsUnreadable() {
+        #expect(throws: ArchiveError(.unreadable, reason: "")) { _ = try ZipArchive(path: "/nonexistent/x.ipa") }
+    }
+
+    @Test func stopsReadingAtTheMemberLimit() throws {
+        var zip = ZipBuilder()
+        zip.add("big", [UInt8](repeating: 7, count: 10_000))
+        let archive = try ZipArchive(path: try zip.write())
+        let entry = try #require(archive.entry(named: "big"))
+        #expect(throws: ArchiveError(.tooLarge, reason: "")) { _ = try archive.read(entry, limit: 4096) }
+        #expect(try archive.read(entry, limit: 10_000).count == 10_000)
+    }
+
+    @Test func detectsADamagedMember() throws {
+        var zip = ZipBuilder()
+        zip.add("bad", Array("payload".utf8), corruptCRC: true)
+        let archive = try ZipArchive(path: try zip.write())
+        let entry = try #require(archive.entry(named: "bad"))
+        #expect(throws: ArchiveError(.damagedMember, reason: "")) { _ = try archive.read(entry) }
+    }
+
+    @Test func streamsAndSkipsWithoutKeeping() throws {
+        var zip = ZipBuilder()
+        zip.add("data", (0..<200_000).map { UInt8($0 % 251) })
+        let archive = try ZipArchive(path: try zip.write())
+        let stream = try archive.stream(try #require(archive.entry(named: "data")))
+        #expect(try stream.skip(to: 150_000))
+        let bytes = try stream.read(exactly: 3)
+        #expect(bytes == [UInt8(150_000 % 251), UInt8(150_001 % 251), UInt8(150_002 % 251)])
+        #expect(try stream.skip(to: 300_000) == false)
+    }
+
+    @Test func refusesArchivesWithTooManyEntries() throws {
+        var zip = ZipBuilder()
+        for index in 0..<5 { zip.add("f\(index)", []) }
+        let limits = ArchiveLimits(maximumEntries: 4, maximumMemberBytes: 1024, maximumStreamedBytes: 1024)
+        #expect(throws: ArchiveError(.tooManyEntries, reason: "")) {
+            _ = try ZipArchive(path: try zip.write(), limits: limits)
+        }
+    }
+
+    @Test func listsHostileNamesWithoutTouchingTheFileSystem() throws {
+        var zip = ZipBuilder()
+        zip.add("../evil", text: "x")
+        zip.add("/etc/passwd", text: "x")
+        let archive = try ZipArchive(path: try zip.write())
+        #expect(archive.entries.map(\.name) == ["../evil", "/etc/passwd"])
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Writes small zip archives for tests: stored (uncompressed) members with real CRC-32s, any names we like.
+///
+/// Real tools refuse to write the hostile archives the tests need (`../evil`, duplicate names, absolute paths),
+/// so the format is written directly: local headers, central directory, end record (PKWARE APPNOTE 4.3).
+package struct ZipBuilder {
+    private var members: [(name: String, bytes: [UInt8], corruptCRC: Bool)] = []
+
+    /// Creates an empty archive.
+    package init() {}
+
+    /// Adds a member (a name ending in `/` is a folder).
+    package mutating func add(_ name: String, _ bytes: [UInt8] = [], corruptCRC: Bool = false) {
+        members.append((name, bytes, corruptCRC))
+    }
+
+    /// Adds a member holding UTF-8 text.
+    package mutating func add(_ name: String, text: String) {
+        add(name, Array(text.utf8))
+    }
+
+    /// The archive's bytes.
+    package func build() -> [UInt8] {
+        var out: [UInt8] = []
+        var central: [UInt8] = []
+        for member in members {
+            let name = Array(member.name.utf8)
+            let crc = member.corruptCRC ? ~Self.crc32(member.bytes) : Self.crc32(member.bytes)
+            let offset = UInt32(out.count)
+            out += le32(0x0403_4b50) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            out += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
+            out += le16(UInt16(name.count)) + le16(0) + name + member.bytes
+            central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            central += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
+            central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0o100644 << 16)
+            central += le32(offset) + name
+        }
+        let centralOffset = UInt32(out.count)
+        out += central
+        out += le32(0x0605_4b50) + le16(0) + le16(0) + le16(UInt16(members.count)) + le16(UInt16(members.count))
+        out += le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
+        return out
+    }
+
+    /// Writes the archive to a new temporary file and returns its path.
+    package func write(named name: String = "test.ipa") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tests-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try Data(build()).write(to: url)
+        return url.path
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xffff_ffff
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+}
+
+private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8)] }
+private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xff) } }
+
+/// Small property lists for fixtures.
+package enum PlistFixture {
+    /// An XML Info.plist with the given string keys.
+    package static func info(_ entries: [String: String]) -> [UInt8] {
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+
+            """
+        for key in entries.keys.sorted() {
+            xml += "<key>\(key)</key><string>\(entries[key] ?? "")</string>\n"
+        }
+        xml += "</dict></plist>\n"
+        return Array(xml.utf8)
+    }
+}
