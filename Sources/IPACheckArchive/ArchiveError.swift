@@ -41,7 +41,6 @@ public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The reason, with the member when there is one: `member is encrypted (member Payload/A.app/A)`.
-    ///
     public var description: String {
         if let member { return "\(reason) (member \(member))" }
         return reason
