@@ -72,6 +72,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Benchmarks (run by hand; see the README's Performance section).
+        .executableTarget(
+            name: "AASAMatchBenchmark",
+            dependencies: ["IPACheckAASA"],
+            path: "Benchmarks/AASAMatchBenchmark",
+            swiftSettings: strict
+        ),
+
         // Tests.
         .target(
             name: "IPACheckTestSupport",
@@ -100,13 +108,22 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "IPACheckReportTests",
+            dependencies: ["IPACheckReport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "IPACheckAASATests",
-            dependencies: ["IPACheckAASA", "IPACheckTestSupport"],
+            dependencies: ["IPACheckAASA", "IPACheckReport", "IPACheckTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "IPACheckCoreTests",
-            dependencies: ["IPACheckCore", "IPACheckTestSupport"],
+            dependencies: [
+                "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary",
+                "IPACheckTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -18,7 +18,16 @@ struct IPACheck: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InfoCommand.self
+            CheckCommand.self,
+            InfoCommand.self,
+            DomainsCommand.self,
+            EntitlementsCommand.self,
+            VerifyCommand.self,
+            MatchCommand.self,
+            AASACommand.self,
+            LintCommand.self,
+            AppFlipCommand.self,
+            RulesCommand.self,
         ]
     )
 }

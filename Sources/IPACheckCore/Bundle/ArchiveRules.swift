@@ -91,4 +91,9 @@ public enum ArchiveRules {
             + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
         fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
     )
+
+    /// Every rule declared here.
+    public static let rules = [
+        unsafeMemberPath, duplicateMember, unreadableMember, nestedPayload, severalApps, nonUTF8Name, bundleInfoPlist, missingExecutable, unreadableExecutable, inconsistentDirectory,
+    ]
 }

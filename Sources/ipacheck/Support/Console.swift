@@ -11,9 +11,10 @@ enum Console {
         return TextStyle(colored: colored)
     }
 
-    /// Writes the answer to stdout.
+    /// Writes the answer to stdout, ending it with a newline if it has none.
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let line = text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 
     /// Writes a diagnostic line to stderr.

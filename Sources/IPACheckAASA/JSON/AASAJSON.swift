@@ -1,0 +1,148 @@
+/// A JSON value as written in an AASA file: objects keep their key order and every value its source position,
+/// so lint can talk about "the second details entry" and point at line and column.
+public indirect enum AASAJSON: Sendable, Hashable {
+    /// A JSON object; members in source order (duplicate names already resolved, last one kept).
+    case object([Member])
+    /// A JSON array.
+    case array([AASAJSON])
+    /// A JSON string.
+    case string(String)
+    /// A JSON number, kept as written (so `1e999` and 20-digit integers survive untouched).
+    case number(String)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`.
+    case null
+
+    /// One `"name": value` pair of an object, with the position of its name.
+    public struct Member: Sendable, Hashable {
+        /// The member's name.
+        public var key: String
+        /// The member's value.
+        public var value: AASAJSON
+        /// Where the name starts in the source.
+        public var position: AASASourcePosition
+
+        /// Creates a member.
+        public init(key: String, value: AASAJSON, position: AASASourcePosition) {
+            self.key = key
+            self.value = value
+            self.position = position
+        }
+    }
+
+    /// The members, if this is an object.
+    public var members: [Member]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The value of the member named `key`, if this is an object that has one.
+    public subscript(key: String) -> AASAJSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// The boolean, if this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let bool) = self { return bool }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [AASAJSON]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The JSON type's name, for messages (`"string"`, `"object"` …).
+    public var typeName: String {
+        switch self {
+        case .object: "object"
+        case .array: "array"
+        case .string: "string"
+        case .number: "number"
+        case .bool: "boolean"
+        case .null: "null"
+        }
+    }
+
+    /// Compact JSON text (`{"/": "/buy/*", "exclude": true}`), in source key order, for one-line explanations.
+    public var compactText: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += ", " }
+                Self.writeString(member.key, to: &out)
+                out += ": "
+                member.value.write(to: &out)
+            }
+            out += "}"
+        case .array(let elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ", " }
+                element.write(to: &out)
+            }
+            out += "]"
+        case .string(let string): Self.writeString(string, to: &out)
+        case .number(let text): out += text
+        case .bool(let bool): out += bool ? "true" : "false"
+        case .null: out += "null"
+        }
+    }
+
+    private static func writeString(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// A place in the source document: byte offset (0-based) plus line and column (1-based, column in bytes).
+public struct AASASourcePosition: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Byte offset from the start of the JSON text (after any CMS envelope or BOM was removed).
+    public var offset: Int
+    /// Line number, starting at 1.
+    public var line: Int
+    /// Column number in bytes, starting at 1.
+    public var column: Int
+
+    /// Creates a position.
+    public init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// `line 3, column 17`.
+    public var description: String { "line \(line), column \(column)" }
+}

@@ -1,0 +1,342 @@
+public import Foundation
+
+extension AASADocument {
+    /// A matcher answering "would iOS open this URL in `appID`?" for one service, with every pattern compiled once.
+    ///
+    /// - Parameters:
+    ///   - appID: The app's `application-identifier` (`TEAMID.bundle.id`).
+    ///   - service: `applinks` matches URLs against rules; the other services only check that the app is listed.
+    ///   - domain: When given, URLs whose host is not this domain get `none` (M23); `*.example.com` accepts
+    ///     subdomains of example.com only.
+    public func matcher(for appID: String, service: AASAService = .applinks, domain: String? = nil) -> AASAMatcher {
+        AASAMatcher(document: self, appID: appID, service: service, domain: domain)
+    }
+}
+
+/// The compiled rules of one app ID in one document; evaluating a URL runs no regex and allocates little.
+public struct AASAMatcher: Sendable {
+    /// The app ID this matcher answers for.
+    public let appID: String
+    /// The service.
+    public let service: AASAService
+    /// The domain URLs must be on, if checked.
+    public let domain: String?
+    /// The details entry that applies (the first listing the app ID, M22), if any.
+    public let detailIndex: Int?
+
+    private enum Scope {
+        /// applinks: evaluate the rules.
+        case rules([CompiledRule])
+        /// The app is in the entry, but the entry has no rules.
+        case noRules(String)
+        /// The app is not listed for this service.
+        case notListed(String)
+        /// A flat service lists the app: every URL "matches" (an entry without patterns, §2.5).
+        case listed(String)
+    }
+
+    private let scope: Scope
+
+    init(document: AASADocument, appID: String, service: AASAService, domain: String?) {
+        self.appID = appID
+        self.service = service
+        self.domain = domain?.lowercased()
+        guard service == .applinks else {
+            detailIndex = nil
+            if document.serviceApps[service]?.contains(appID) == true {
+                scope = .listed("\(appID) is listed in \(service.rawValue).apps")
+            } else {
+                scope = .notListed("\(appID) is not listed in \(service.rawValue).apps")
+            }
+            return
+        }
+        guard let applinks = document.applinks, let detail = document.detail(for: appID) else {
+            detailIndex = nil
+            scope = .notListed("\(appID) is not listed in applinks.details")
+            return
+        }
+        detailIndex = detail.index
+        let compiler = PatternCompiler(customVariables: applinks.substitutionVariables)
+        let rules = detail.rules.map {
+            CompiledRule(rule: $0, detail: detail, domainDefaults: applinks.defaults, compiler: compiler)
+        }
+        if rules.isEmpty {
+            let what = detail.ruleSource == .components ? "an empty components array" : "no components or paths"
+            scope = .noRules("\(detail.location), the entry for \(appID), has \(what)")
+        } else {
+            scope = .rules(rules)
+        }
+    }
+
+    /// Whether iOS would open `url` in the app, and which rule decided.
+    public func evaluate(_ url: String) -> AASAMatchResult {
+        run(url, trace: false).result
+    }
+
+    /// Only the verdict and the deciding rule, without building the `why` text: for bulk matching (sitemaps).
+    public func decide(_ url: String) -> (verdict: AASAVerdict, rule: AASARuleReference?) {
+        let parts = URLParts(url)
+        if let domain, let host = parts.host, !Self.host(host, isOn: domain) { return (.none, nil) }
+        switch scope {
+        case .notListed, .noRules: return (.none, nil)
+        case .listed: return (.match, nil)
+        case .rules(let rules):
+            var view = URLView(parts: parts)
+            for rule in rules where rule.test(&view) == .matched {
+                return (rule.exclude ? .block : .match, rule.reference)
+            }
+            return (.none, nil)
+        }
+    }
+
+    /// Whether iOS would open `url` in the app, and which rule decided.
+    public func evaluate(_ url: URL) -> AASAMatchResult {
+        evaluate(url.absoluteString)
+    }
+
+    /// The verdict plus every rule tried and why it did or did not match.
+    public func explain(_ url: String) -> AASAMatchExplanation {
+        run(url, trace: true)
+    }
+
+    private func run(_ url: String, trace: Bool) -> AASAMatchExplanation {
+        func finish(
+            _ verdict: AASAVerdict,
+            _ rule: AASARuleReference?,
+            _ why: String,
+            _ steps: [AASATraceStep] = []
+        )
+            -> AASAMatchExplanation
+        {
+            AASAMatchExplanation(
+                result: AASAMatchResult(url: url, appID: appID, verdict: verdict, rule: rule, why: why),
+                steps: steps
+            )
+        }
+        let parts = URLParts(url)
+        if let domain, let host = parts.host, !Self.host(host, isOn: domain) {
+            return finish(.none, nil, "host \(host) is not the domain \(domain)")
+        }
+        switch scope {
+        case .notListed(let why): return finish(.none, nil, why)
+        case .noRules(let why): return finish(.none, nil, why)
+        case .listed(let why): return finish(.match, nil, why)
+        case .rules(let rules):
+            var view = URLView(parts: parts)
+            var steps: [AASATraceStep] = []
+            var decision: (verdict: AASAVerdict, rule: CompiledRule)?
+            for rule in rules {
+                if decision != nil, !trace { break }
+                let outcome = rule.test(&view)
+                guard trace else {
+                    if outcome == .matched { decision = (rule.exclude ? .block : .match, rule) }
+                    continue
+                }
+                let traceOutcome: AASATraceOutcome
+                let reason: String
+                if outcome == .matched {
+                    if decision != nil {
+                        traceOutcome = .shadowed
+                        reason = "would match, but an earlier rule decided (first match wins)"
+                    } else {
+                        decision = (rule.exclude ? .block : .match, rule)
+                        traceOutcome = rule.exclude ? .blocked : .matched
+                        reason = rule.matchDescription(parts) + (rule.exclude ? " (exclude: stops here)" : "")
+                    }
+                } else {
+                    traceOutcome = decision == nil ? .failed : .notReached
+                    reason = rule.failureDescription(outcome, view: &view)
+                }
+                steps.append(
+                    AASATraceStep(rule: rule.reference, ruleText: rule.text, outcome: traceOutcome, reason: reason)
+                )
+            }
+            if let decision {
+                let verb = decision.verdict == .block ? "blocks" : "matches"
+                return finish(
+                    decision.verdict,
+                    decision.rule.reference,
+                    "\(decision.rule.label) \(decision.rule.text) \(verb) \(parts.resource)",
+                    steps
+                )
+            }
+            let location = "applinks.details[\(detailIndex ?? 0)]"
+            let count = rules.count == 1 ? "1 rule" : "\(rules.count) rules"
+            return finish(.none, nil, "no rule of \(location) matches \(parts.resource) (\(count) tried)", steps)
+        }
+    }
+
+    /// Host equality, case-insensitive (M23); `*.example.com` covers subdomains only.
+    static func host(_ host: Substring, isOn domain: String) -> Bool {
+        let host = host.lowercased()
+        if domain.hasPrefix("*.") {
+            return host.hasSuffix(String(domain.dropFirst(1))) && host.count > domain.count - 1
+        }
+        return host == domain
+    }
+}
+
+/// One rule with defaults merged (M16, M17) and its patterns compiled (a class: evaluating a URL walks the rules
+/// without copying them).
+final class CompiledRule: Sendable {
+    enum Outcome: Equatable {
+        case matched
+        case path
+        case query
+        case fragment
+        case undefinedVariable([String])
+    }
+
+    enum QueryTest: Sendable {
+        case whole(Glob, String)
+        case items([(name: [UInt32], displayName: String, glob: Glob, pattern: String)])
+    }
+
+    let reference: AASARuleReference
+    let text: String
+    let label: String
+    let exclude: Bool
+    let variant: URLView.Variant
+    private let pathPattern: String?
+    private let path: (main: Glob, parent: Glob?)?
+    private let query: QueryTest?
+    private let fragment: (Glob, String)?
+    private let undefinedVariables: [String]
+
+    init(rule: AASARule, detail: AASADetail, domainDefaults: AASAFields, compiler: PatternCompiler) {
+        reference = AASARuleReference(detail: detail.index, component: rule.index)
+        text = rule.text
+        let inherited = detail.defaults.overlaid(on: domainDefaults)
+        let fields: AASAFields
+        switch rule.kind {
+        case .component:
+            fields = rule.fields.overlaid(on: inherited)
+            label = "component \(rule.index)"
+        case .legacyPath:
+            // Legacy paths: path only (M25); the case and encoding settings still follow the defaults.
+            fields = AASAFields(
+                path: rule.fields.path,
+                exclude: rule.fields.exclude,
+                caseSensitive: inherited.caseSensitive,
+                percentEncoded: inherited.percentEncoded
+            )
+            label = "path \(rule.index)"
+        }
+        exclude = fields.exclude ?? false
+        let caseSensitive = fields.caseSensitive ?? true
+        variant = URLView.Variant(caseSensitive: caseSensitive, percentEncoded: fields.percentEncoded ?? true)
+        var undefined: [String] = []
+
+        pathPattern = fields.path
+        if let pattern = fields.path {
+            let compiled = compiler.compilePath(pattern, caseSensitive: caseSensitive)
+            undefined += compiled.main.undefinedVariables + (compiled.parent?.undefinedVariables ?? [])
+            path = compiled.main.glob.matchesEverything ? nil : (compiled.main.glob, compiled.parent?.glob)
+        } else {
+            path = nil
+        }
+
+        switch fields.query {
+        case .whole(let pattern)?:
+            let compiled = compiler.compile(pattern, caseSensitive: caseSensitive)
+            undefined += compiled.undefinedVariables
+            query = compiled.glob.matchesEverything ? nil : .whole(compiled.glob, pattern)
+        case .items(let items)?:
+            query = .items(
+                items.map { item in
+                    let compiled = compiler.compile(item.pattern, caseSensitive: caseSensitive)
+                    undefined += compiled.undefinedVariables
+                    return (
+                        PatternCompiler.scalars(of: item.name, caseSensitive: caseSensitive), item.name,
+                        compiled.glob, item.pattern
+                    )
+                }
+            )
+        case .ignored?, nil:
+            query = nil
+        }
+
+        if let pattern = fields.fragment {
+            let compiled = compiler.compile(pattern, caseSensitive: caseSensitive)
+            undefined += compiled.undefinedVariables
+            fragment = compiled.glob.matchesEverything ? nil : (compiled.glob, pattern)
+        } else {
+            fragment = nil
+        }
+        undefinedVariables = undefined
+    }
+
+    func test(_ view: inout URLView) -> Outcome {
+        if !undefinedVariables.isEmpty { return .undefinedVariable(undefinedVariables) }
+        if let path {
+            let text = view.path(variant)
+            if !path.main.matches(text), !(path.parent?.matches(text) ?? false) { return .path }
+        }
+        if let fragment, !fragment.0.matches(view.fragment(variant)) { return .fragment }
+        if let query {
+            switch query {
+            case .whole(let glob, _):
+                if !glob.matches(view.query(variant)) { return .query }
+            case .items(let predicates):
+                let items = view.queryItems(variant)
+                for predicate in predicates where !Self.itemHolds(predicate.name, predicate.glob, items) {
+                    return .query
+                }
+            }
+        }
+        return .matched
+    }
+
+    /// Every occurrence of the item must match (M11); a missing item counts as empty (M10).
+    private static func itemHolds(_ name: [UInt32], _ glob: Glob, _ items: [URLView.QueryItem]) -> Bool {
+        var found = false
+        for item in items where item.name == name {
+            found = true
+            if !glob.matches(item.value) { return false }
+        }
+        return found || glob.matches([])
+    }
+
+    func matchDescription(_ parts: URLParts) -> String {
+        "\(parts.resource) matches every part the rule specifies"
+    }
+
+    func failureDescription(_ outcome: Outcome, view: inout URLView) -> String {
+        switch outcome {
+        case .matched: return "matches"
+        case .undefinedVariable(let names):
+            return "uses undefined substitution variable(s) " + names.map { "$(\($0))" }.joined(separator: ", ")
+                + ", so it never matches"
+        case .path:
+            return "path \"/\(Self.string(view.path(variant)))\" does not match \"\(pathPattern ?? "*")\""
+        case .fragment:
+            let value = view.parts.fragment.map { "\"\($0)\"" } ?? "(none, counts as empty)"
+            return "fragment \(value) does not match \"\(fragment?.1 ?? "*")\""
+        case .query:
+            switch query {
+            case .whole(_, let pattern)?:
+                let value = view.parts.query.map { "\"\($0)\"" } ?? "(none, counts as empty)"
+                return "query \(value) does not match \"\(pattern)\" (a string is matched against the whole query)"
+            case .items(let predicates)?:
+                let items = view.queryItems(variant)
+                for predicate in predicates where !Self.itemHolds(predicate.name, predicate.glob, items) {
+                    let values = items.filter { $0.name == predicate.name }.map { "\"\(Self.string($0.value))\"" }
+                    if values.isEmpty {
+                        return "query item \"\(predicate.displayName)\" is missing (counts as empty) and empty does "
+                            + "not match \"\(predicate.pattern)\""
+                    }
+                    return "query item \"\(predicate.displayName)\" = \(values.joined(separator: ", ")) does not "
+                        + "match \"\(predicate.pattern)\" (every occurrence must match)"
+                }
+                return "query does not match"
+            case nil: return "query does not match"
+            }
+        }
+    }
+
+    private static func string(_ scalars: [UInt32]) -> String {
+        var text = ""
+        for value in scalars { if let scalar = Unicode.Scalar(value) { text.unicodeScalars.append(scalar) } }
+        return text
+    }
+}

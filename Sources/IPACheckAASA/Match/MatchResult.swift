@@ -1,0 +1,117 @@
+/// Whether iOS would open a URL in the app.
+public enum AASAVerdict: String, Sendable, Hashable, Codable {
+    /// A rule accepts the URL: the app opens it.
+    case match
+    /// The first matching rule is an `exclude` (or legacy `NOT `): the link opens in the browser.
+    case block
+    /// No rule for this app matches: the link opens in the browser.
+    case none
+}
+
+/// Which rule decided: indices into the document (`applinks.details[detail].components[component]`, or the index
+/// in `paths` for legacy entries).
+public struct AASARuleReference: Sendable, Hashable, Codable {
+    /// Index of the details entry (source order for the legacy dictionary form).
+    public var detail: Int
+    /// Index in `components`, or in `paths` for legacy entries.
+    public var component: Int
+
+    /// Creates a reference.
+    public init(detail: Int, component: Int) {
+        self.detail = detail
+        self.component = component
+    }
+}
+
+/// The answer for one URL and app ID, in the shape of `ipacheck match --format json` results.
+public struct AASAMatchResult: Sendable, Hashable, Codable {
+    /// The URL as given.
+    public var url: String
+    /// The app ID asked about.
+    public var appID: String
+    /// What iOS would do.
+    public var verdict: AASAVerdict
+    /// The deciding rule, or nil when no rule decided.
+    public var rule: AASARuleReference?
+    /// One sentence a person understands: which rule did what to which part of the URL.
+    public var why: String
+
+    /// Creates a result.
+    public init(url: String, appID: String, verdict: AASAVerdict, rule: AASARuleReference?, why: String) {
+        self.url = url
+        self.appID = appID
+        self.verdict = verdict
+        self.rule = rule
+        self.why = why
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, appID, verdict, rule, why
+    }
+
+    /// Encodes `rule` as `null` when absent, as the contract requires.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(appID, forKey: .appID)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(why, forKey: .why)
+    }
+
+    /// `MATCH  https://example.com/r/1  component 0 {"/": "/r/*"} matches /r/1` (for text output).
+    public var textLine: String {
+        let label: String
+        switch verdict {
+        case .match: label = "MATCH"
+        case .block: label = "BLOCK"
+        case .none: label = "NONE "
+        }
+        return "\(label)  \(url)  \(why)"
+    }
+}
+
+/// The outcome of one rule in an explanation trace.
+public enum AASATraceOutcome: String, Sendable, Hashable, Codable {
+    /// The rule matched and accepts the URL.
+    case matched
+    /// The rule matched and is an exclude.
+    case blocked
+    /// The rule did not match.
+    case failed
+    /// An earlier rule decided; this one would have matched.
+    case shadowed
+    /// An earlier rule decided; this one would not have matched either.
+    case notReached
+}
+
+/// One rule tried while explaining a URL.
+public struct AASATraceStep: Sendable, Hashable, Codable {
+    /// The rule.
+    public var rule: AASARuleReference
+    /// The rule as written (compact JSON).
+    public var ruleText: String
+    /// What happened.
+    public var outcome: AASATraceOutcome
+    /// Why, naming the URL part and the pattern.
+    public var reason: String
+}
+
+/// A match result with every rule that was tried and why it did or did not match (for support triage).
+public struct AASAMatchExplanation: Sendable, Hashable, Codable {
+    /// The verdict.
+    public var result: AASAMatchResult
+    /// Every rule of the entry that applies, in evaluation order.
+    public var steps: [AASATraceStep]
+
+    /// The explanation as indented text lines.
+    public var textLines: [String] {
+        var lines = [result.textLine]
+        for step in steps {
+            lines.append(
+                "  [\(step.rule.detail).\(step.rule.component)] \(step.outcome.rawValue): \(step.ruleText) — \(step.reason)"
+            )
+        }
+        return lines
+    }
+}

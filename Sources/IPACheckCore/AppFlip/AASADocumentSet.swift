@@ -1,0 +1,50 @@
+public import IPACheckAASA
+
+/// The AASA files fetched for the App Flip and Firebase checks (origin and CDN copy per host), answering their
+/// match questions through IPACheckAASA's matcher, so the checks themselves never touch the network.
+public struct AASADocumentSet: Sendable {
+    private enum Entry: Sendable {
+        case document(AASADocument)
+        case failure(String)
+    }
+
+    private struct Key: Hashable, Sendable {
+        let host: String
+        let copy: AASACopy
+    }
+
+    private var entries: [Key: Entry] = [:]
+
+    /// Creates an empty set; every question is then `unavailable`.
+    public init() {}
+
+    /// Records the parsed file of `host` as served by `copy`.
+    public mutating func add(_ document: AASADocument, host: String, copy: AASACopy) {
+        entries[Key(host: host.lowercased(), copy: copy)] = .document(document)
+    }
+
+    /// Records why `host`'s `copy` could not be used (HTTP status, redirect, parse error, ...).
+    public mutating func addFailure(_ reason: String, host: String, copy: AASACopy) {
+        entries[Key(host: host.lowercased(), copy: copy)] = .failure(reason)
+    }
+
+    /// The matcher the checks take.
+    public var matcher: AASALinkMatcher {
+        let entries = self.entries
+        return { request in
+            switch entries[Key(host: request.host.lowercased(), copy: request.copy)] {
+            case nil:
+                return .unavailable(why: "the \(request.copy.rawValue) copy of \(request.host)'s AASA was not fetched")
+            case .failure(let reason):
+                return .unavailable(why: reason)
+            case .document(let document):
+                let result = document.matcher(for: request.appID).evaluate(request.url)
+                switch result.verdict {
+                case .match: return .match
+                case .block: return .block(why: result.why)
+                case .none: return .none(why: result.why)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+public import IPACheckPlist
+
+/// One `com.apple.developer.associated-domains` entry (`applinks:*.example.com?mode=developer`), split into parts.
+///
+/// The App Flip and Firebase checks need to know which universal-link hosts an app claims, and in which mode;
+/// this is the small shape they take, so the entitlement reader fills it once and both checks share it.
+public struct AssociatedDomainEntry: Hashable, Sendable, Codable {
+    /// The entry exactly as signed (`applinks:*.example.com?mode=developer`).
+    public var entry: String
+    /// The service before the colon (`applinks`, `webcredentials`, `appclips`, ...).
+    public var service: String
+    /// The host, lowercased, without the `*.` wildcard prefix (`example.com` for `*.example.com`).
+    public var host: String
+    /// Whether the entry starts with `*.`: it then covers every subdomain of ``host``, never ``host`` itself.
+    public var wildcard: Bool
+    /// The alternate mode: `nil`, `developer`, `managed` or `developer+managed`.
+    public var mode: String?
+
+    /// Creates an entry from parts the entitlement reader already split.
+    public init(entry: String, service: String, host: String, wildcard: Bool, mode: String?) {
+        self.entry = entry
+        self.service = service
+        self.host = host.lowercased()
+        self.wildcard = wildcard
+        self.mode = mode
+    }
+
+    /// Splits a raw entry (`applinks:*.example.com?mode=developer`); `nil` when it has no `service:` prefix or host.
+    public init?(entry: String) {
+        guard let colon = entry.firstIndex(of: ":") else { return nil }
+        let service = String(entry[..<colon])
+        var rest = Substring(entry[entry.index(after: colon)...])
+        var mode: String?
+        if let question = rest.firstIndex(of: "?") {
+            let query = rest[rest.index(after: question)...]
+            if query.hasPrefix("mode=") {
+                mode = String(query.dropFirst("mode=".count))
+            } else {
+                mode = String(query)
+            }
+            rest = rest[..<question]
+        }
+        let wildcard = rest.hasPrefix("*.")
+        if wildcard { rest = rest.dropFirst(2) }
+        guard !service.isEmpty, !rest.isEmpty else { return nil }
+        self.init(entry: entry, service: service, host: String(rest), wildcard: wildcard, mode: mode)
+    }
+
+    /// The entries of an entitlements dictionary's `com.apple.developer.associated-domains` array.
+    public static func entries(inEntitlements entitlements: [String: PlistValue]) -> [AssociatedDomainEntry] {
+        let raw = entitlements["com.apple.developer.associated-domains"]?.stringArray ?? []
+        return raw.compactMap { AssociatedDomainEntry(entry: $0) }
+    }
+
+    /// Whether this entry claims `candidate` (case-insensitive): exact for plain entries, subdomains only for `*.`.
+    public func covers(host candidate: String) -> Bool {
+        let candidate = candidate.lowercased()
+        if wildcard { return candidate.hasSuffix("." + host) && candidate.count > host.count + 1 }
+        return candidate == host
+    }
+
+    /// Whether the entry is usable on every user's device (no alternate mode).
+    public var isPublic: Bool { mode == nil }
+}
+
+/// How the app is signed, which decides whether `?mode=developer` entries work at all.
+public enum SigningKind: String, Hashable, Sendable, Codable {
+    /// Development profile (`get-task-allow`): developer-mode domains work on devices that opted in.
+    case development
+    /// App Store, TestFlight, ad hoc or enterprise: iOS silently ignores `?mode=developer` entries.
+    case distribution
+}
+
+/// Which copy of an AASA file a match question is about.
+public enum AASACopy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// The file served by the host itself (`https://HOST/.well-known/apple-app-site-association`).
+    case origin
+    /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/HOST`), the one devices fetch.
+    case cdn
+}
+
+/// A question for the AASA matcher.
+///
+/// Would `url` open app `appID`, according to copy `copy` of `host`'s AASA?
+public struct AASAMatchRequest: Hashable, Sendable {
+    /// The host whose AASA decides (the entry host, or the apex for a `*.` entry).
+    public var host: String
+    /// The full URL, query included, as iOS receives it.
+    public var url: String
+    /// `APPIDPREFIX.bundle.id`, from the `application-identifier` entitlement.
+    public var appID: String
+    /// Which copy of the file.
+    public var copy: AASACopy
+
+    /// Creates a question.
+    public init(host: String, url: String, appID: String, copy: AASACopy) {
+        self.host = host
+        self.url = url
+        self.appID = appID
+        self.copy = copy
+    }
+}
+
+/// The matcher's answer, as the App Flip and Firebase checks need it.
+public enum AASAMatchOutcome: Hashable, Sendable {
+    /// A rule for the app matches: iOS opens the app.
+    case match
+    /// An `exclude` / `NOT` rule stops the URL first; `why` names the rule.
+    case block(why: String)
+    /// No rule for this app matches the URL; `why` says what was looked at.
+    case none(why: String)
+    /// The copy could not be read or parsed; `why` says what failed.
+    case unavailable(why: String)
+}
+
+/// Answers AASA match questions from files the caller fetched beforehand (origin and CDN), so checks stay pure.
+public typealias AASALinkMatcher = @Sendable (AASAMatchRequest) -> AASAMatchOutcome
+
+/// How a universal-link host is claimed by an app's `applinks:` entries.
+struct LinkHostCoverage: Hashable, Sendable {
+    /// The entry that claims the host (a public one when there is any).
+    var entry: AssociatedDomainEntry
+    /// The host whose AASA iOS reads for it: the host itself, or the wildcard's apex (Apple TN3155).
+    var aasaHost: String
+
+    /// Finds the `applinks:` entry that claims `host`: exact entries first, then the longest wildcard, preferring
+    /// entries without an alternate mode; `nil` when none does.
+    static func find(host: String, in entries: [AssociatedDomainEntry]) -> LinkHostCoverage? {
+        let covering = entries.filter { $0.service == "applinks" && $0.covers(host: host) }
+        let ranked = covering.sorted { left, right in
+            if left.isPublic != right.isPublic { return left.isPublic }
+            if left.wildcard != right.wildcard { return !left.wildcard }
+            return left.host.count > right.host.count
+        }
+        guard let best = ranked.first else { return nil }
+        return LinkHostCoverage(entry: best, aasaHost: best.host)
+    }
+}

@@ -1,0 +1,95 @@
+/// A Google iOS app that can start App Flip, and the redirect URIs (its universal links) it listens on.
+///
+/// Source: Google's "App Flip for iOS" page, section "Modify your authorization endpoint to support App Flip",
+/// which lists exactly these six bundle IDs, each under `oauth-redirect` and `oauth-redirect-sandbox`.
+public struct GoogleApp: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The Google app's bundle ID, the last path component of its redirect URI (`com.google.Chromecast`).
+    public let bundleID: String
+    /// A name for people (`Google Home`, `Google Assistant (dev)`).
+    public let name: String
+
+    private init(_ bundleID: String, _ name: String) {
+        self.bundleID = bundleID
+        self.name = name
+    }
+
+    /// Google Home, the app every App Flip starts from after Google's account-linking migration (Oct 30, 2026).
+    public static let googleHome = GoogleApp("com.google.Chromecast", "Google Home")
+    /// Google Assistant, the app App Flip used to start from before the Google Home migration.
+    public static let googleAssistant = GoogleApp("com.google.OPA", "Google Assistant")
+
+    /// Every Google app the App Flip documentation lists, production builds first.
+    public static let all: [GoogleApp] = [
+        googleHome,
+        GoogleApp("com.google.Chromecast.dev", "Google Home (dev)"),
+        GoogleApp("com.google.Chromecast.enterprise", "Google Home (enterprise)"),
+        googleAssistant,
+        GoogleApp("com.google.OPA.dev", "Google Assistant (dev)"),
+        GoogleApp("com.google.OPA.enterprise", "Google Assistant (enterprise)"),
+    ]
+
+    /// The known app with this exact (case-sensitive) bundle ID.
+    public static func named(_ bundleID: String) -> GoogleApp? {
+        all.first { $0.bundleID == bundleID }
+    }
+
+    /// The host Google's production App Flip redirect URIs live on.
+    public static let redirectHost = "oauth-redirect.googleusercontent.com"
+    /// The host of the sandbox (testing) App Flip redirect URIs.
+    public static let sandboxRedirectHost = "oauth-redirect-sandbox.googleusercontent.com"
+
+    /// The universal link your app opens to hand the result back: `https://HOST/a/BUNDLE_ID`.
+    public func redirectURI(sandbox: Bool = false) -> String {
+        "https://\(sandbox ? Self.sandboxRedirectHost : Self.redirectHost)/a/\(bundleID)"
+    }
+
+    /// Every accepted App Flip redirect URI (both hosts, every known app).
+    public static var allRedirectURIs: [String] {
+        all.flatMap { [$0.redirectURI(sandbox: false), $0.redirectURI(sandbox: true)] }
+    }
+
+    /// `Google Home (com.google.Chromecast)`.
+    public var description: String { "\(name) (\(bundleID))" }
+}
+
+/// An App Flip input that is not what it claims: a config file that cannot be read, or a link that cannot be used.
+///
+/// The CLI maps these to exit code 2 with ``description`` as its one stderr line.
+public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is, stable for tests and scripts.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// The file is empty, too large or not UTF-8 JSON.
+        case unreadable
+        /// The JSON does not parse.
+        case malformedJSON
+        /// The top level is not a JSON object.
+        case notAnObject
+        /// A required key is absent.
+        case missingKey
+        /// A key holds the wrong JSON type.
+        case wrongType
+        /// A key holds a value of the right type that is not allowed.
+        case invalidValue
+        /// A key this schema does not define (usually a typo).
+        case unknownKey
+        /// A URL that cannot serve as the App Flip universal link.
+        case invalidLink
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// Where: the file, and the key inside it (`appflip.json: scopes[1]`), or the argument.
+    public let context: String
+    /// What is wrong, in words a person can act on.
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, context: String, reason: String) {
+        self.code = code
+        self.context = context
+        self.reason = reason
+    }
+
+    /// `appflip.json: clientID: must be a non-empty string`.
+    public var description: String { "\(context): \(reason)" }
+}

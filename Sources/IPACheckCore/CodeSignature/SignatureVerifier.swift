@@ -1,0 +1,486 @@
+public import Foundation
+public import IPACheckBinary
+public import IPACheckReport
+
+/// A file a CodeDirectory's special slot seals (Info.plist, `_CodeSignature/CodeResources`), as the caller has it.
+public enum SealedFile: Hashable, Sendable {
+    /// The file's bytes.
+    case bytes([UInt8])
+    /// The file does not exist in the bundle: a bound slot is then broken.
+    case missing
+    /// Not known (a bare Mach-O without its bundle): bound slots are reported as unchecked.
+    case notChecked
+}
+
+/// How one special slot compared.
+public struct SpecialSlotCheck: Hashable, Sendable, Codable {
+    /// What a special slot's hash was found to be.
+    public enum Status: String, Hashable, Sendable, Codable {
+        /// The hash matches the file or blob.
+        case valid
+        /// The hash differs: the file or blob changed after signing.
+        case modified
+        /// The slot is bound but the file or blob is absent.
+        case missing
+        /// The slot is all zeros: nothing bound.
+        case notBound
+        /// The file or blob exists but the slot does not seal it.
+        case unsealed
+        /// The caller could not supply the file.
+        case notChecked
+    }
+
+    /// The slot number (1 = Info.plist, 2 requirements, 3 CodeResources, 5 entitlements, 7 DER entitlements).
+    public let slot: Int
+    /// What the slot seals, for people.
+    public let name: String
+    /// The outcome.
+    public let status: Status
+}
+
+/// How one CodeDirectory compared against the slice.
+public struct CodeDirectoryCheck: Hashable, Sendable, Codable {
+    /// The SuperBlob slot: 0 for the primary, 4096 to 4100 for alternates.
+    public let slot: UInt32
+    /// The hash type's name (`sha256`), or `type N` when unknown.
+    public let hashType: String
+    /// The cdhash: the CodeDirectory's digest with its own hash type, hex.
+    public let cdhash: String
+    /// The signing identifier.
+    public let identifier: String
+    /// The team ID, if present.
+    public let teamID: String?
+    /// `flags` of the CodeDirectory.
+    public let flags: UInt32
+    /// The number of code pages checked.
+    public let codePageCount: Int
+    /// The indexes of code pages whose hash differs.
+    public let modifiedPages: [Int]
+    /// Every special slot up to `nSpecialSlots`, plus unsealed blobs.
+    public let specialSlots: [SpecialSlotCheck]
+}
+
+/// The verdict for one slice.
+public struct SliceSignatureCheck: Hashable, Sendable {
+    /// The architecture name (`arm64`).
+    public let architecture: String
+    /// Whether the slice has a code signature at all.
+    public let isSigned: Bool
+    /// Whether the signature is ad hoc (no identity).
+    public let isAdHoc: Bool
+    /// One entry per CodeDirectory.
+    public let codeDirectories: [CodeDirectoryCheck]
+    /// The CMS check, when the slice has a non-empty CMS blob.
+    public let cms: CMSSignatureCheck?
+    /// Problems that break the signature (the `verify` verdict).
+    public let problems: [Finding]
+    /// Things worth reporting that do not break integrity (trust, expiry, unchecked slots).
+    public let notes: [Finding]
+
+    /// Whether the slice's signature holds.
+    public var isValid: Bool { problems.isEmpty }
+}
+
+/// The verdict for a whole file (every slice).
+public struct SignatureCheck: Hashable, Sendable {
+    /// One result per slice, in file order.
+    public let slices: [SliceSignatureCheck]
+
+    /// Whether every slice's signature holds: `ipacheck verify` exits 0 only then.
+    public var isValid: Bool { !slices.isEmpty && slices.allSatisfy(\.isValid) }
+
+    /// Every problem and note, slice by slice.
+    public var findings: [Finding] { slices.flatMap { $0.problems + $0.notes } }
+}
+
+/// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
+public enum SignatureVerifier {
+    /// Every rule declared here.
+    public static let rules = [unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS, signerExpired, chainIncomplete, slotNotChecked]
+
+    /// SIG001: the slice has no code signature.
+    public static let unsigned = Rule(
+        "SIG001",
+        .error,
+        "code is not signed",
+        summary: "The Mach-O slice has no LC_CODE_SIGNATURE; iOS refuses to run unsigned code.",
+        fix: "Sign the binary (codesign, or archive and export from Xcode)."
+    )
+    /// SIG002: a code page changed after signing.
+    public static let codePageModified = Rule(
+        "SIG002",
+        .error,
+        "code page modified",
+        summary: "The hash of a page of the executable differs from the CodeDirectory: the code changed after signing.",
+        fix: "Re-sign after the last change to the binary; do not patch signed binaries."
+    )
+    /// SIG003: a sealed file or blob changed, is missing, or is not sealed.
+    public static let specialSlotBroken = Rule(
+        "SIG003",
+        .error,
+        "sealed file or blob does not match",
+        summary:
+            "A CodeDirectory special slot (Info.plist, requirements, CodeResources, entitlements, DER entitlements) "
+            + "does not match the file or blob it seals, or a present blob is not sealed.",
+        fix: "Re-sign the bundle after editing Info.plist, resources or entitlements."
+    )
+    /// SIG004: the CodeDirectory does not describe the slice consistently.
+    public static let codeDirectoryInvalid = Rule(
+        "SIG004",
+        .error,
+        "CodeDirectory inconsistent",
+        summary:
+            "The CodeDirectory's code limit, page count or hash type cannot describe this slice (truncated or "
+            + "corrupted binary, or a hash type we do not know).",
+        fix: "Re-sign the binary with a current codesign."
+    )
+    /// SIG005: the CMS signature does not prove the CodeDirectory.
+    public static let cmsInvalid = Rule(
+        "SIG005",
+        .error,
+        "CMS signature invalid",
+        summary:
+            "The CMS signature's mathematics fails: the signer's signature over the signed attributes, the "
+            + "messageDigest of the CodeDirectory, or the list of cdhashes does not match.",
+        fix: "Re-sign the binary; the signature was damaged or the CodeDirectory replaced."
+    )
+    /// SIG006: the CMS message cannot be read.
+    public static let cmsMalformed = Rule(
+        "SIG006",
+        .error,
+        "CMS signature unreadable",
+        summary: "The signature blob is not a CMS SignedData that can be checked.",
+        fix: "Re-sign the binary."
+    )
+    /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
+    public static let noCMS = Rule(
+        "SIG007",
+        .warning,
+        "signature without signer",
+        summary:
+            "The SuperBlob has no CMS signature (or an empty one) although the CodeDirectory is not flagged ad hoc: "
+            + "the hashes hold but no identity vouches for them (typical of jailbreak tweak signers).",
+        fix: "Sign with a real identity, or mark the signature ad hoc (codesign -s -)."
+    )
+    /// SIG008: the signer certificate has expired.
+    public static let signerExpired = Rule(
+        "SIG008",
+        .note,
+        "signer certificate expired",
+        summary:
+            "The certificate that signed the code is past its expiry date. Installed App Store apps keep working; "
+            + "ad hoc and development builds stop installing.",
+        fix: "Re-sign with a current certificate before distributing outside the App Store."
+    )
+    /// SIG009: the chain in the CMS message does not reach a root.
+    public static let chainIncomplete = Rule(
+        "SIG009",
+        .note,
+        "certificate chain incomplete",
+        summary: "The CMS message's certificates do not lead from the signer to a self-signed root.",
+        fix: "Sign with a keychain that has the intermediate certificates installed."
+    )
+    /// SIG010: a bound special slot could not be checked (file not supplied).
+    public static let slotNotChecked = Rule(
+        "SIG010",
+        .note,
+        "sealed file not checked",
+        summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
+        fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
+    )
+
+    /// Verifies every slice of `fileBytes` (the whole executable).
+    ///
+    /// - Parameters:
+    ///   - fileBytes: The executable, whole (code pages up to each `codeLimit` are hashed).
+    ///   - infoPlist: The bundle's `Info.plist`, for special slot −1.
+    ///   - codeResources: The bundle's `_CodeSignature/CodeResources`, for special slot −3.
+    ///   - bundle: The bundle path findings name.
+    ///   - now: The time certificate expiry is judged at.
+    /// - Throws: ``ParseError`` when the executable cannot be parsed at all.
+    public static func verify(
+        fileBytes: [UInt8],
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        bundle: String? = nil,
+        now: Date = Date()
+    ) throws(ParseError) -> SignatureCheck {
+        let container = try MachOContainer.parse(fileBytes)
+        let slices = container.slices.map { slice in
+            verify(
+                slice: slice,
+                bytes: fileBytes[slice.range],
+                infoPlist: infoPlist,
+                codeResources: codeResources,
+                bundle: bundle,
+                now: now
+            )
+        }
+        return SignatureCheck(slices: slices)
+    }
+
+    /// Verifies one slice; `bytes` are the slice's bytes.
+    public static func verify(
+        slice: MachOSlice,
+        bytes: ArraySlice<UInt8>,
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        bundle: String? = nil,
+        now: Date = Date()
+    ) -> SliceSignatureCheck {
+        let arch = slice.architecture.name
+        var problems: [Finding] = []
+        var notes: [Finding] = []
+        guard let signature = slice.signature else {
+            return SliceSignatureCheck(
+                architecture: arch,
+                isSigned: false,
+                isAdHoc: false,
+                codeDirectories: [],
+                cms: nil,
+                problems: [unsigned.finding("The \(arch) slice has no code signature.", bundle: bundle)],
+                notes: []
+            )
+        }
+        guard !signature.codeDirectories.isEmpty else {
+            return SliceSignatureCheck(
+                architecture: arch,
+                isSigned: false,
+                isAdHoc: false,
+                codeDirectories: [],
+                cms: nil,
+                problems: [unsigned.finding("The \(arch) signature has no CodeDirectory.", bundle: bundle)],
+                notes: []
+            )
+        }
+        var directoryChecks: [CodeDirectoryCheck] = []
+        for directory in signature.codeDirectories {
+            let result = check(
+                directory,
+                signature: signature,
+                code: bytes,
+                infoPlist: infoPlist,
+                codeResources: codeResources,
+                context: "\(arch) CodeDirectory 0x\(String(directory.slot, radix: 16))",
+                bundle: bundle
+            )
+            directoryChecks.append(result.check)
+            problems += result.problems
+            notes += result.notes
+        }
+
+        var cmsCheck: CMSSignatureCheck?
+        let primaryAdHoc = signature.primaryCodeDirectory?.isAdHoc ?? false
+        if let cms = signature.cmsSignature, !cms.payload.isEmpty {
+            do {
+                let result = try CMSSignatureCheck.check(cms: cms.payload, codeDirectories: signature.codeDirectories)
+                cmsCheck = result
+                if !result.signatureVerifies {
+                    problems.append(
+                        cmsInvalid.finding("The \(arch) signer's signature does not verify.", bundle: bundle)
+                    )
+                }
+                if !result.messageDigestMatches {
+                    problems.append(
+                        cmsInvalid.finding(
+                            "The \(arch) CMS messageDigest does not match the CodeDirectory.",
+                            bundle: bundle
+                        )
+                    )
+                }
+                if result.codeDirectoryHashesMatch == false {
+                    problems.append(
+                        cmsInvalid.finding("The \(arch) CMS list of cdhashes does not match.", bundle: bundle)
+                    )
+                }
+                if let signer = result.signer, signer.notAfter < now {
+                    notes.append(
+                        signerExpired.finding(
+                            "The \(arch) signer certificate \"\(signer.subject)\" expired on "
+                                + "\(ISO8601DateFormatter().string(from: signer.notAfter)).",
+                            bundle: bundle
+                        )
+                    )
+                }
+                if !result.chainReachesRoot {
+                    notes.append(
+                        chainIncomplete.finding("The \(arch) certificate chain does not reach a root.", bundle: bundle)
+                    )
+                }
+            } catch {
+                problems.append(cmsMalformed.finding("The \(arch) CMS signature: \(error.reason).", bundle: bundle))
+            }
+        } else if !primaryAdHoc {
+            let what = signature.cmsSignature == nil ? "has no CMS signature slot" : "has an empty CMS signature"
+            notes.append(
+                noCMS.finding("The \(arch) signature \(what) but is not flagged ad hoc.", bundle: bundle)
+            )
+        }
+        return SliceSignatureCheck(
+            architecture: arch,
+            isSigned: true,
+            isAdHoc: signature.isAdHoc || signature.cmsSignature == nil,
+            codeDirectories: directoryChecks,
+            cms: cmsCheck,
+            problems: problems,
+            notes: notes
+        )
+    }
+
+    private struct DirectoryResult {
+        var check: CodeDirectoryCheck
+        var problems: [Finding]
+        var notes: [Finding]
+    }
+
+    private static func check(
+        _ directory: CodeDirectory,
+        signature: CodeSignature,
+        code: ArraySlice<UInt8>,
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        context: String,
+        bundle: String?
+    ) -> DirectoryResult {
+        var problems: [Finding] = []
+        var notes: [Finding] = []
+        guard let hashType = directory.hashType else {
+            problems.append(
+                codeDirectoryInvalid.finding(
+                    "\(context) uses unknown hash type \(directory.rawHashType).",
+                    bundle: bundle
+                )
+            )
+            return DirectoryResult(
+                check: CodeDirectoryCheck(
+                    slot: directory.slot,
+                    hashType: "type \(directory.rawHashType)",
+                    cdhash: "",
+                    identifier: directory.identifier,
+                    teamID: directory.teamID,
+                    flags: directory.flags,
+                    codePageCount: 0,
+                    modifiedPages: [],
+                    specialSlots: []
+                ),
+                problems: problems,
+                notes: notes
+            )
+        }
+
+        // Code pages: [0, codeLimit) in pages of 2^pageSize; the last page may be short.
+        var modified: [Int] = []
+        var pageCount = 0
+        if let limit = Int(exactly: directory.codeLimit), limit <= code.count {
+            let pageSize = directory.pageSize ?? max(limit, 1)
+            pageCount = limit == 0 ? 0 : (limit - 1) / pageSize + 1
+            if pageCount != directory.codeSlotCount {
+                problems.append(
+                    codeDirectoryInvalid.finding(
+                        "\(context) has \(directory.codeSlotCount) code slots but codeLimit \(limit) makes "
+                            + "\(pageCount) pages.",
+                        bundle: bundle
+                    )
+                )
+            } else {
+                for page in 0..<pageCount {
+                    let start = code.startIndex + page * pageSize
+                    let end = code.startIndex + min(limit, (page + 1) * pageSize)
+                    let expected = directory.codeSlotHash(page).map(Array.init)
+                    if CodeHash.digest(hashType, code[start..<end]) != expected { modified.append(page) }
+                }
+            }
+        } else {
+            problems.append(
+                codeDirectoryInvalid.finding(
+                    "\(context) codeLimit \(directory.codeLimit) passes the \(code.count)-byte slice.",
+                    bundle: bundle
+                )
+            )
+        }
+        if !modified.isEmpty {
+            let list = modified.prefix(10).map(String.init).joined(separator: ", ")
+            problems.append(
+                codePageModified.finding(
+                    "\(context): \(modified.count) of \(pageCount) code pages differ (pages \(list)"
+                        + (modified.count > 10 ? ", ..." : "") + ").",
+                    bundle: bundle
+                )
+            )
+        }
+
+        // Special slots.
+        func blobFile(_ slot: CodeSignSlot) -> SealedFile {
+            signature.blob(slot).map { .bytes($0.bytes) } ?? .missing
+        }
+        let sealed: [(Int, String, SealedFile)] = [
+            (1, "Info.plist", infoPlist),
+            (2, "requirements", blobFile(.requirements)),
+            (3, "CodeResources", codeResources),
+            (5, "entitlements", blobFile(.entitlements)),
+            (7, "DER entitlements", blobFile(.derEntitlements)),
+        ]
+        var slots: [SpecialSlotCheck] = []
+        for (slot, name, file) in sealed {
+            let stored = directory.specialSlotHash(slot)
+            let bound = stored.map { $0.contains { $0 != 0 } } ?? false
+            let status: SpecialSlotCheck.Status
+            switch (bound, file) {
+            case (true, .bytes(let bytes)):
+                status = CodeHash.digest(hashType, bytes) == stored.map(Array.init) ? .valid : .modified
+            case (true, .missing): status = .missing
+            case (true, .notChecked): status = .notChecked
+            case (false, .bytes):
+                // A blob in the SuperBlob that no slot seals can be swapped freely; a bundle file is only advisory.
+                status = slot == 1 || slot == 3 ? .notBound : .unsealed
+            case (false, _): status = .notBound
+            }
+            if stored == nil, status == .notBound { continue }
+            slots.append(SpecialSlotCheck(slot: slot, name: name, status: status))
+            switch status {
+            case .modified:
+                problems.append(
+                    specialSlotBroken.finding(
+                        "\(context): \(name) was modified after signing (slot −\(slot)).",
+                        bundle: bundle
+                    )
+                )
+            case .missing:
+                problems.append(
+                    specialSlotBroken.finding(
+                        "\(context): \(name) is sealed (slot −\(slot)) but missing.",
+                        bundle: bundle
+                    )
+                )
+            case .unsealed:
+                problems.append(
+                    specialSlotBroken.finding("\(context): the \(name) blob is present but not sealed.", bundle: bundle)
+                )
+            case .notChecked:
+                notes.append(
+                    slotNotChecked.finding(
+                        "\(context): \(name) (slot −\(slot)) was not available to check.",
+                        bundle: bundle
+                    )
+                )
+            case .valid, .notBound:
+                break
+            }
+        }
+        return DirectoryResult(
+            check: CodeDirectoryCheck(
+                slot: directory.slot,
+                hashType: hashType.name,
+                cdhash: CodeHash.hex(CodeHash.digest(hashType, directory.bytes)),
+                identifier: directory.identifier,
+                teamID: directory.teamID,
+                flags: directory.flags,
+                codePageCount: pageCount,
+                modifiedPages: modified,
+                specialSlots: slots
+            ),
+            problems: problems,
+            notes: notes
+        )
+    }
+}

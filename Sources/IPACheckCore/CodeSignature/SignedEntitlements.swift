@@ -1,0 +1,154 @@
+public import IPACheckBinary
+public import IPACheckPlist
+public import IPACheckReport
+
+/// The entitlements one slice's signature carries: the XML blob, the DER blob, and which one iOS obeys.
+public struct SignedEntitlements: Hashable, Sendable {
+    /// Every rule declared here.
+    public static let rules = [xmlDERDisagree, malformed, slicesDisagree, noDER, notDictionary]
+
+    /// SIG020: the XML and DER entitlements say different things.
+    public static let xmlDERDisagree = Rule(
+        "SIG020",
+        .error,
+        "XML and DER entitlements differ",
+        summary:
+            "The signature's XML entitlements and DER entitlements are not the same dictionary. iOS 15 and later "
+            + "obey the DER form, so the app runs with entitlements other than the ones you read in the XML.",
+        fix: "Re-sign with a current codesign, which writes both forms from one entitlements file."
+    )
+    /// SIG021: an entitlements blob cannot be decoded.
+    public static let malformed = Rule(
+        "SIG021",
+        .error,
+        "entitlements blob unreadable",
+        summary: "The XML or DER entitlements blob of the signature is not a valid plist / DER dictionary.",
+        fix: "Re-sign the binary with a well-formed entitlements file."
+    )
+    /// SIG022: slices of a fat binary carry different entitlements.
+    public static let slicesDisagree = Rule(
+        "SIG022",
+        .error,
+        "architectures carry different entitlements",
+        summary:
+            "The slices of a universal binary are signed with different entitlements, so the app's capabilities "
+            + "depend on the device's architecture.",
+        fix: "Sign every architecture with the same entitlements file (re-run codesign on the universal binary)."
+    )
+    /// SIG023: XML entitlements without the DER form.
+    public static let noDER = Rule(
+        "SIG023",
+        .warning,
+        "no DER entitlements",
+        summary:
+            "The signature has XML entitlements but no DER entitlements blob; iOS 15 and later require the DER form "
+            + "and refuse to launch such apps.",
+        fix: "Re-sign with Xcode 13 / codesign from macOS 11.3 or later, which adds DER entitlements."
+    )
+    /// SIG024: the entitlements are not a dictionary.
+    public static let notDictionary = Rule(
+        "SIG024",
+        .error,
+        "entitlements are not a dictionary",
+        summary: "The entitlements blob decodes, but its top level is not a dictionary.",
+        fix: "Re-sign with an entitlements plist whose root is a <dict>."
+    )
+
+    /// The XML blob decoded, if present and readable.
+    public let xml: PlistValue?
+    /// The DER blob decoded, if present and readable.
+    public let der: PlistValue?
+    /// Whether the slice has an XML entitlements blob.
+    public let hasXMLBlob: Bool
+    /// Whether the slice has a DER entitlements blob.
+    public let hasDERBlob: Bool
+    /// Problems found reading or comparing the two.
+    public let findings: [Finding]
+
+    /// Whether XML and DER agree (`nil` unless both are present and readable).
+    public var agree: Bool? {
+        guard let xml, let der else { return nil }
+        return xml == der
+    }
+
+    /// What iOS obeys: the DER entitlements where present (iOS 15+), else the XML ones.
+    public var effective: PlistValue? { der ?? xml }
+
+    /// Reads the entitlements of one slice's signature; `context` names the slice in findings (`arm64`).
+    public static func read(_ signature: CodeSignature, context: String, bundle: String? = nil) -> SignedEntitlements {
+        var findings: [Finding] = []
+        var xml: PlistValue?
+        var der: PlistValue?
+        if let blob = signature.xmlEntitlements {
+            do {
+                xml = try PlistParser.parse(blob.payload)
+            } catch {
+                findings.append(malformed.finding("The \(context) XML entitlements: \(error.reason).", bundle: bundle))
+            }
+        }
+        if let blob = signature.derEntitlements {
+            do {
+                der = try DEREntitlements.decode(blob.payload)
+            } catch {
+                findings.append(malformed.finding("The \(context) \(error.description).", bundle: bundle))
+            }
+        }
+        for (name, value) in [("XML", xml), ("DER", der)] {
+            if let value, value.dictionaryValue == nil {
+                findings.append(
+                    notDictionary.finding(
+                        "The \(context) \(name) entitlements are a \(value.typeName).",
+                        bundle: bundle
+                    )
+                )
+            }
+        }
+        if let xml, let der, xml != der {
+            findings.append(
+                xmlDERDisagree.finding(
+                    "The \(context) XML and DER entitlements differ (\(differences(xml, der))).",
+                    bundle: bundle
+                )
+            )
+        }
+        if signature.xmlEntitlements != nil, signature.derEntitlements == nil {
+            findings.append(noDER.finding("The \(context) signature has XML entitlements only.", bundle: bundle))
+        }
+        return SignedEntitlements(
+            xml: xml,
+            der: der,
+            hasXMLBlob: signature.xmlEntitlements != nil,
+            hasDERBlob: signature.derEntitlements != nil,
+            findings: findings
+        )
+    }
+
+    /// Compares the effective entitlements of every slice (`(architecture, entitlements)` pairs) and reports
+    /// the slices that differ from the first.
+    public static func compareSlices(_ slices: [(String, SignedEntitlements)], bundle: String? = nil) -> [Finding] {
+        guard let (firstArch, first) = slices.first else { return [] }
+        var findings: [Finding] = []
+        for (arch, entitlements) in slices.dropFirst() where entitlements.effective != first.effective {
+            let detail: String
+            if let left = first.effective, let right = entitlements.effective {
+                detail = differences(left, right)
+            } else {
+                detail = "one has none"
+            }
+            findings.append(
+                slicesDisagree.finding(
+                    "The \(arch) slice's entitlements differ from the \(firstArch) slice's (\(detail)).",
+                    bundle: bundle
+                )
+            )
+        }
+        return findings
+    }
+
+    /// The top-level keys whose values differ, for messages (`keys differ: get-task-allow`).
+    static func differences(_ left: PlistValue, _ right: PlistValue) -> String {
+        guard let lhs = left.dictionaryValue, let rhs = right.dictionaryValue else { return "different types" }
+        let keys = Set(lhs.keys).union(rhs.keys).filter { lhs[$0] != rhs[$0] }.sorted()
+        return "keys differ: " + keys.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,132 @@
+public import Foundation
+public import IPACheckBinary
+public import IPACheckPlist
+public import IPACheckReport
+
+/// Everything the signature and profile of one bundle say: the facts every cross-check starts from.
+///
+/// Gathering never throws: what cannot be read becomes a finding, so one broken extension does not hide the
+/// main app's problems.
+public struct BundleFacts: Sendable {
+    /// The bundle.
+    public let bundle: AppBundle
+    /// The executable's Mach-O, if it could be read.
+    public let container: MachOContainer?
+    /// Each slice's signed entitlements, by architecture.
+    public let slices: [(architecture: String, entitlements: SignedEntitlements)]
+    /// The entitlements iOS obeys: the first slice's DER entitlements where present, else its XML ones.
+    public let entitlements: [String: PlistValue]
+    /// `application-identifier`: the ID the AASA must list (never rebuilt from the team ID).
+    public let appID: String?
+    /// The embedded provisioning profile, if present and readable.
+    public let profile: ProvisioningProfile?
+    /// The profile's CMS signature check.
+    public let profileSignature: ProfileSignatureStatus?
+    /// The parsed associated-domains entries.
+    public let domains: [AssociatedDomain]
+    /// Development or distribution signing, when it can be told.
+    public let signingKind: SigningKind?
+    /// What is wrong with the signature, entitlements, profile and entries.
+    public let findings: [Finding]
+
+    /// The signed entitlements key naming the associated domains.
+    public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+
+    /// Reads the signature, entitlements, profile and domains of `bundle`.
+    ///
+    /// - Parameters:
+    ///   - isReleaseBuild: Whether the caller gates a release (a development profile is then an error).
+    ///   - now: The time expiry is judged at.
+    public static func gather(ipa: IPAFile, bundle: AppBundle, isReleaseBuild: Bool, now: Date) -> BundleFacts {
+        var findings: [Finding] = []
+        var container: MachOContainer? = nil
+        if bundle.executable != nil {
+            do {
+                container = try ipa.machO(of: bundle)
+            } catch {
+                findings.append(ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path))
+            }
+        }
+        var slices: [(architecture: String, entitlements: SignedEntitlements)] = []
+        for slice in container?.slices ?? [] {
+            guard let signature = slice.signature else { continue }
+            let name = slice.architecture.name
+            slices.append((name, SignedEntitlements.read(signature, context: name, bundle: bundle.path)))
+        }
+        findings += slices.flatMap(\.entitlements.findings)
+        if slices.count > 1 {
+            findings += SignedEntitlements.compareSlices(
+                slices.map { ($0.architecture, $0.entitlements) },
+                bundle: bundle.path
+            )
+        }
+        if let container, container.slices.contains(where: { $0.signature == nil }) {
+            findings.append(
+                SignatureVerifier.unsigned.finding("\(bundle.path)'s executable is not code-signed", bundle: bundle.path)
+            )
+        }
+        let entitlements = slices.first?.entitlements.effective?.dictionaryValue ?? [:]
+
+        var profile: ProvisioningProfile? = nil
+        var profileSignature: ProfileSignatureStatus? = nil
+        if let profilePath = bundle.provisioningProfile {
+            do {
+                let parsed = try ProvisioningProfile.parse(try ipa.read(profilePath), allowingUnsigned: true)
+                let status = parsed.verifySignature()
+                profile = parsed
+                profileSignature = status
+                findings += ProfileChecks.findings(
+                    for: parsed,
+                    signature: status,
+                    now: now,
+                    isReleaseBuild: isReleaseBuild,
+                    bundle: bundle.path
+                )
+            } catch {
+                findings.append(
+                    BundleFactRules.profileUnreadable.finding(
+                        "\(profilePath) cannot be read: \(error)",
+                        bundle: bundle.path,
+                        location: profilePath
+                    )
+                )
+            }
+        }
+        if let granted = profile?.entitlements, !entitlements.isEmpty {
+            findings += EntitlementComparison.compare(signed: entitlements, profile: granted, bundle: bundle.path)
+        }
+        let signingKind = EntitlementComparison.signingKind(signed: entitlements, profile: profile)
+        let parsed = AssociatedDomains.from(entitlements: .dictionary(entitlements), bundle: bundle.path)
+        findings += parsed.findings
+        findings += AssociatedDomains.alternateModeFindings(parsed.domains, signing: signingKind, bundle: bundle.path)
+
+        return BundleFacts(
+            bundle: bundle,
+            container: container,
+            slices: slices,
+            entitlements: entitlements,
+            appID: entitlements["application-identifier"]?.stringValue,
+            profile: profile,
+            profileSignature: profileSignature,
+            domains: parsed.domains,
+            signingKind: signingKind,
+            findings: findings
+        )
+    }
+}
+
+/// Rules about reading a bundle's signing material that no lower layer raises.
+public enum BundleFactRules {
+    /// The embedded profile is present but unreadable.
+    public static let profileUnreadable = Rule(
+        "PROF009",
+        .error,
+        "provisioning profile unreadable",
+        summary: "`embedded.mobileprovision` is present but is not a CMS-signed property list, so nothing it grants "
+            + "can be checked; iOS refuses to install an app whose profile it cannot read.",
+        fix: "Re-export the build so Xcode embeds a freshly downloaded profile."
+    )
+
+    /// Every rule declared here.
+    public static let rules = [profileUnreadable]
+}

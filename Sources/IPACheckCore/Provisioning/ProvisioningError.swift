@@ -1,0 +1,47 @@
+/// A provisioning profile that could not be read: what is wrong, where, as a value with a stable code.
+///
+/// The CLI maps every one of these to exit code 2 with ``description`` as its one line on stderr. Equality
+/// compares ``code`` only, so tests can write `#expect(throws: ProvisioningError(.empty, ""))`.
+public struct ProvisioningError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What kind of problem it is; stable, so callers and tests can switch on it.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        /// The file has no bytes at all.
+        case empty
+        /// The file is larger than any real profile (``ProvisioningProfile/maximumSize``).
+        case tooLarge
+        /// The bytes are not a CMS (PKCS #7) structure and not a property list either.
+        case notCMS
+        /// The bytes are an unsigned property list: a profile's payload without its CMS envelope.
+        case unsignedPropertyList
+        /// The CMS structure is damaged: truncated, a wrong tag, a length past the end, trailing bytes.
+        case malformedCMS
+        /// The CMS `ContentInfo` holds something other than `SignedData`.
+        case notSignedData
+        /// `SignedData` has no embedded content (a detached signature), so there is no plist to read.
+        case missingContent
+        /// The embedded content is not a property list libplist can read.
+        case malformedPropertyList
+        /// The property list's root is not a dictionary.
+        case notADictionary
+    }
+
+    /// What kind of problem it is.
+    public let code: Code
+    /// What went wrong and where, in words a person can act on.
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Equal when the codes are equal; the reason is for people.
+    public static func == (lhs: ProvisioningError, rhs: ProvisioningError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code only, consistently with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// `provisioning profile: <reason>`.
+    public var description: String { "provisioning profile: \(reason)" }
+}

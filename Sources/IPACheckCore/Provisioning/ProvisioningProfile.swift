@@ -1,0 +1,175 @@
+public import Foundation
+public import IPACheckPlist
+
+/// A provisioning profile (`embedded.mobileprovision`, macOS `embedded.provisionprofile`): what Apple allows
+/// this app to claim, on which devices, until when.
+///
+/// The profile is a CMS `SignedData` message around a property list. ``parse(_:allowingUnsigned:)`` reads both;
+/// ``verifySignature()`` checks the CMS signature over the property list.
+///
+/// - Important: real profiles carry people's names and device IDs. This model keeps only the device *count*;
+///   ``payload`` still holds everything and must never be printed where output may be shared.
+public struct ProvisioningProfile: Hashable, Sendable {
+    /// The largest file accepted.
+    ///
+    /// Real profiles are 5–50 KB; a profile listing the maximum number of devices
+    /// stays far below this.
+    public static let maximumSize = 2 * 1024 * 1024
+
+    /// `Name`: the profile's name in the developer portal.
+    public var name: String?
+    /// `UUID`.
+    public var uuid: String?
+    /// `TeamIdentifier`.
+    public var teamIdentifiers: [String]
+    /// `TeamName`.
+    public var teamName: String?
+    /// `AppIDName`: the App ID's description in the portal.
+    public var appIDName: String?
+    /// `ApplicationIdentifierPrefix`.
+    public var applicationIdentifierPrefixes: [String]
+    /// `Entitlements`: what a signature made with this profile may claim.
+    public var entitlements: [String: PlistValue]
+    /// `CreationDate`.
+    public var creationDate: Date?
+    /// `ExpirationDate`: after it the app no longer launches (development, ad hoc, enterprise).
+    public var expirationDate: Date?
+    /// How many `ProvisionedDevices` there are; `nil` when the key is absent (App Store, enterprise).
+    public var provisionedDeviceCount: Int?
+    /// `ProvisionsAllDevices` (enterprise and Developer ID).
+    public var provisionsAllDevices: Bool
+    /// `Platform` (`iOS`, `OSX`, `xrOS`, …), as written.
+    public var platforms: [String]
+    /// `IsXcodeManaged`, when present.
+    public var isXcodeManaged: Bool?
+    /// `DeveloperCertificates`, summarised.
+    public var developerCertificates: [DeveloperCertificate]
+    /// Whether `DER-Encoded-Profile` (the DER form newer iOS versions use) is present.
+    public var hasDEREncodedProfile: Bool
+    /// The distribution kind derived from the keys above.
+    public var kind: ProfileKind
+    /// The whole property list.
+    ///
+    /// Holds device IDs and names: never print it.
+    public var payload: PlistValue
+
+    /// The CMS envelope the payload came from; `nil` for an unsigned property list.
+    let envelope: CMSEnvelope?
+
+    /// Whether the profile came in a CMS envelope (`false` only for `allowingUnsigned` property lists).
+    public var isSigned: Bool { envelope != nil }
+
+    /// Whether the profile is for macOS (`Platform` contains `OSX` or `macOS`).
+    public var isMacOS: Bool { platforms.contains("OSX") || platforms.contains("macOS") }
+
+    /// Reads a provisioning profile.
+    ///
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - allowingUnsigned: Also accept a bare property list (XML or binary) without its CMS envelope, as
+    ///     some tools and test fixtures store them; ``isSigned`` is then `false`. Devices refuse such files.
+    /// - Throws: ``ProvisioningError`` naming what is wrong: empty, not CMS, malformed CMS, no content, not a
+    ///   property list, an unsigned property list (when not allowed).
+    public static func parse(
+        _ bytes: [UInt8],
+        allowingUnsigned: Bool = false
+    ) throws(ProvisioningError) -> ProvisioningProfile {
+        guard !bytes.isEmpty else {
+            throw ProvisioningError(.empty, "the file is empty (0 bytes)")
+        }
+        guard bytes.count <= maximumSize else {
+            throw ProvisioningError(
+                .tooLarge,
+                "\(bytes.count) bytes is larger than the \(maximumSize)-byte limit for a provisioning profile"
+            )
+        }
+        guard bytes[0] == 0x30 else {
+            return try parseBare(bytes, allowingUnsigned: allowingUnsigned)
+        }
+        let envelope = try CMSEnvelope.parse(bytes)
+        let payload: PlistValue
+        do {
+            payload = try PlistParser.parse(envelope.content)
+        } catch {
+            throw ProvisioningError(
+                .malformedPropertyList,
+                "the signed content (\(envelope.content.count) bytes) is not a property list: \(error.reason)"
+            )
+        }
+        return try ProvisioningProfile(payload: payload, envelope: envelope)
+    }
+
+    /// A file that does not start like CMS: say what it is instead.
+    private static func parseBare(
+        _ bytes: [UInt8],
+        allowingUnsigned: Bool
+    ) throws(ProvisioningError) -> ProvisioningProfile {
+        let head = bytes.prefix(64)
+        let looksLikeXML = head.contains(UInt8(ascii: "<"))
+        let looksLikeBinaryPlist = bytes.starts(with: Array("bplist".utf8))
+        guard looksLikeXML || looksLikeBinaryPlist else {
+            let first = String(bytes[0], radix: 16, uppercase: true)
+            throw ProvisioningError(
+                .notCMS,
+                "not a CMS-signed profile: the first byte is 0x\(first), a CMS structure starts with 0x30"
+            )
+        }
+        let payload: PlistValue
+        do {
+            payload = try PlistParser.parse(bytes)
+        } catch {
+            throw ProvisioningError(
+                .notCMS,
+                "not a CMS-signed profile, and not a readable property list either: \(error.reason)"
+            )
+        }
+        guard allowingUnsigned else {
+            throw ProvisioningError(
+                .unsignedPropertyList,
+                "an unsigned \(looksLikeBinaryPlist ? "binary" : "XML") property list, not a CMS-signed profile"
+            )
+        }
+        return try ProvisioningProfile(payload: payload, envelope: nil)
+    }
+
+    /// Builds the model from a profile's property list.
+    ///
+    /// - Throws: ``ProvisioningError/Code/notADictionary`` when the root is not a dictionary.
+    public init(payload: PlistValue) throws(ProvisioningError) {
+        try self.init(payload: payload, envelope: nil)
+    }
+
+    init(payload: PlistValue, envelope: CMSEnvelope?) throws(ProvisioningError) {
+        guard let root = payload.dictionaryValue else {
+            throw ProvisioningError(
+                .notADictionary,
+                "the property list's root is \(payload.typeName), a profile's is a dictionary"
+            )
+        }
+        self.payload = payload
+        self.envelope = envelope
+        name = root["Name"]?.stringValue
+        uuid = root["UUID"]?.stringValue
+        teamIdentifiers = root["TeamIdentifier"]?.stringArray ?? []
+        teamName = root["TeamName"]?.stringValue
+        appIDName = root["AppIDName"]?.stringValue
+        applicationIdentifierPrefixes = root["ApplicationIdentifierPrefix"]?.stringArray ?? []
+        entitlements = root["Entitlements"]?.dictionaryValue ?? [:]
+        creationDate = root["CreationDate"]?.dateValue
+        expirationDate = root["ExpirationDate"]?.dateValue
+        provisionedDeviceCount = root["ProvisionedDevices"]?.arrayValue?.count
+        provisionsAllDevices = root["ProvisionsAllDevices"]?.boolValue ?? false
+        platforms = root["Platform"]?.stringArray ?? []
+        isXcodeManaged = root["IsXcodeManaged"]?.boolValue
+        developerCertificates = (root["DeveloperCertificates"]?.arrayValue ?? []).compactMap { value in
+            value.dataValue.map(DeveloperCertificate.init(der:))
+        }
+        hasDEREncodedProfile = root["DER-Encoded-Profile"] != nil
+        kind = ProfileKind.classify(
+            isMacOS: platforms.contains("OSX") || platforms.contains("macOS"),
+            hasDeviceList: provisionedDeviceCount != nil,
+            provisionsAllDevices: provisionsAllDevices,
+            getTaskAllow: entitlements["get-task-allow"]?.boolValue ?? false
+        )
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The report as deterministic JSON: `{"findings": [...], "summary": {"errors": n, "warnings": n, "notes": n}}`
+/// plus `gate`, `inputs`, `rules`, `tool` and `verdict`; sorted keys, no escaped slashes, no timestamps.
+public struct JSONRenderer: ReportRendering {
+    /// Creates the renderer.
+    public init() {}
+
+    /// The report as pretty-printed JSON with sorted keys, ending with a newline.
+    public func render(_ report: Report) throws -> String {
+        try Self.encode(report)
+    }
+
+    /// Encodes any value the way every ipacheck JSON output is encoded.
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}

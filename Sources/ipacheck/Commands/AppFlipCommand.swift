@@ -1,0 +1,101 @@
+import ArgumentParser
+import IPACheckCore
+
+/// `ipacheck appflip`: helpers for testing Google App Flip by hand.
+struct AppFlipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appflip",
+        abstract: "Google App Flip helpers: build the link Google opens, judge what your app sends back.",
+        discussion: """
+            App Flip checks against a build run with `ipacheck check App.ipa --appflip appflip.json`.
+
+            Examples:
+              ipacheck appflip url --link https://example.com/appflip --client-id my-client --scope profile
+              xcrun simctl openurl booted "$(ipacheck appflip url --link https://example.com/appflip --client-id c)"
+              ipacheck appflip response "https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast?code=x&state=s" --expect-state s
+            """,
+        subcommands: [URLCommand.self, ResponseCommand.self]
+    )
+
+    /// `ipacheck appflip url`: the incoming universal link Google would open.
+    struct URLCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "url",
+            abstract: "Print the universal link a Google app opens to start App Flip (with a fresh state)."
+        )
+
+        @Option(help: "Your App Flip universal link (https, no query or fragment).")
+        var link: String
+
+        @Option(help: "The OAuth client ID you registered with Google.")
+        var clientID: String
+
+        @Option(help: "A scope to request (repeatable).")
+        var scope: [String] = []
+
+        @Option(help: "The Google app that opens the link (bundle ID). Default: com.google.Chromecast (Google Home).")
+        var googleApp: String = GoogleApp.googleHome.bundleID
+
+        @Flag(help: "Use Google's sandbox redirect host.")
+        var sandbox = false
+
+        @Option(help: "Use this state instead of a random one (for repeatable tests).")
+        var state: String?
+
+        @OptionGroup var output: FormatOption
+
+        func run() async throws {
+            guard let app = GoogleApp.named(googleApp) else {
+                let known = GoogleApp.all.map(\.bundleID).joined(separator: ", ")
+                throw ValidationError("unknown Google app \(googleApp); known: \(known)")
+            }
+            let built: AppFlipLink
+            do {
+                built = try AppFlipLink.make(
+                    link: link,
+                    clientID: clientID,
+                    scopes: scope,
+                    googleApp: app,
+                    sandbox: sandbox,
+                    state: state
+                )
+            } catch {
+                throw ValidationError(error.description)
+            }
+            switch output.format {
+            case .json: try Console.printJSON(built)
+            case .text: Console.print(built.url + "\n")
+            }
+        }
+    }
+
+    /// `ipacheck appflip response URL`: is what the app sent back acceptable to Google?
+    struct ResponseCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "response",
+            abstract: "Judge the redirect your app opened at the end of App Flip (exit 0 valid, 1 not).",
+            discussion: """
+                The app must open an accepted redirect_uri (https://oauth-redirect.googleusercontent.com/a/BUNDLE_ID
+                or the sandbox host, for a known Google app) carrying either code plus the exact state, or an
+                error from the App Flip vocabulary (cancelled, unrecoverable, invalid_request, access_denied).
+                """
+        )
+
+        @Argument(help: "The URL the app opened.")
+        var url: String
+
+        @Option(help: "The state Google sent (from `ipacheck appflip url`).")
+        var expectState: String?
+
+        @OptionGroup var output: FormatOption
+
+        func run() async throws {
+            let verdict = AppFlipResponse.judge(url: url, expectState: expectState)
+            switch output.format {
+            case .json: try Console.printJSON(verdict)
+            case .text: Console.print(verdict.text)
+            }
+            if !verdict.valid { throw ExitStatus.problems }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import IPACheckCore
+import IPACheckPlist
+
+/// `ipacheck entitlements TARGET`: the signed entitlements, as `codesign -d --entitlements -` prints them.
+struct EntitlementsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entitlements",
+        abstract: "Print the entitlements a build is signed with (or its profile grants).",
+        discussion: """
+            TARGET is an .ipa or a bare Mach-O (thin or fat). By default the main app's signed entitlements are
+            printed: the XML blob, or the DER blob decoded where there is no XML. Caveats (slices or XML and DER
+            that disagree) go to stderr.
+
+            Examples:
+              ipacheck entitlements App.ipa
+              ipacheck entitlements App.ipa --bundle Share.appex --format json
+              ipacheck entitlements App.ipa --source der      # what iOS 15+ enforces
+              ipacheck entitlements App.ipa --source profile  # what the profile allows
+              ipacheck entitlements Payload/App.app/App
+            """
+    )
+
+    /// How the dictionary is printed.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case xml, json
+    }
+
+    @Argument(help: "The .ipa or Mach-O to read.")
+    var target: String
+
+    @Option(help: "The bundle to read: its path, folder name (Share.appex) or bundle ID. Default: the main app.")
+    var bundle: String?
+
+    @Option(help: "Where to read: signature (XML, else DER), der, or profile.")
+    var source: EntitlementSource = .signature
+
+    @Option(help: "Output format: xml (a plist document) or json.")
+    var format: Format = .xml
+
+    func run() async throws {
+        let answer = try await ExitStatus.reportingInputErrors {
+            try EntitlementsAnswer.read(path: target, bundle: bundle, source: source)
+        }
+        for note in answer.notes { Console.diagnose("ipacheck: note: \(note)") }
+        switch format {
+        case .xml: Console.print(answer.value.xmlDocument)
+        case .json: try Console.printJSON(answer.value)
+        }
+    }
+}
+

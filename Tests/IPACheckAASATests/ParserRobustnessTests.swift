@@ -1,0 +1,202 @@
+import IPACheckAASA
+import IPACheckReport
+import Testing
+
+/// Strict JSON as Apple reads it, and no crash, trap or hang on hostile input.
+@Suite("AASA parser robustness")
+struct ParserRobustnessTests {
+    private func parse(_ text: String) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
+        try AASADocument.parse(Array(text.utf8))
+    }
+
+    private func error(_ bytes: [UInt8]) -> AASAParseError? {
+        do {
+            _ = try AASADocument.parse(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Positions are those Python's json module reports for the same text (line/column, 1-based; char 0-based).
+    @Test(
+        "syntax errors carry Python json's position",
+        arguments: [
+            (#"{"a": 1,}"#, 1, 9, 8),  // trailing comma: "line 1 column 9 (char 8)"
+            ("{\n  \"a\": [1, 2,]\n}", 2, 14, 15),  // "Expecting value: line 2 column 14 (char 15)"
+            (#"{"a": 1} x"#, 1, 10, 9),  // "Extra data: line 1 column 10 (char 9)"
+            ("// c\n{}", 1, 1, 0),  // "Expecting value: line 1 column 1 (char 0)"
+            (#"{"a":"\x"}"#, 1, 7, 6),  // "Invalid \escape: line 1 column 7 (char 6)"
+        ]
+    )
+    func syntaxPosition(_ text: String, _ line: Int, _ column: Int, _ offset: Int) {
+        let failure = error(Array(text.utf8))
+        #expect(failure?.code == .invalidJSON)
+        #expect(failure?.position == AASASourcePosition(offset: offset, line: line, column: column))
+    }
+
+    @Test(
+        "junk Apple's strict parser refuses",
+        arguments: [
+            "{'a': 1}", "{a: 1}", "{\"a\": 01}", "{\"a\": NaN}", "{\"a\": .5}", "{\"a\": \"\u{01}\"}",
+            "{\"a\": \"\\ud800\"}", "{\"a\" 1}", "{\"a\": [1 2]}", "{\"a\": tru}",
+        ]
+    )
+    func junk(_ text: String) {
+        #expect(error(Array(text.utf8))?.code == .invalidJSON)
+    }
+
+    @Test("non-object roots are refused", arguments: ["[]", "\"applinks\"", "42", "null", "true"])
+    func nonObjectRoot(_ text: String) {
+        #expect(error(Array(text.utf8))?.code == .rootNotObject)
+    }
+
+    @Test("empty input")
+    func empty() {
+        #expect(error([])?.code == .empty)
+        #expect(error(Array(" \n\t".utf8))?.code == .empty)
+    }
+
+    @Test("a UTF-8 BOM is skipped with a warning")
+    func byteOrderMark() throws {
+        let (document, findings) = try AASADocument.parse(
+            [0xEF, 0xBB, 0xBF] + Array(#"{"webcredentials": {"apps": []}}"#.utf8)
+        )
+        #expect(findings.map(\.rule) == ["AASA008"])
+        #expect(document.services == [.webcredentials])
+    }
+
+    @Test("duplicate keys: reported, the last value wins (as NSJSONSerialization)")
+    func duplicateKeys() throws {
+        let text =
+            #"{"applinks": {"details": [{"appID": "A1B2C3D4E5.com.a.first", "appID": "A1B2C3D4E5.com.a.second", "paths": ["*"]}]}}"#
+        let (document, findings) = try parse(text)
+        #expect(findings.map(\.rule) == ["AASA009"])
+        #expect(findings.first?.location?.hasPrefix("applinks.details[0]") == true)
+        #expect(document.appIDs(for: .applinks) == ["A1B2C3D4E5.com.a.second"])
+    }
+
+    @Test("invalid UTF-8 is refused with its offset")
+    func invalidUTF8() {
+        let bytes = Array(#"{"a": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        let failure = error(bytes)
+        #expect(failure?.code == .invalidUTF8)
+        #expect(failure?.position?.offset == 8)  // the byte after the lead byte 0xC3 at offset 7
+        // An encoded UTF-16 surrogate (ED A0 80) is not UTF-8.
+        #expect(error(Array(#"{"a": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8))?.code == .invalidUTF8)
+        #expect(error(Array(#"{"a": ""#.utf8) + [0xF0, 0x9F])?.code == .invalidUTF8)  // truncated sequence
+    }
+
+    @Test("deep nesting stops at the cap, without recursion overflow")
+    func deepNesting() {
+        let depth = 100_000
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(error(Array(text.utf8))?.code == .tooDeep)
+        let objects = String(repeating: #"{"a":"#, count: depth)
+        #expect(error(Array(objects.utf8))?.code == .tooDeep)
+    }
+
+    @Test("huge numbers are kept as text")
+    func hugeNumbers() throws {
+        let (document, _) = try parse(#"{"n": 1e999999, "m": -123456789012345678901234567890.5E-3}"#)
+        #expect(document.root["n"] == .number("1e999999"))
+    }
+
+    @Test("files over 128 KB are an error finding but still read; files over the hard cap are refused")
+    func sizes() throws {
+        let padding = String(repeating: " ", count: 131_073)
+        let (_, findings) = try parse(#"{"webcredentials": {"apps": []}}"# + padding)
+        #expect(findings.contains { $0.rule == "AASA010" && $0.severity == .error })
+        let (_, small) = try parse(#"{"webcredentials": {"apps": []}}"# + String(repeating: " ", count: 131_000))
+        #expect(!small.contains { $0.rule == "AASA010" })
+        #expect(error([UInt8](repeating: 0x20, count: AASADocument.Limits.hardByteCap + 1))?.code == .tooLarge)
+    }
+
+    @Test("a hand-built BER SignedData with indefinite lengths and a constructed OCTET STRING")
+    func berSignedData() throws {
+        // ContentInfo { signedData OID, [0] { SignedData { INTEGER 1, SET {}, { data OID, [0] { OCTET STRING
+        // (constructed, two chunks) } } } } }, all with indefinite lengths (X.690 §8.1.3.6, §8.7.3).
+        let json = Array(#"{"webcredentials": {"apps": ["A1B2C3D4E5.com.a.b"]}}"#.utf8)
+        let first = Array(json[..<10])
+        let second = Array(json[10...])
+        let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+        let octets: [UInt8] =
+            [0x24, 0x80, 0x04, UInt8(first.count)] + first + [0x04, UInt8(second.count)] + second + [0, 0]
+        let encapsulated: [UInt8] = [0x30, 0x80] + dataOID + [0xA0, 0x80] + octets + [0, 0] + [0, 0]
+        let signedData: [UInt8] = [0x30, 0x80, 0x02, 0x01, 0x01, 0x31, 0x00] + encapsulated + [0, 0]
+        let blob: [UInt8] = [0x30, 0x80] + signedDataOID + [0xA0, 0x80] + signedData + [0, 0] + [0, 0]
+        let (document, findings) = try AASADocument.parse(blob)
+        #expect(document.signedEnvelope?.payload == json)
+        #expect(findings.contains { $0.rule == "AASA011" })
+        #expect(document.appIDs(for: .webcredentials) == ["A1B2C3D4E5.com.a.b"])
+    }
+
+    @Test("malformed CMS: wrong content type, detached, lengths past the end")
+    func malformedCMS() {
+        let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+        #expect(error([0x30, 0x80] + dataOID + [0, 0])?.code == .malformedCMS)
+        #expect(error([0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF, 0x06])?.code == .malformedCMS)
+        #expect(error([0x30, 0x85, 1, 2, 3, 4, 5])?.code == .malformedCMS)
+        #expect(error([0x30, 0x80, 0x30, 0x80, 0x30, 0x80])?.code == .malformedCMS)
+    }
+
+    @Test("huge hostile documents are handled in linear time and memory")
+    func hostileScale() throws {
+        let components = (0..<20_000).map { #"{"/": "/$(lang)/k\#($0)/*"}"# }.joined(separator: ",")
+        let details = (0..<5_000).map { #"{"appID": "BAD\#($0).x", "paths": ["NOT /a\#($0)"]}"# }.joined(separator: ",")
+        let text =
+            #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.a.b"], "components": ["#
+            + components + "]}," + details + "]}}"
+        let (document, findings) = try AASALinter.lint(bytes: Array(text.utf8))
+        #expect(findings.contains { $0.rule == "AASA010" })  // over 128 KB
+        #expect(findings.count { $0.rule == "AASA112" } == 5_000)
+        let matcher = document.matcher(for: "A1B2C3D4E5.com.a.b")
+        #expect(matcher.decide("https://example.com/fr/k3/x").rule == AASARuleReference(detail: 0, component: 3))
+    }
+
+    @Test("random and mutated input never crashes")
+    func fuzz() {
+        var generator = SplitMix64(seed: 0xA5A5_0001)
+        let seed = Array(
+            #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.a.b"], "components": [{"/": "/$(lang)/*", "?": {"a": "?*"}}]}]}}"#
+                .utf8
+        )
+        let alphabet = Array(#"{}[]",:\/*?$()0123456789eE+-. tnrfu"#.utf8) + [0x00, 0x80, 0xC3, 0xFF, 0x30]
+        for _ in 0..<2_000 {
+            var bytes = seed
+            for _ in 0..<Int(generator.next() % 6 + 1) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                switch generator.next() % 3 {
+                case 0: bytes[position] = byte
+                case 1: bytes.insert(byte, at: position)
+                default: bytes.remove(at: position)
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            do {
+                let (document, _) = try AASADocument.parse(bytes)
+                _ = AASALinter.lint(document)
+                let explanation = document.matcher(for: "A1B2C3D4E5.com.a.b").explain("https://example.com/en/x?a=1")
+                #expect(!explanation.result.why.isEmpty)
+            } catch {
+                #expect(!error.message.isEmpty)
+                #expect((error.position?.offset ?? 0) <= bytes.count)
+            }
+        }
+    }
+}
+
+/// A small deterministic generator so fuzz runs are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

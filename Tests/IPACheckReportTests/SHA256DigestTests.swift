@@ -1,0 +1,35 @@
+import Testing
+
+@testable import IPACheckReport
+
+/// The fingerprint hash.
+///
+/// Vectors: FIPS 180-2 Appendix B ("abc", the 448-bit message) and the well-known empty
+/// digest; the padding-boundary lengths and the UTF-8 text were computed with python3 `hashlib.sha256`.
+struct SHA256DigestTests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        ("Café ✓ 🚀", "53d9d40f43920485beac12bb2222f198645fbc4d34f1a8f36b71c698451132e8"),
+    ])
+    func knownVectors(message: String, expected: String) {
+        #expect(SHA256Digest.hex(of: Array(message.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        (55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+        (56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
+        (63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+        (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+        (65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"),
+        (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+        (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+    ])
+    func paddingBoundaries(length: Int, expected: String) {
+        #expect(SHA256Digest.hex(of: [UInt8](repeating: 0x61, count: length)) == expected)
+    }
+}
