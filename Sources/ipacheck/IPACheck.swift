@@ -25,6 +25,7 @@ struct IPACheck: AsyncParsableCommand {
             VerifyCommand.self,
             MatchCommand.self,
             AASACommand.self,
+            ExplainCommand.self,
             LintCommand.self,
             AppFlipCommand.self,
             RulesCommand.self,
