@@ -42,7 +42,11 @@ let package = Package(
         .target(name: "IPACheckArchive", dependencies: ["CZip"], swiftSettings: strict),
         .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
         // Findings as data and the renderers that format them.
-        .target(name: "IPACheckReport", swiftSettings: strict),
+        .target(
+            name: "IPACheckReport",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         // The AASA document model, Apple's matcher and the lint rules (pure, no I/O).
         .target(name: "IPACheckAASA", dependencies: ["IPACheckReport"], swiftSettings: strict),
         .target(

@@ -94,6 +94,7 @@ public enum ArchiveRules {
 
     /// Every rule declared here.
     public static let rules = [
-        unsafeMemberPath, duplicateMember, unreadableMember, nestedPayload, severalApps, nonUTF8Name, bundleInfoPlist, missingExecutable, unreadableExecutable, inconsistentDirectory,
+        unsafeMemberPath, duplicateMember, unreadableMember, nestedPayload, severalApps, nonUTF8Name, bundleInfoPlist,
+        missingExecutable, unreadableExecutable, inconsistentDirectory,
     ]
 }

@@ -59,7 +59,11 @@ public enum LinkExplainer {
     /// Explains what happens when `url` is tapped with the app in `path` installed.
     ///
     /// - Throws: ``InputError`` when the ipa cannot be read.
-    public static func explain(url: String, ipaPath: String, options: GateOptions) async throws(InputError)
+    public static func explain(
+        url: String,
+        ipaPath: String,
+        options: GateOptions
+    ) async throws(InputError)
         -> LinkExplanation
     {
         var steps: [LinkExplanation.Step] = []
@@ -75,7 +79,15 @@ public enum LinkExplainer {
             steps.append(.init(name: "URL", status: .fail, details: ["universal links are https only"]))
             return finish("✗ breaks at the URL: \(components.scheme ?? "no") scheme; only https links open apps")
         }
-        steps.append(.init(name: "URL", status: .pass, details: ["https link to \(host), path \(components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)"]))
+        steps.append(
+            .init(
+                name: "URL",
+                status: .pass,
+                details: [
+                    "https link to \(host), path \(components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)"
+                ]
+            )
+        )
 
         let ipa = try IPAFile(path: ipaPath)
         let facts = ipa.bundles.map {
@@ -93,7 +105,10 @@ public enum LinkExplainer {
             if facts.flatMap(\.domains).contains(where: { $0.wildcard && $0.host == host }) {
                 details.append("*.\(host) covers subdomains only, never \(host) itself (add applinks:\(host))")
             }
-            details.append(near.isEmpty ? "the build claims no applinks domains" : "applinks entries: " + near.joined(separator: ", "))
+            details.append(
+                near.isEmpty
+                    ? "the build claims no applinks domains" : "applinks entries: " + near.joined(separator: ", ")
+            )
             steps.append(.init(name: "claim", status: .fail, details: details))
             return finish("✗ breaks at the claim: no bundle claims applinks:\(host)")
         }
@@ -101,7 +116,9 @@ public enum LinkExplainer {
             .init(
                 name: "claim",
                 status: .pass,
-                details: claims.map { "\($0.0.bundle.path) claims \($0.1.entry) as \($0.0.appID ?? "(no application-identifier)")" }
+                details: claims.map {
+                    "\($0.0.bundle.path) claims \($0.1.entry) as \($0.0.appID ?? "(no application-identifier)")"
+                }
             )
         )
 
@@ -109,10 +126,14 @@ public enum LinkExplainer {
         var modeDetails: [String] = []
         for (fact, domain) in claims {
             if !domain.isUsable {
-                modeDetails.append("\(domain.entry): iOS ignores it (\(domain.problems.map(\.message).joined(separator: "; ")))")
+                modeDetails.append(
+                    "\(domain.entry): iOS ignores it (\(domain.problems.map(\.message).joined(separator: "; ")))"
+                )
             } else if let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind) {
                 if let mode = domain.mode {
-                    modeDetails.append("\(domain.entry): only devices in \(mode.rawValue) mode; fetched from the origin, not the CDN")
+                    modeDetails.append(
+                        "\(domain.entry): only devices in \(mode.rawValue) mode; fetched from the origin, not the CDN"
+                    )
                 }
                 usable.append((fact, domain, target))
             } else {
@@ -135,16 +156,23 @@ public enum LinkExplainer {
             guard described.insert("\(target.fetchHost)|\(target.mode?.rawValue ?? "")").inserted else { continue }
             let origin = site.originBody.flatMap { try? AASADocument.parse($0).document }
             let cdn = site.cdnBody.flatMap { try? AASADocument.parse($0).document }
-            let originLine = site.report.origin.map { observation in
-                observation.status.map { "HTTP \($0)" } ?? observation.failure.map { "\($0.kind.rawValue): \($0.detail)" } ?? "no answer"
-            } ?? "not fetched"
+            let originLine =
+                site.report.origin.map { observation in
+                    observation.status.map { "HTTP \($0)" } ?? observation.failure.map {
+                        "\($0.kind.rawValue): \($0.detail)"
+                    } ?? "no answer"
+                } ?? "not fetched"
             aasaDetails.append("\(target.fetchHost): origin \(originLine)\(origin == nil ? " (unusable)" : "")")
             if let observation = site.report.cdn {
                 let status = observation.status.map { "HTTP \($0)" } ?? "no answer"
                 let reason = observation.failureReason.map { " · \($0.raw)" } ?? ""
-                aasaDetails.append("\(target.fetchHost): Apple's CDN \(status)\(reason)\(cdn == nil ? " (no usable copy)" : "")")
+                aasaDetails.append(
+                    "\(target.fetchHost): Apple's CDN \(status)\(reason)\(cdn == nil ? " (no usable copy)" : "")"
+                )
             } else {
-                aasaDetails.append("\(target.fetchHost): Apple's CDN not asked (\(target.mode != nil ? "mode bypasses it" : "offline or --no-cdn"))")
+                aasaDetails.append(
+                    "\(target.fetchHost): Apple's CDN not asked (\(target.mode != nil ? "mode bypasses it" : "offline or --no-cdn"))"
+                )
             }
             if origin != nil || cdn != nil { anyDocument = true }
             if let error = site.report.findings.first(where: { $0.severity == .error }) { lastProblem = error.message }
@@ -161,7 +189,9 @@ public enum LinkExplainer {
             guard let appID = fact.appID else { continue }
             // Devices use the CDN copy for normal entries; the origin's file for alternate modes.
             let cdn = target.mode == nil ? site.cdnBody.flatMap { try? AASADocument.parse($0).document } : nil
-            guard let document = cdn ?? site.originBody.flatMap({ try? AASADocument.parse($0).document }) else { continue }
+            guard let document = cdn ?? site.originBody.flatMap({ try? AASADocument.parse($0).document }) else {
+                continue
+            }
             let copy = cdn != nil ? "Apple's CDN copy" : "the origin's file"
             let explanation = document.matcher(for: appID, domain: target.host).explain(url)
             ruleDetails.append("\(appID) against \(copy) of \(target.fetchHost):")
@@ -169,7 +199,11 @@ public enum LinkExplainer {
             if explanation.result.verdict == .match {
                 steps.append(.init(name: "rules", status: .pass, details: ruleDetails))
                 steps.append(.init(name: "reminders", status: .info, details: reminders))
-                return finish("✓ opens \(fact.bundle.path) (\(explanation.result.why))", bundle: fact.bundle.path, opens: true)
+                return finish(
+                    "✓ opens \(fact.bundle.path) (\(explanation.result.why))",
+                    bundle: fact.bundle.path,
+                    opens: true
+                )
             }
             verdicts.append("\(fact.bundle.folderName): \(explanation.result.why)")
         }

@@ -68,7 +68,9 @@ public enum ReleaseGate {
             }
         }
         for bundle in firebase {
-            targets += FirebaseChecks.linkHosts(bundle, settings: configuration.firebase).map { AASAFetchTarget(host: $0) }
+            targets += FirebaseChecks.linkHosts(bundle, settings: configuration.firebase).map {
+                AASAFetchTarget(host: $0)
+            }
         }
         let sites = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
         let documents = SiteDocuments(sites)
@@ -170,7 +172,9 @@ public enum ReleaseGate {
             }
             var subject = appID
             if service == .appclips && fact.bundle.kind != .appclip {
-                guard let clip = clipAppIDs.first(where: { judged.appIDs(for: .appclips).contains($0) }) ?? clipAppIDs.first
+                guard
+                    let clip = clipAppIDs.first(where: { judged.appIDs(for: .appclips).contains($0) })
+                        ?? clipAppIDs.first
                 else {
                     findings.append(
                         CrossCheckRules.appClipsWithoutClip.finding(
@@ -219,7 +223,9 @@ public enum ReleaseGate {
         let listed = document.appIDs(for: service)
         guard listed.contains(appID) else {
             let bundleID = appID.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? appID
-            if let other = listed.first(where: { $0.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) == bundleID }) {
+            if let other = listed.first(where: {
+                $0.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) == bundleID
+            }) {
                 return [
                     CrossCheckRules.appIDWrongPrefix.finding(
                         "\(host) lists \(other) for \(service.rawValue), but the build is signed as \(appID)",
@@ -289,8 +295,9 @@ public enum ReleaseGate {
         let claimed = clip.domains + (parent?.domains ?? [])
         return clip.domains.filter { $0.service == .appclips }.compactMap { domain in
             let covered = claimed.contains { other in
-                other.service == .applinks && (other.host == domain.host && !other.wildcard
-                    || other.wildcard && domain.host.hasSuffix("." + other.host))
+                other.service == .applinks
+                    && (other.host == domain.host && !other.wildcard
+                        || other.wildcard && domain.host.hasSuffix("." + other.host))
             }
             guard !covered else { return nil }
             return CrossCheckRules.appClipWithoutAppLinks.finding(
@@ -302,7 +309,9 @@ public enum ReleaseGate {
     }
 
     private static func expectedDomains(_ expected: [String], facts: [BundleFacts]) -> [Finding] {
-        let claimed = Set(facts.flatMap { $0.domains.map { "\($0.service.name):\($0.wildcard ? "*." : "")\($0.host)" } })
+        let claimed = Set(
+            facts.flatMap { $0.domains.map { "\($0.service.name):\($0.wildcard ? "*." : "")\($0.host)" } }
+        )
         return expected.compactMap { entry in
             let parsed = AssociatedDomain.parse(entry: entry)
             let key = "\(parsed.service.name):\(parsed.wildcard ? "*." : "")\(parsed.host)"

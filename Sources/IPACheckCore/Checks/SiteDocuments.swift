@@ -78,11 +78,16 @@ struct SiteDocuments {
     ) -> Result<(document: AASADocument, findings: [Finding]), AASAParseError> {
         do {
             let parsed = try AASADocument.parse(body)
-            return .success((parsed.document, parsed.findings.map { finding in
-                var copy = finding
-                copy.domain = copy.domain ?? host
-                return copy
-            }))
+            return .success(
+                (
+                    parsed.document,
+                    parsed.findings.map { finding in
+                        var copy = finding
+                        copy.domain = copy.domain ?? host
+                        return copy
+                    }
+                )
+            )
         } catch {
             return .failure(error)
         }

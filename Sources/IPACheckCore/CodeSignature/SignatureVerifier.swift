@@ -96,7 +96,10 @@ public struct SignatureCheck: Hashable, Sendable {
 /// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
 public enum SignatureVerifier {
     /// Every rule declared here.
-    public static let rules = [unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS, signerExpired, chainIncomplete, slotNotChecked]
+    public static let rules = [
+        unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS,
+        signerExpired, chainIncomplete, slotNotChecked,
+    ]
 
     /// SIG001: the slice has no code signature.
     public static let unsigned = Rule(

@@ -62,7 +62,10 @@ public struct BundleFacts: Sendable {
         }
         if let container, container.slices.contains(where: { $0.signature == nil }) {
             findings.append(
-                SignatureVerifier.unsigned.finding("\(bundle.path)'s executable is not code-signed", bundle: bundle.path)
+                SignatureVerifier.unsigned.finding(
+                    "\(bundle.path)'s executable is not code-signed",
+                    bundle: bundle.path
+                )
             )
         }
         let entitlements = slices.first?.entitlements.effective?.dictionaryValue ?? [:]

@@ -66,7 +66,9 @@ public struct DomainsReport: Encodable, Sendable {
                 var line = "  \(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))"
                 line += (domain.wildcard ? "*." : "") + domain.host
                 if let mode = domain.mode { line += "  (mode \(mode.rawValue))" }
-                if !domain.problems.isEmpty { line += "  " + style.red("✗ " + domain.problems.map(\.message).joined(separator: "; ")) }
+                if !domain.problems.isEmpty {
+                    line += "  " + style.red("✗ " + domain.problems.map(\.message).joined(separator: "; "))
+                }
                 out += line + "\n"
             }
         }

@@ -1,6 +1,6 @@
-import IPACheckReport
 import IPACheckBinary
 public import IPACheckPlist
+import IPACheckReport
 
 /// Where `ipacheck entitlements` takes the entitlements from.
 public enum EntitlementSource: String, Sendable, CaseIterable {
@@ -65,7 +65,9 @@ public struct EntitlementsAnswer: Sendable {
         subject: String
     ) throws(InputError) -> EntitlementsAnswer {
         let signed = container.slices.compactMap { slice in
-            slice.signature.map { (slice.architecture.name, SignedEntitlements.read($0, context: slice.architecture.name)) }
+            slice.signature.map {
+                (slice.architecture.name, SignedEntitlements.read($0, context: slice.architecture.name))
+            }
         }
         guard let (architecture, first) = signed.first else {
             throw InputError("unsigned", file: file, "\(subject) has no code signature")
@@ -91,7 +93,9 @@ public struct EntitlementsAnswer: Sendable {
             return EntitlementsAnswer(value: der, notes: notes)
         case .signature, .profile:
             if let xml = first.xml { return EntitlementsAnswer(value: xml, notes: notes) }
-            if let der = first.der { return EntitlementsAnswer(value: der, notes: notes + ["no XML blob; showing DER"]) }
+            if let der = first.der {
+                return EntitlementsAnswer(value: der, notes: notes + ["no XML blob; showing DER"])
+            }
             if first.hasXMLBlob || first.hasDERBlob {
                 throw InputError("bad-entitlements", file: file, "\(subject)'s entitlements blob cannot be decoded")
             }

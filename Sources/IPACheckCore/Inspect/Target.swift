@@ -18,7 +18,9 @@ public enum TargetKind: Sendable, Hashable {
         }
         defer { try? handle.close() }
         let head = Array((try? handle.read(upToCount: 4)) ?? Data())
-        guard head.count == 4 else { throw InputError("too-short", file: path, "is too short to be an ipa or a Mach-O") }
+        guard head.count == 4 else {
+            throw InputError("too-short", file: path, "is too short to be an ipa or a Mach-O")
+        }
         if head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] { return .archive }
         let magic = head.reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
         let machOMagics: Set<UInt32> = [

@@ -2,7 +2,7 @@ public import Foundation
 import IPACheckBinary
 public import IPACheckReport
 
-/// The answer to `ipacheck verify`: is every signature intact, as `codesign --verify` would judge it?
+/// The answer to `ipacheck verify`, which judges signature integrity as `codesign --verify` would.
 public struct VerifyReport: Encodable, Sendable {
     /// One signed executable's verdict.
     public struct Subject: Encodable, Sendable {
@@ -59,7 +59,12 @@ public struct VerifyReport: Encodable, Sendable {
     ///   - resources: Also check `_CodeSignature/CodeResources` against each bundle's files.
     ///   - strict: Let the signer's chain, trust and expiry notes fail the verdict too.
     /// - Throws: ``InputError`` when the target cannot be read.
-    public static func verify(path: String, resources: Bool, strict: Bool, now: Date = Date()) throws(InputError)
+    public static func verify(
+        path: String,
+        resources: Bool,
+        strict: Bool,
+        now: Date = Date()
+    ) throws(InputError)
         -> VerifyReport
     {
         var subjects: [Subject] = []

@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// The report as a SARIF 2.1.0 log, for GitHub code scanning (`github/codeql-action/upload-sarif`) and other
 /// SARIF viewers.
 ///
@@ -37,7 +40,7 @@ public struct SARIFRenderer: ReportRendering {
             bytes += Array(field.utf8)
             bytes.append(0)
         }
-        return SHA256Digest.hex(of: bytes)
+        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A path as a URI reference (RFC 3986): unreserved characters and `/` stay, every other byte of its UTF-8

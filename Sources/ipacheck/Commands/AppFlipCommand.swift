@@ -69,7 +69,7 @@ struct AppFlipCommand: AsyncParsableCommand {
         }
     }
 
-    /// `ipacheck appflip response URL`: is what the app sent back acceptable to Google?
+    /// `ipacheck appflip response URL`, which judges whether what the app sent back is acceptable to Google.
     struct ResponseCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "response",

@@ -26,7 +26,9 @@ struct DomainsCommand: AsyncParsableCommand {
     func run() async throws {
         let report = try await ExitStatus.reportingInputErrors {
             let file = try IPAFile(path: ipa)
-            let facts = file.bundles.map { BundleFacts.gather(ipa: file, bundle: $0, isReleaseBuild: false, now: Date()) }
+            let facts = file.bundles.map {
+                BundleFacts.gather(ipa: file, bundle: $0, isReleaseBuild: false, now: Date())
+            }
             return DomainsReport.make(for: file, facts: facts)
         }
         switch output.format {

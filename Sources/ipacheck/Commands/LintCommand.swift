@@ -45,7 +45,9 @@ struct LintCommand: AsyncParsableCommand {
                 continue
             }
             do {
-                results.append(LintOutput(file: file, findings: try AASALinter.lint(bytes: Array(data), domain: domain).findings))
+                results.append(
+                    LintOutput(file: file, findings: try AASALinter.lint(bytes: Array(data), domain: domain).findings)
+                )
             } catch {
                 Console.diagnose("ipacheck: error: \(file): \(error.description)")
                 unreadable = true
@@ -88,4 +90,3 @@ private struct LintOutput: Encodable {
 private struct LintReport: Encodable {
     let files: [LintOutput]
 }
-

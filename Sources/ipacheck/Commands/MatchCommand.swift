@@ -4,7 +4,7 @@ import IPACheckAASA
 import IPACheckCore
 import IPACheckReport
 
-/// `ipacheck match URL... --app-id ID`: would iOS open these URLs in this app?
+/// `ipacheck match URL... --app-id ID`, which says whether iOS would open these URLs in this app.
 struct MatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "match",
@@ -45,7 +45,9 @@ struct MatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if urls.isEmpty && urlFile == nil { throw ValidationError("give at least one URL, or --urls FILE") }
-        if !appID.contains(".") { throw ValidationError("--app-id is TEAMID.bundle.id, e.g. ABCDE12345.com.example.app") }
+        if !appID.contains(".") {
+            throw ValidationError("--app-id is TEAMID.bundle.id, e.g. ABCDE12345.com.example.app")
+        }
     }
 
     func run() async throws {
@@ -67,12 +69,19 @@ struct MatchCommand: AsyncParsableCommand {
             let host = Self.host(of: url)
             guard let document = documents[aasa == nil ? host : ""] else {
                 results.append(
-                    AASAMatchResult(url: url, appID: appID, verdict: .none, rule: nil, why: "no AASA could be read for \(host)")
+                    AASAMatchResult(
+                        url: url,
+                        appID: appID,
+                        verdict: .none,
+                        rule: nil,
+                        why: "no AASA could be read for \(host)"
+                    )
                 )
                 continue
             }
             let key = aasa == nil ? host : ""
-            let matcher = matchers[key] ?? document.matcher(for: appID, service: service, domain: aasa == nil ? host : nil)
+            let matcher =
+                matchers[key] ?? document.matcher(for: appID, service: service, domain: aasa == nil ? host : nil)
             matchers[key] = matcher
             if explain {
                 let explanation = matcher.explain(url)
@@ -103,7 +112,9 @@ struct MatchCommand: AsyncParsableCommand {
             }
             do {
                 let parsed = try AASADocument.parse(Array(data))
-                for finding in parsed.findings { Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)") }
+                for finding in parsed.findings {
+                    Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
+                }
                 return ["": parsed.document]
             } catch {
                 Console.diagnose("ipacheck: error: \(aasa): \(error.description)")

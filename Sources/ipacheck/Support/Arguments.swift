@@ -1,7 +1,7 @@
 public import ArgumentParser
+public import IPACheckAASA
 public import IPACheckCore
 public import IPACheckReport
-public import IPACheckAASA
 
 // The library's enums, parsed from the command line. Kept here so the library never imports ArgumentParser.
 

@@ -28,7 +28,12 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "Touch no network: read DIR/HOST/apple-app-site-association (needs --aasa-dir).")
     var offline = false
 
-    @Option(help: ArgumentHelp("With --offline: the folder holding HOST/apple-app-site-association files.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "With --offline: the folder holding HOST/apple-app-site-association files.",
+            valueName: "dir"
+        )
+    )
     var aasaDir: String?
 
     func validate() throws {
