@@ -1,0 +1,108 @@
+public import Foundation
+
+/// The network options every fetching subcommand shares (`--timeout`, `--ca-file`, `--resolve`, `--cdn-url`,
+/// `--no-cdn`, `--offline --aasa-dir`), as one value the CLI fills and the fetchers read.
+public struct FetchOptions: Hashable, Sendable {
+    /// Apple's public AASA CDN lookup base; the host name is appended.
+    public static let appleCDNBase = URL(string: "https://app-site-association.cdn-apple.com/a/v1/")
+    /// The default per-request timeout (the contract's `--timeout` default).
+    public static let defaultTimeout: Duration = .seconds(10)
+    /// The default body cap: well above Apple's 128 KB limit, so an oversize file's real size can be reported.
+    public static let defaultBodyLimit = 1 << 20
+
+    /// Each request (connect, TLS, headers and body) must finish within this.
+    public var timeout: Duration
+    /// A PEM file of extra trust anchors, used on top of the system's roots.
+    public var extraCAFile: URL?
+    /// `--resolve HOST:PORT:ADDRESS` overrides: connect to the address, keep the name for SNI and `Host`.
+    public var resolve: [ResolveOverride]
+    /// The CDN lookup base (must end in `/`); `nil` only if the default could not be built.
+    public var cdnBase: URL?
+    /// Skip Apple's CDN entirely.
+    public var skipCDN: Bool
+    /// When set, nothing touches the network: `DIR/HOST/apple-app-site-association` is read instead.
+    public var offlineDirectory: URL?
+    /// At most this many body bytes are read per response.
+    public var bodyLimit: Int
+    /// At most this many hosts are fetched at the same time.
+    public var maximumConcurrentHosts: Int
+
+    /// Creates options; the defaults are the contract's.
+    public init(
+        timeout: Duration = FetchOptions.defaultTimeout,
+        extraCAFile: URL? = nil,
+        resolve: [ResolveOverride] = [],
+        cdnBase: URL? = FetchOptions.appleCDNBase,
+        skipCDN: Bool = false,
+        offlineDirectory: URL? = nil,
+        bodyLimit: Int = FetchOptions.defaultBodyLimit,
+        maximumConcurrentHosts: Int = 8
+    ) {
+        self.timeout = timeout
+        self.extraCAFile = extraCAFile
+        self.resolve = resolve
+        self.cdnBase = cdnBase
+        self.skipCDN = skipCDN
+        self.offlineDirectory = offlineDirectory
+        self.bodyLimit = max(1, bodyLimit)
+        self.maximumConcurrentHosts = max(1, maximumConcurrentHosts)
+    }
+
+    /// Whether the options forbid network access.
+    public var isOffline: Bool { offlineDirectory != nil }
+}
+
+/// One `--resolve HOST:PORT:ADDRESS` override, as curl spells it.
+public struct ResolveOverride: Hashable, Sendable, Codable {
+    /// The host name as it appears in URLs (lowercased).
+    public var host: String
+    /// The port the override applies to.
+    public var port: Int
+    /// The address to connect to instead (IPv4, IPv6 without brackets, or a host name).
+    public var address: String
+    /// The port to connect to instead of ``port`` (curl's `--connect-to`); `nil` keeps the port.
+    ///
+    /// Lets tests serve `https://example.com/` (port 443) from a server on `127.0.0.1:<free port>` while SNI and
+    /// `Host` still say `example.com`.
+    public var connectPort: Int?
+
+    /// Creates an override.
+    public init(host: String, port: Int, address: String, connectPort: Int? = nil) {
+        self.host = host.lowercased()
+        self.port = port
+        self.address = address
+        self.connectPort = connectPort
+    }
+
+    /// Parses `HOST:PORT:ADDRESS` (`example.com:443:127.0.0.1`, `example.com:443:[::1]`).
+    ///
+    /// - Throws: ``ResolveOverride/SyntaxError`` naming what is wrong with the value.
+    public init(parsing text: String) throws(SyntaxError) {
+        let pieces = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard pieces.count == 3 else { throw SyntaxError(value: text, reason: "expected HOST:PORT:ADDRESS") }
+        let host = String(pieces[0])
+        guard !host.isEmpty, !host.contains("/") else {
+            throw SyntaxError(value: text, reason: "the host is empty or not a host name")
+        }
+        guard let port = Int(pieces[1]), (1...65535).contains(port) else {
+            throw SyntaxError(value: text, reason: "the port '\(pieces[1])' is not a number from 1 to 65535")
+        }
+        var address = String(pieces[2])
+        if address.hasPrefix("["), address.hasSuffix("]") {
+            address = String(address.dropFirst().dropLast())
+        }
+        guard !address.isEmpty else { throw SyntaxError(value: text, reason: "the address is empty") }
+        self.init(host: host, port: port, address: address)
+    }
+
+    /// Why a `--resolve` value was refused.
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The value as given.
+        public var value: String
+        /// What is wrong with it.
+        public var reason: String
+
+        /// A one-line message naming the value and the problem.
+        public var description: String { "--resolve '\(value)': \(reason)" }
+    }
+}

@@ -1,0 +1,140 @@
+public import Foundation
+
+/// Fetches one HTTPS resource the way Apple's fetchers do: no redirects followed, body capped, one deadline.
+///
+/// The seam between the pure checks in ``AASASiteFetcher`` and the network: `IPACheckHTTP` implements it with
+/// AsyncHTTPClient, and tests implement it with canned responses. It never throws: every transport problem comes
+/// back as a classified ``FetchFailure`` so that the caller can turn it into a finding a person can act on.
+public protocol HTTPFetching: Sendable {
+    /// Performs `request` and returns the response (any status, including 3xx) or why there is none.
+    func fetch(_ request: FetchRequest) async -> FetchOutcome
+}
+
+/// One header line, kept in the order the server sent it.
+public struct HTTPHeaderField: Hashable, Sendable, Codable {
+    /// The header name as sent.
+    public var name: String
+    /// The header value as sent.
+    public var value: String
+
+    /// Creates a header line.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What to fetch and how long and how much to read.
+public struct FetchRequest: Hashable, Sendable {
+    /// The absolute `https` URL.
+    public var url: URL
+    /// Extra request headers (`User-Agent`, `Accept`); `Host` comes from the URL.
+    public var headers: [HTTPHeaderField]
+    /// The whole request (connect, TLS, headers, body) must finish within this.
+    public var timeout: Duration
+    /// At most this many body bytes are kept; reading stops once more arrive.
+    public var bodyLimit: Int
+
+    /// Creates a request.
+    public init(url: URL, headers: [HTTPHeaderField] = [], timeout: Duration, bodyLimit: Int) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.bodyLimit = bodyLimit
+    }
+}
+
+/// A response as received: status, headers in order, and the body up to the request's limit.
+public struct FetchResponse: Hashable, Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// The response headers, in order.
+    public var headers: [HTTPHeaderField]
+    /// The body bytes (after content decoding, if the fetcher decodes), at most the request's `bodyLimit`.
+    public var body: [UInt8]
+    /// Whether the server sent more than `bodyLimit` bytes (reading stopped there).
+    public var bodyTruncated: Bool
+    /// Time from sending the request to the end of the body (or the cap).
+    public var elapsed: Duration
+
+    /// Creates a response.
+    public init(
+        status: Int,
+        headers: [HTTPHeaderField],
+        body: [UInt8],
+        bodyTruncated: Bool = false,
+        elapsed: Duration = .zero
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodyTruncated = bodyTruncated
+        self.elapsed = elapsed
+    }
+
+    /// The first value of header `name` (case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why a request produced no response, classified so that each kind gets its own advice.
+public struct FetchFailure: Error, Hashable, Sendable, Codable {
+    /// The kinds of transport failure that need different fixes.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The host name does not resolve.
+        case dnsFailure
+        /// Nothing listens on the port (or a firewall rejects the connection).
+        case connectionRefused
+        /// The certificate chain does not lead to a trusted root (self-signed, missing intermediate, private CA).
+        case tlsUntrusted
+        /// The certificate does not name this host.
+        case tlsHostnameMismatch
+        /// The certificate has expired or is not valid yet.
+        case tlsExpired
+        /// Any other TLS handshake failure (protocol version, ciphers, alerts).
+        case tlsHandshake
+        /// The deadline passed (connect, headers or body too slow).
+        case timeout
+        /// The connection was closed or reset mid-request.
+        case connectionReset
+        /// The response (headers, or the body after decompression) exceeds what the fetcher will read.
+        case tooLarge
+        /// The URL cannot be requested (not https, no host).
+        case invalidRequest
+        /// Nothing touched the network: offline mode, or the file is absent from the offline folder.
+        case offline
+        /// A failure that fits no other kind; `detail` says what it was.
+        case other
+    }
+
+    /// The classified kind.
+    public var kind: Kind
+    /// The underlying error, as text, for the person reading the report.
+    public var detail: String
+    /// Time spent before the failure, in seconds.
+    public var elapsedSeconds: Double
+
+    /// Creates a failure.
+    public init(_ kind: Kind, _ detail: String, elapsed: Duration = .zero) {
+        self.kind = kind
+        self.detail = detail
+        self.elapsedSeconds = elapsed.seconds
+    }
+}
+
+/// The result of one fetch: a response (any status), or a classified failure.
+public enum FetchOutcome: Hashable, Sendable {
+    /// The server answered.
+    case response(FetchResponse)
+    /// The server could not be asked or did not answer.
+    case failure(FetchFailure)
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double` (for reports and messages).
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
