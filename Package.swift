@@ -9,6 +9,14 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// SwiftNIO products the HTTP layer and the loopback TLS test server use (they come with AsyncHTTPClient).
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
+
 let package = Package(
     name: "ipacheck",
     platforms: [.macOS(.v13)],
@@ -22,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.0.0"),
     ],
     targets: [
         // C libraries, through pkg-config (Debian: libzip-dev, libplist-dev; Homebrew: libzip, libplist).
@@ -47,12 +58,23 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        // CMS SignedData (RFC 5652): parsing (BER/DER) and signer verification, for profiles, code signatures
+        // and signed AASA files.
+        .target(
+            name: "IPACheckCMS",
+            dependencies: [
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         // The AASA document model, Apple's matcher and the lint rules (pure, no I/O).
-        .target(name: "IPACheckAASA", dependencies: ["IPACheckReport"], swiftSettings: strict),
+        .target(name: "IPACheckAASA", dependencies: ["IPACheckReport", "IPACheckCMS"], swiftSettings: strict),
         .target(
             name: "IPACheckCore",
             dependencies: [
-                "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckAASA",
+                "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckCMS",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -64,7 +86,7 @@ let package = Package(
             dependencies: [
                 "IPACheckCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
+            ] + nio + [.product(name: "NIOHTTPCompression", package: "swift-nio-extras")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -92,7 +114,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            ] + nio,
             path: "Tests/Support",
             swiftSettings: strict
         ),
@@ -125,9 +147,24 @@ let package = Package(
         .testTarget(
             name: "IPACheckCoreTests",
             dependencies: [
-                "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary",
+                "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary", "IPACheckCMS",
                 "IPACheckTestSupport",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckCMSTests",
+            dependencies: [
+                "IPACheckCMS", "IPACheckTestSupport",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckHTTPTests",
+            dependencies: ["IPACheckHTTP", "IPACheckCore", "IPACheckReport", "IPACheckTestSupport"] + nio,
             swiftSettings: strict
         ),
         .testTarget(

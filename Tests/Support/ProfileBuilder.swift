@@ -29,6 +29,12 @@ package struct ProfileBuilder {
     package var tamper: (([UInt8]) -> [UInt8])? = nil
     /// Whether to flip a bit of the signature value after signing.
     package var corruptsSignature = false
+    /// Whether to leave the content out of the message (a detached signature, as code signatures are).
+    package var detachesContent = false
+    /// Whether the signer names its certificate by subject key identifier instead of issuer and serial number.
+    package var identifiesSignerByKeyIdentifier = false
+    /// The subject key identifier given to the signing certificate.
+    package static let signerKeyIdentifier: [UInt8] = Array(1...20)
 
     /// Creates a builder for `payload`.
     package init(payload: PlistValue) {
@@ -77,6 +83,9 @@ package struct ProfileBuilder {
         return .dictionary(root)
     }
 
+    /// The signed content: the payload as an XML property list.
+    package var content: [UInt8] { Array(payload.xmlDocument.utf8) }
+
     /// The DER bytes of the signed profile.
     package func build() throws -> [UInt8] {
         let rootKey = P256.Signing.PrivateKey()
@@ -112,11 +121,12 @@ package struct ProfileBuilder {
             issuer: rootName,
             subject: leafName,
             signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: Certificate.Extensions(),
+            extensions: try Certificate.Extensions {
+                SubjectKeyIdentifier(keyIdentifier: ArraySlice(Self.signerKeyIdentifier))
+            },
             issuerPrivateKey: Certificate.PrivateKey(rootKey)
         )
 
-        let content = Array(payload.xmlDocument.utf8)
         var attributes = DER.Serializer()
         try attributes.appendConstructedNode(identifier: .set) { set in
             try Self.attribute([1, 2, 840, 113_549, 1, 9, 3], into: &set) { try $0.serialize(Self.dataOID) }
@@ -145,8 +155,10 @@ package struct ProfileBuilder {
                     }
                     try signedData.appendConstructedNode(identifier: .sequence) { encap in
                         try encap.serialize(Self.dataOID)
-                        try encap.appendConstructedNode(identifier: Self.context(0)) {
-                            try $0.serialize(ASN1OctetString(contentBytes: ArraySlice(finalContent)))
+                        if !detachesContent {
+                            try encap.appendConstructedNode(identifier: Self.context(0)) {
+                                try $0.serialize(ASN1OctetString(contentBytes: ArraySlice(finalContent)))
+                            }
                         }
                     }
                     try signedData.appendConstructedNode(identifier: Self.context(0)) { certificates in
@@ -155,10 +167,16 @@ package struct ProfileBuilder {
                     }
                     try signedData.appendConstructedNode(identifier: .set) { signers in
                         try signers.appendConstructedNode(identifier: .sequence) { signer in
-                            try signer.serialize(1)
-                            try signer.appendConstructedNode(identifier: .sequence) { sid in
-                                try sid.serialize(leaf.issuer)
-                                try sid.serialize(leaf.serialNumber.bytes)
+                            if identifiesSignerByKeyIdentifier {
+                                try signer.serialize(3)
+                                try ASN1OctetString(contentBytes: ArraySlice(Self.signerKeyIdentifier))
+                                    .serialize(into: &signer, withIdentifier: Self.context(0))
+                            } else {
+                                try signer.serialize(1)
+                                try signer.appendConstructedNode(identifier: .sequence) { sid in
+                                    try sid.serialize(leaf.issuer)
+                                    try sid.serialize(leaf.serialNumber.bytes)
+                                }
                             }
                             try Self.algorithmSequence(Self.sha256OID, &signer)
                             if includesSignedAttributes {

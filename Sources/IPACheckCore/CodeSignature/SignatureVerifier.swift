@@ -1,5 +1,6 @@
 public import Foundation
 public import IPACheckBinary
+import IPACheckCMS
 public import IPACheckReport
 
 /// A file a CodeDirectory's special slot seals (Info.plist, `_CodeSignature/CodeResources`), as the caller has it.
@@ -296,11 +297,11 @@ public enum SignatureVerifier {
                         cmsInvalid.finding("The \(arch) CMS list of cdhashes does not match.", bundle: bundle)
                     )
                 }
-                if let signer = result.signer, signer.notAfter < now {
+                if let signer = result.signer, signer.notValidAfter < now {
                     notes.append(
                         signerExpired.finding(
                             "The \(arch) signer certificate \"\(signer.subject)\" expired on "
-                                + "\(ISO8601DateFormatter().string(from: signer.notAfter)).",
+                                + "\(ISO8601DateFormatter().string(from: signer.notValidAfter)).",
                             bundle: bundle
                         )
                     )

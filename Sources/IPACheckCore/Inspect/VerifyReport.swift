@@ -1,5 +1,6 @@
 public import Foundation
 import IPACheckBinary
+import IPACheckCMS
 public import IPACheckReport
 
 /// The answer to `ipacheck verify`, which judges signature integrity as `codesign --verify` would.
@@ -80,13 +81,20 @@ public struct VerifyReport: Encodable, Sendable {
             for bundle in ipa.bundles where bundle.executable != nil {
                 let info: SealedFile = .bytes(try ipa.read(bundle.infoPlistPath))
                 let sealBytes = try bundle.codeResources.map { member throws(InputError) in try ipa.read(member) }
-                let check = try run(
-                    ipa.executableBytes(of: bundle),
-                    info: info,
-                    seal: sealBytes.map { .bytes($0) } ?? .missing,
-                    path: bundle.path,
-                    now: now
-                )
+                let executable = try ipa.executableBytes(of: bundle)
+                let check: SignatureCheck
+                do {
+                    check = try run(
+                        executable,
+                        info: info,
+                        seal: sealBytes.map { .bytes($0) } ?? .missing,
+                        path: bundle.path,
+                        now: now
+                    )
+                } catch {
+                    // Name the file the user gave (the ipa), then the bundle inside it.
+                    throw InputError(error.code, file: path, "\(error.file): \(error.message)")
+                }
                 findings += check.findings
                 var seal: ResourceSealCheck? = nil
                 if resources {

@@ -1,4 +1,5 @@
 public import Foundation
+import IPACheckCMS
 import IPACheckPlist
 public import IPACheckReport
 

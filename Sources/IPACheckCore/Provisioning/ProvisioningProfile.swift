@@ -1,4 +1,5 @@
 public import Foundation
+import IPACheckCMS
 public import IPACheckPlist
 
 /// A provisioning profile (`embedded.mobileprovision`, macOS `embedded.provisionprofile`): what Apple allows
@@ -54,7 +55,7 @@ public struct ProvisioningProfile: Hashable, Sendable {
     public var payload: PlistValue
 
     /// The CMS envelope the payload came from; `nil` for an unsigned property list.
-    let envelope: CMSEnvelope?
+    let envelope: CMSSignedData?
 
     /// Whether the profile came in a CMS envelope (`false` only for `allowingUnsigned` property lists).
     public var isSigned: Bool { envelope != nil }
@@ -86,14 +87,29 @@ public struct ProvisioningProfile: Hashable, Sendable {
         guard bytes[0] == 0x30 else {
             return try parseBare(bytes, allowingUnsigned: allowingUnsigned)
         }
-        let envelope = try CMSEnvelope.parse(bytes)
+        let envelope: CMSSignedData
+        do {
+            envelope = try CMSSignedData.parse(bytes)
+        } catch {
+            switch error.code {
+            case .notSignedData: throw ProvisioningError(.notSignedData, "\(error)")
+            case .tooLarge, .malformed, .tooManyElements:
+                throw ProvisioningError(.malformedCMS, "malformed CMS in \(error)")
+            }
+        }
+        guard let content = envelope.content else {
+            throw ProvisioningError(
+                .missingContent,
+                "SignedData has no embedded content (a detached signature): there is no property list to read"
+            )
+        }
         let payload: PlistValue
         do {
-            payload = try PlistParser.parse(envelope.content)
+            payload = try PlistParser.parse(content)
         } catch {
             throw ProvisioningError(
                 .malformedPropertyList,
-                "the signed content (\(envelope.content.count) bytes) is not a property list: \(error.reason)"
+                "the signed content (\(content.count) bytes) is not a property list: \(error.reason)"
             )
         }
         return try ProvisioningProfile(payload: payload, envelope: envelope)
@@ -139,7 +155,7 @@ public struct ProvisioningProfile: Hashable, Sendable {
         try self.init(payload: payload, envelope: nil)
     }
 
-    init(payload: PlistValue, envelope: CMSEnvelope?) throws(ProvisioningError) {
+    init(payload: PlistValue, envelope: CMSSignedData?) throws(ProvisioningError) {
         guard let root = payload.dictionaryValue else {
             throw ProvisioningError(
                 .notADictionary,

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckBinary
+import IPACheckCMS
 import IPACheckCore
 import IPACheckReport
 import IPACheckTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckCMS
 import IPACheckPlist
 import IPACheckTestSupport
 import Testing

@@ -1,14 +1,18 @@
 import Crypto
 public import Foundation
-import SwiftASN1
-import X509
+public import SwiftASN1
+public import X509
 
-/// What a report needs to know about one certificate (a profile's developer certificate or a CMS signer),
-/// without dumping it: names, serial, validity and fingerprint.
+/// What a report needs to know about one certificate (a CMS signer, a chain member, a profile's developer
+/// certificate) without dumping it: names, serial, validity, fingerprint.
 ///
-/// - Important: developer certificates name people (`Apple Development: Jane Doe (…)`); print
+/// - Important: developer certificates name people (`Apple Development: Jane Doe (…)`); print ``subject`` and
 ///   ``subjectCommonName`` only where the output stays with the user.
-public struct ProfileCertificateSummary: Hashable, Sendable, Codable {
+public struct CertificateSummary: Hashable, Sendable, Codable {
+    /// The subject's distinguished name (`CN=iPhone Developer: ..., OU=..., O=..., C=US`).
+    public var subject: String
+    /// The issuer's distinguished name.
+    public var issuer: String
     /// The subject's common name (CN).
     public var subjectCommonName: String?
     /// The subject's organization (O).
@@ -25,25 +29,21 @@ public struct ProfileCertificateSummary: Hashable, Sendable, Codable {
     public var notValidAfter: Date
     /// SHA-256 of the DER encoding, upper-case hex without separators.
     public var sha256Fingerprint: String
+    /// Whether subject and issuer are the same name and the certificate's signature verifies with its own key.
+    ///
+    /// That makes it a root, trusted or not: callers judge trust themselves, by ``sha256Fingerprint``.
+    public var isSelfSigned: Bool
 
-    /// Whether subject and issuer are the same name (a root, or a self-signed test certificate).
+    /// Whether subject and issuer have the same common name and organization (a root, or a self-made test
+    /// certificate), whatever its signature.
     public var isSelfIssued: Bool {
         subjectCommonName == issuerCommonName && subjectOrganization == issuerOrganization
     }
 
-    /// Whether the issuer's organization is Apple's (`Apple Inc.` or the older `Apple Computer, Inc.`).
-    ///
-    /// A name is not proof: anyone can write it. ``ProfileSignatureStatus/chainEndsAtAppleRoot`` is the check
-    /// that means something.
-    public var isIssuerAppleNamed: Bool {
-        issuerOrganization.map(Self.isAppleOrganization) ?? false
-    }
-
-    static func isAppleOrganization(_ name: String) -> Bool {
-        name == "Apple Inc." || name == "Apple Computer, Inc."
-    }
-
-    init(_ certificate: Certificate, derEncoding: some Collection<UInt8>) {
+    /// Summarises `certificate`, whose encoding is `derEncoding` (for the fingerprint).
+    public init(_ certificate: Certificate, derEncoding: some Collection<UInt8>) {
+        subject = certificate.subject.description
+        issuer = certificate.issuer.description
         subjectCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.subject)
         subjectOrganization = Self.attribute(.RDNAttributeType.organizationName, in: certificate.subject)
         issuerCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.issuer)
@@ -52,9 +52,24 @@ public struct ProfileCertificateSummary: Hashable, Sendable, Codable {
         notValidBefore = certificate.notValidBefore
         notValidAfter = certificate.notValidAfter
         sha256Fingerprint = Self.hex(SHA256.hash(data: Array(derEncoding)))
+        isSelfSigned =
+            certificate.subject == certificate.issuer
+            && certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
     }
 
-    static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
+    /// Summarises the DER certificate `bytes`, or returns `nil` when they are not one.
+    public init?(der bytes: [UInt8]) {
+        guard let certificate = try? Certificate(derEncoded: bytes) else { return nil }
+        self.init(certificate, derEncoding: bytes)
+    }
+
+    /// Whether `now` lies within the validity period.
+    public func isValid(at now: Date) -> Bool {
+        notValidBefore <= now && now < notValidAfter
+    }
+
+    /// The first value of attribute `type` (such as `.RDNAttributeType.commonName`) in `name`.
+    public static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
         for rdn in name {
             for attribute in rdn where attribute.type == type {
                 return String(attribute.value)
@@ -71,22 +86,5 @@ public struct ProfileCertificateSummary: Hashable, Sendable, Codable {
             out.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-/// One entry of a profile's `DeveloperCertificates`: the certificates allowed to sign apps with it.
-public enum DeveloperCertificate: Hashable, Sendable {
-    /// A certificate that parsed.
-    case certificate(ProfileCertificateSummary)
-    /// Bytes that are not a DER certificate (redacted or damaged fixtures), with the reason.
-    case unreadable(reason: String)
-
-    init(der bytes: [UInt8]) {
-        do {
-            let certificate = try Certificate(derEncoded: bytes)
-            self = .certificate(ProfileCertificateSummary(certificate, derEncoding: bytes))
-        } catch {
-            self = .unreadable(reason: "\(bytes.count) bytes that are not a DER certificate")
-        }
     }
 }
