@@ -31,4 +31,10 @@ struct IPACheck: AsyncParsableCommand {
             RulesCommand.self,
         ]
     )
+
+    /// Without a subcommand there is nothing to do: show the help on stderr and exit 64, as for any usage error.
+    func run() async throws {
+        Console.diagnose(Self.helpMessage())
+        throw ExitCode(64)
+    }
 }

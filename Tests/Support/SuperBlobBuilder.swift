@@ -61,7 +61,7 @@ package enum SuperBlobBuilder {
         if version >= 0x20400 { fixed += 24 }
         if version >= 0x20500 { fixed += 8 }
         let identBytes = Array(identifier.utf8) + [0]
-        let teamBytes = teamID.map { Array($0.utf8) + [0] } ?? []
+        let teamBytes: [UInt8] = teamID.map { Array($0.utf8) + [0] } ?? []
         let identOffset = fixed
         let teamOffset = teamID == nil ? 0 : identOffset + identBytes.count
         let hashOffset = identOffset + identBytes.count + teamBytes.count + specialCount * hashSize

@@ -25,31 +25,18 @@ public struct AssociatedDomainEntry: Hashable, Sendable, Codable {
         self.mode = mode
     }
 
-    /// Splits a raw entry (`applinks:*.example.com?mode=developer`); `nil` when it has no `service:` prefix or host.
+    /// Splits a raw entry (`applinks:*.example.com?mode=developer`) the way iOS reads it; `nil` when it has no
+    /// `service:` prefix or no host.
     public init?(entry: String) {
-        guard let colon = entry.firstIndex(of: ":") else { return nil }
-        let service = String(entry[..<colon])
-        var rest = Substring(entry[entry.index(after: colon)...])
-        var mode: String?
-        if let question = rest.firstIndex(of: "?") {
-            let query = rest[rest.index(after: question)...]
-            if query.hasPrefix("mode=") {
-                mode = String(query.dropFirst("mode=".count))
-            } else {
-                mode = String(query)
-            }
-            rest = rest[..<question]
-        }
-        let wildcard = rest.hasPrefix("*.")
-        if wildcard { rest = rest.dropFirst(2) }
-        guard !service.isEmpty, !rest.isEmpty else { return nil }
-        self.init(entry: entry, service: service, host: String(rest), wildcard: wildcard, mode: mode)
+        let parsed = AssociatedDomain.parse(entry: entry)
+        guard entry.contains(":"), !parsed.host.isEmpty else { return nil }
+        self = parsed.entryValue
     }
 
     /// The entries of an entitlements dictionary's `com.apple.developer.associated-domains` array.
     public static func entries(inEntitlements entitlements: [String: PlistValue]) -> [AssociatedDomainEntry] {
-        let raw = entitlements["com.apple.developer.associated-domains"]?.stringArray ?? []
-        return raw.compactMap { AssociatedDomainEntry(entry: $0) }
+        AssociatedDomains.from(entitlements: .dictionary(entitlements)).domains.filter { !$0.host.isEmpty }
+            .map(\.entryValue)
     }
 
     /// Whether this entry claims `candidate` (case-insensitive): exact for plain entries, subdomains only for `*.`.

@@ -90,14 +90,13 @@ public enum LinkExplainer {
         )
 
         let ipa = try IPAFile(path: ipaPath)
+        // As in `info`: an unreadable main executable is an unreadable ipa (exit 2); nested ones stay findings.
+        if let main = ipa.bundles.first, main.executable != nil { _ = try ipa.machO(of: main) }
         let facts = ipa.bundles.map {
             BundleFacts.gather(ipa: ipa, bundle: $0, isReleaseBuild: options.isReleaseBuild, now: options.now)
         }
         let claims = facts.flatMap { fact in
-            fact.domains.filter { domain in
-                domain.service == .applinks
-                    && (domain.wildcard ? host.hasSuffix("." + domain.host) : host == domain.host)
-            }.map { (fact, $0) }
+            fact.domains.filter { $0.service == .applinks && $0.covers(host: host) }.map { (fact, $0) }
         }
         guard !claims.isEmpty else {
             let near = facts.flatMap(\.domains).filter { $0.service == .applinks }.map(\.entry)

@@ -50,6 +50,8 @@ public enum ReleaseGate {
     /// - Throws: ``InputError`` only when the ipa itself cannot be read; everything else is a finding.
     public static func check(path: String, options: GateOptions) async throws(InputError) -> GateResult {
         let ipa = try IPAFile(path: path)
+        // As in `info`: an unreadable main executable is an unreadable ipa (exit 2); nested ones stay findings.
+        if let main = ipa.bundles.first, main.executable != nil { _ = try ipa.machO(of: main) }
         var findings = ipa.findings
         let facts = ipa.bundles.map {
             BundleFacts.gather(ipa: ipa, bundle: $0, isReleaseBuild: options.isReleaseBuild, now: options.now)
@@ -294,11 +296,7 @@ public enum ReleaseGate {
     private static func appClipCoverage(_ clip: BundleFacts, parent: BundleFacts?) -> [Finding] {
         let claimed = clip.domains + (parent?.domains ?? [])
         return clip.domains.filter { $0.service == .appclips }.compactMap { domain in
-            let covered = claimed.contains { other in
-                other.service == .applinks
-                    && (other.host == domain.host && !other.wildcard
-                        || other.wildcard && domain.host.hasSuffix("." + other.host))
-            }
+            let covered = claimed.contains { $0.service == .applinks && $0.covers(host: domain.host) }
             guard !covered else { return nil }
             return CrossCheckRules.appClipWithoutAppLinks.finding(
                 "\(domain.entry) has no matching applinks:\(domain.host) in the clip or its parent app",

@@ -57,7 +57,12 @@ public enum AssociatedDomains {
             let domain = AssociatedDomain.parse(entry: entry)
             for problem in domain.problems {
                 findings.append(
-                    problem.rule.finding(problem.message, bundle: bundle, domain: entry, location: location)
+                    problem.rule.finding(
+                        problem.message,
+                        bundle: bundle,
+                        domain: domain.findingDomain,
+                        location: location
+                    )
                 )
             }
             let identity =
@@ -67,7 +72,7 @@ public enum AssociatedDomains {
                     AssociatedDomainRules.duplicate.finding(
                         "'\(entry)' repeats entry \(first) ('\(domains[first].entry)')",
                         bundle: bundle,
-                        domain: entry,
+                        domain: domain.findingDomain,
                         location: location
                     )
                 )
@@ -110,7 +115,7 @@ public enum AssociatedDomains {
                         "'\(domain.entry)' covers subdomains of \(domain.host) but not \(domain.host) itself, "
                             + "which is not listed",
                         bundle: bundle,
-                        domain: domain.entry,
+                        domain: domain.findingDomain,
                         location: "\(key)[\(index)]"
                     )
                 )
@@ -138,7 +143,7 @@ public enum AssociatedDomains {
                     "'\(domain.entry)' uses mode=\(mode.rawValue), but the app is distribution-signed: iOS skips "
                         + "this domain, so \(domain.host) gets no \(domain.service.name) in production",
                     bundle: bundle,
-                    domain: domain.entry,
+                    domain: domain.findingDomain,
                     location: "\(key)[\(index)]"
                 )
             )

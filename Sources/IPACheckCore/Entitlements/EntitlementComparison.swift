@@ -181,7 +181,7 @@ public enum EntitlementComparison {
                     "associated domain \(describe(entry)) is not granted by the profile "
                         + (granted == nil ? "(the profile has no associated domains)" : "(\(describe(granted)))"),
                     bundle: bundle,
-                    domain: entry.stringValue,
+                    domain: entry.stringValue.map { AssociatedDomain.parse(entry: $0).findingDomain },
                     location: key
                 )
             }

@@ -17,6 +17,12 @@ struct AppFlipCommand: AsyncParsableCommand {
         subcommands: [URLCommand.self, ResponseCommand.self]
     )
 
+    /// Without `url` or `response` there is nothing to do: show the help on stderr and exit 64.
+    func run() async throws {
+        Console.diagnose(Self.helpMessage())
+        throw ExitCode(64)
+    }
+
     /// `ipacheck appflip url`: the incoming universal link Google would open.
     struct URLCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

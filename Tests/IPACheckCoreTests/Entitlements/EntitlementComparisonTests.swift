@@ -57,7 +57,7 @@ struct EntitlementComparisonTests {
         ]
         let findings = EntitlementComparison.compare(signed: signed, profile: grants)
         #expect(findings.map(\.rule) == ["ENT104"])
-        #expect(findings.first?.domain == "applinks:other.example")
+        #expect(findings.first?.domain == "other.example")
 
         var anyDomain = grants
         anyDomain[AssociatedDomains.key] = .string("*")

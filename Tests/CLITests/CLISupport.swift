@@ -1,0 +1,189 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// The sample files (Samples/README.md says what each is designed to give).
+enum SampleFiles {
+    static func path(_ relative: String) -> String { Repository.samples.appendingPathComponent(relative).path }
+
+    static var acme: String { path("Acme.ipa") }
+    static var minimal: String { path("Minimal.ipa") }
+    static var aasaDir: String { path("aasa") }
+    static var apexAASA: String { path("aasa/acme.example/apple-app-site-association") }
+    static var appflip: String { path("appflip.json") }
+    static func broken(_ name: String) -> String { path("broken/\(name)") }
+    static func brokenAASA(_ name: String) -> String { path("aasa-broken/\(name)") }
+
+    /// `--offline --aasa-dir Samples/aasa`.
+    static var offline: [String] { ["--offline", "--aasa-dir", aasaDir] }
+}
+
+extension CLIResult {
+    /// stdout parsed as a JSON object.
+    func jsonObject(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        return try #require(
+            object as? [String: Any],
+            "stdout is not a JSON object: \(stdout)",
+            sourceLocation: sourceLocation
+        )
+    }
+
+    /// The non-empty lines of stderr.
+    var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+}
+
+/// Runs python3 for independent checks (schema validation, reading zips).
+enum Python {
+    /// Whether CI asked for every check to run (`CI=true`): a missing python3 or jsonschema is then a failure.
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Whether `python3 -c "import jsonschema"` works.
+    static let hasJSONSchema: Bool = (try? run(script: "import jsonschema", arguments: []))?.status == 0
+
+    /// Whether python3 runs at all.
+    static let isAvailable: Bool = (try? run(script: "pass", arguments: []))?.status == 0
+
+    /// Runs `python3 -c script arguments...`; returns its exit status and combined output.
+    static func run(script: String, arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The SARIF validator of IPACheckReportTests/SARIFRendererTests.swift: Draft 7 plus RFC 3986 checks for the
+    /// `uri` and `uri-reference` formats (which jsonschema checks only with optional packages installed).
+    static let sarifValidator = #"""
+        import json, re, sys
+        from jsonschema import Draft7Validator, FormatChecker
+        schema = json.load(open(sys.argv[1], encoding="utf-8"))
+        log = json.load(open(sys.argv[2], encoding="utf-8"))
+        checker = FormatChecker()
+        chars = re.compile(r"^(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$")
+        scheme = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+        @checker.checks("uri")
+        def is_uri(value):
+            return not isinstance(value, str) or (bool(chars.match(value)) and bool(scheme.match(value)))
+        @checker.checks("uri-reference")
+        def is_uri_reference(value):
+            if not isinstance(value, str):
+                return True
+            if not chars.match(value):
+                return False
+            return bool(scheme.match(value)) or ":" not in value.split("/")[0]
+        errors = list(Draft7Validator(schema, format_checker=checker).iter_errors(log))
+        for error in errors:
+            print("/".join(str(p) for p in error.absolute_path) + ": " + error.message)
+        print("valid" if not errors else "invalid")
+        sys.exit(1 if errors else 0)
+        """#
+
+    /// The committed official SARIF 2.1.0 schema.
+    static var sarifSchema: URL {
+        Repository.root.appendingPathComponent("Tests/IPACheckReportTests/Fixtures/sarif-schema-2.1.0.json")
+    }
+
+    /// Validates a SARIF log against the official schema.
+    static func validateSARIF(_ sarif: String) throws -> (status: Int32, output: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).sarif")
+        try Data(sarif.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try run(script: sarifValidator, arguments: [sarifSchema.path, file.path])
+    }
+
+    /// Extracts every member of the zip at `path` into a new folder (python's zipfile: independent of ipacheck).
+    static func unzip(_ path: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ipacheck-unzip-\(UUID().uuidString)"
+        )
+        let result = try run(
+            script: "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+            arguments: [path, folder.path]
+        )
+        #expect(result.status == 0, "\(result.output)")
+        return folder
+    }
+}
+
+/// Rebuilds an extracted folder as an ipa with ZipBuilder (stored members, folders as `name/` entries).
+enum Rezip {
+    /// Zips every file under `folder`, with paths relative to it, in sorted order; `change` may rewrite a member.
+    static func write(_ folder: URL, change: (String, inout [UInt8]) -> Void = { _, _ in }) throws -> String {
+        let root = folder.standardizedFileURL.path
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root))
+        var names: [String] = []
+        while let name = enumerator.nextObject() as? String { names.append(name) }
+        var zip = ZipBuilder()
+        for name in names.sorted() {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory)
+            if isDirectory.boolValue {
+                zip.add(name + "/")
+            } else {
+                var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)))
+                change(name, &bytes)
+                zip.add(name, bytes)
+            }
+        }
+        return try zip.write(named: "Rezipped.ipa")
+    }
+}
+
+/// Byte searches for tampering tests.
+enum Bytes {
+    /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else {
+            return nil
+        }
+        for offset in start...(haystack.count - needle.count) where haystack[offset] == needle[0] {
+            if Array(haystack[offset..<(offset + needle.count)]) == needle { return offset }
+        }
+        return nil
+    }
+}
+
+/// A small ipa built from scratch: one app whose ad-hoc signature carries `entitlements` (an XML plist body and
+/// the matching DER blob), for inputs the samples do not contain.
+enum SmallIPA {
+    /// Writes `Payload/App.app` with bundle ID `com.example.small`, application-identifier
+    /// `7QX3KD52VH.com.example.small`, and these associated domains.
+    static func write(domains: [String]) throws -> String {
+        let appID = "7QX3KD52VH.com.example.small"
+        let escaped = domains.map { $0.replacingOccurrences(of: "&", with: "&amp;") }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>application-identifier</key><string>\(appID)</string>
+            <key>com.apple.developer.associated-domains</key><array>\(escaped.map { "<string>\($0)</string>" }.joined())</array>
+            </dict></plist>
+
+            """
+        let der = SuperBlobBuilder.derEntitlementsApplication([
+            ("application-identifier", SuperBlobBuilder.derString(appID)),
+            (
+                "com.apple.developer.associated-domains",
+                SuperBlobBuilder.derArray(domains.map(SuperBlobBuilder.derString))
+            ),
+        ])
+        let info = PlistFixture.info([
+            "CFBundleIdentifier": "com.example.small", "CFBundleExecutable": "App", "CFBundlePackageType": "APPL",
+        ])
+        var signing = MachOBuilder.Signing()
+        signing.xmlEntitlements = Array(xml.utf8)
+        signing.derEntitlements = der
+        signing.infoPlist = info
+        var zip = ZipBuilder()
+        zip.add("Payload/App.app/Info.plist", info)
+        zip.add("Payload/App.app/App", MachOBuilder.slice(signing: signing))
+        return try zip.write(named: "Small.ipa")
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `ipacheck check`: the release gate's exit codes, JSON shape and the CI formats (contract.md, "check").
+///
+/// Outcomes come from Samples/README.md ("Designed findings"): Acme has errors (exit 1), Minimal has none (exit
+/// 0), Traversal.ipa has only a warning (exit 0 at the default --fail-on error).
+struct CheckCLITests {
+    private func check(_ ipa: String, _ extra: [String] = []) throws -> CLIResult {
+        try CLI.run(["check", ipa] + SampleFiles.offline + extra)
+    }
+
+    @Test func acmeFailsTheGateWithErrors() throws {
+        let result = try check(SampleFiles.acme, ["--format", "json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let json = try result.jsonObject()
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(Set(summary.keys).isSuperset(of: ["errors", "warnings", "notes"]))
+        let counts = ["error", "warning", "note"].map { level in
+            findings.filter { $0["severity"] as? String == level }.count
+        }
+        #expect(summary["errors"] as? Int == counts[0])
+        #expect(summary["warnings"] as? Int == counts[1])
+        #expect(summary["notes"] as? Int == counts[2])
+        #expect(counts[0] >= 7, "5 main-app errors plus the Dynamic Links domain and its missing AASA")
+
+        for finding in findings {
+            let rule = try #require(finding["rule"] as? String)
+            #expect(rule.range(of: #"^[A-Z]+[0-9]{3}$"#, options: .regularExpression) != nil, "\(rule)")
+            #expect(["error", "warning", "note"].contains(finding["severity"] as? String ?? ""))
+            #expect(!(finding["message"] as? String ?? "").isEmpty)
+            #expect(!(finding["fix"] as? String ?? "").isEmpty, "\(rule) has no fix")
+        }
+        // The designed errors, by meaning: wrong prefix on links, the Dynamic Links domain without a file, managed
+        // mode without the entitlement; each names its bundle and domain.
+        let errors = findings.filter { $0["severity"] as? String == "error" }
+        for (rule, domain) in [
+            ("LINK002", "links.acme.example"), ("LINK006", "acme.page.link"), ("LINK004", "mdm.acme.example"),
+        ] {
+            #expect(
+                errors.contains {
+                    $0["rule"] as? String == rule && $0["domain"] as? String == domain
+                        && $0["bundle"] as? String == "Payload/Acme.app"
+                },
+                "\(rule) for \(domain)"
+            )
+        }
+    }
+
+    @Test func minimalPassesTheGate() throws {
+        let result = try check(SampleFiles.minimal, ["--format", "json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        let json = try result.jsonObject()
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(summary["errors"] as? Int == 0)
+    }
+
+    /// Traversal.ipa has exactly one kind of problem, a warning: the gate passes at error and fails at warning
+    /// and note.
+    @Test(arguments: [(nil, 0), ("error", 0), ("warning", 1), ("note", 1)] as [(String?, Int32)])
+    func failOnMovesTheThreshold(failOn: String?, status: Int32) throws {
+        let result = try check(SampleFiles.broken("Traversal.ipa"), failOn.map { ["--fail-on", $0] } ?? [])
+        #expect(result.status == status, "\(result.stdout)\(result.stderr)")
+    }
+
+    /// The gate's threshold is consistent with the summary for Minimal: exit 1 at a severity exactly when a
+    /// finding of that severity or worse exists.
+    @Test(arguments: ["error", "warning", "note"])
+    func failOnAgreesWithTheSummary(failOn: String) throws {
+        let json = try check(SampleFiles.minimal, ["--format", "json"]).jsonObject()
+        let summary = try #require(json["summary"] as? [String: Int])
+        let atOrAbove =
+            switch failOn {
+            case "error": summary["errors"] ?? 0
+            case "warning": (summary["errors"] ?? 0) + (summary["warnings"] ?? 0)
+            default: (summary["errors"] ?? 0) + (summary["warnings"] ?? 0) + (summary["notes"] ?? 0)
+            }
+        let result = try check(SampleFiles.minimal, ["--fail-on", failOn])
+        #expect(result.status == (atOrAbove > 0 ? 1 : 0))
+    }
+
+    static let canValidate = Python.hasJSONSchema || Python.isCI
+
+    @Test(.enabled(if: canValidate, "needs python3 with jsonschema (required when CI=true)"))
+    func sarifIsValidAgainstTheOfficialSchema() throws {
+        #expect(Python.hasJSONSchema, "python3 -c 'import jsonschema' failed; pip install jsonschema")
+        let result = try check(SampleFiles.acme, ["--appflip", SampleFiles.appflip, "--format", "sarif"])
+        #expect(result.status == 1)
+        let validation = try Python.validateSARIF(result.stdout)
+        #expect(validation.status == 0, "\(validation.output)")
+        #expect(validation.output.hasSuffix("valid\n"))
+        let log = try result.jsonObject()
+        #expect(log["version"] as? String == "2.1.0")
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        let results = try #require(runs.first?["results"] as? [[String: Any]])
+        #expect(results.contains { $0["ruleId"] as? String == "LINK002" })
+    }
+
+    @Test func junitIsWellFormedXML() throws {
+        let result = try check(SampleFiles.acme, ["--format", "junit"])
+        #expect(result.status == 1)
+        let parser = XMLParser(data: Data(result.stdout.utf8))
+        let collector = ElementCollector()
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(collector.names.first == "testsuites" || collector.names.first == "testsuite")
+        #expect(collector.names.contains("testcase"))
+        #expect(collector.names.contains("failure"))
+    }
+
+    @Test func githubAnnotationsAreWorkflowCommands() throws {
+        let result = try check(SampleFiles.acme, ["--format", "github"])
+        #expect(result.status == 1)
+        // One workflow command per finding, then the renderer's plain summary line.
+        let all = result.stdout.split(separator: "\n")
+        let summary = try #require(all.last)
+        let lines = all.dropLast()
+        #expect(summary.hasPrefix("ipacheck: ") && summary.contains("FAIL"), "\(summary)")
+        for line in lines {
+            #expect(
+                line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice "),
+                "\(line)"
+            )
+        }
+        let json = try check(SampleFiles.acme, ["--format", "json"]).jsonObject()
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(lines.count == findings.count)
+        #expect(
+            lines.filter { $0.hasPrefix("::error ") }.count
+                == findings.filter { $0["severity"] as? String == "error" }.count
+        )
+        #expect(lines.contains { $0.hasPrefix("::error ") && $0.contains("LINK002") })
+    }
+
+    @Test func textReportHasNoEscapesUnderNoColor() throws {
+        let result = try check(SampleFiles.acme)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("LINK002"))
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    @Test func unreadableIPAExitsTwoWithOneLineNamingIt() throws {
+        let path = SampleFiles.broken("NotAZip.ipa")
+        let result = try check(path)
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(path))
+    }
+
+    @Test func aSuppressionInTheConfigRemovesTheFinding() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("gate.json")
+        let text = #"{"suppress": [{"rule": "LINK002", "domain": "links.acme.example", "reason": "ticket 42"}]}"#
+        try Data(text.utf8).write(to: config)
+        let result = try check(SampleFiles.acme, ["--config", config.path, "--format", "json"])
+        let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
+        #expect(!findings.contains { $0["rule"] as? String == "LINK002" })
+        #expect(result.stderr.contains("suppressed"))
+
+        let refused = folder.appendingPathComponent("refused.json")
+        try Data(#"{"suppress": [{"rule": "LINK002"}]}"#.utf8).write(to: refused)
+        let bad = try check(SampleFiles.acme, ["--config", refused.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderrLines.count == 1)
+        #expect(bad.stderr.contains(refused.path))
+    }
+
+    @Test(arguments: [
+        ["check", "--offline", SampleFiles.acme],
+        ["check", SampleFiles.acme, "--fail-on", "fatal"],
+        ["check", SampleFiles.acme, "--format", "yaml"],
+        ["check"],
+    ])
+    func usageErrorsExit64(arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
+
+/// Collects element names in document order.
+private final class ElementCollector: NSObject, XMLParserDelegate {
+    var names: [String] = []
+
+    func parser(
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        names.append(elementName)
+    }
+}
