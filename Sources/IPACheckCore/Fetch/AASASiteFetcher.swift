@@ -620,35 +620,44 @@ public struct AASASiteFetcher: Sendable {
             )
         } catch {
             report.origin = OriginObservation(
-                url: file.path,
+                url: file.relativePath,
                 location: .offlineFile,
                 userAgent: nil,
                 outcome: .failure(FetchFailure(.offline, "\(error)"))
             )
             report.findings = [
-                ServingRules.offlineMissing.finding("cannot read \(file.path)", domain: host, location: file.path)
+                ServingRules.offlineMissing.finding(
+                    "cannot read \(file.relativePath)",
+                    domain: host,
+                    location: file.relativePath
+                )
             ]
             return AASASiteResult(report: report)
         }
-        report.origin = OriginObservation(url: file.path, location: .offlineFile, userAgent: nil, outcome: outcome)
+        report.origin = OriginObservation(
+            url: file.relativePath,
+            location: .offlineFile,
+            userAgent: nil,
+            outcome: outcome
+        )
         guard case .response(let response) = outcome else { return AASASiteResult(report: report) }
         var findings: [Finding] = []
         var body: [UInt8]?
         if response.bodyTruncated {
             findings.append(
                 ServingRules.exceedsFetchLimit.finding(
-                    "\(file.path) is larger than the \(options.bodyLimit)-byte cap",
+                    "\(file.relativePath) is larger than the \(options.bodyLimit)-byte cap",
                     domain: host,
-                    location: file.path
+                    location: file.relativePath
                 )
             )
         } else {
             if response.body.count > Self.appleSizeLimit {
                 findings.append(
                     ServingRules.tooLarge.finding(
-                        "\(file.path) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
+                        "\(file.relativePath) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
                         domain: host,
-                        location: file.path
+                        location: file.relativePath
                     )
                 )
             }
@@ -658,9 +667,9 @@ public struct AASASiteFetcher: Sendable {
             case .failure(let problem):
                 findings.append(
                     ServingRules.notJSON.finding(
-                        "\(file.path) is not a usable AASA file: \(problem)",
+                        "\(file.relativePath) is not a usable AASA file: \(problem)",
                         domain: host,
-                        location: file.path
+                        location: file.relativePath
                     )
                 )
             }
