@@ -154,8 +154,6 @@ import Testing
 
     @Test func aHostThatNeverAnswersDoesNotStopTheOthers() async throws {
         let hosts = ["good.test", "silent.test", "also.test"]
-        let clock = ContinuousClock()
-        let start = clock.now
         let (results, _) = try await run(
             hosts.map { AASAFetchTarget(host: $0) },
             hosts: hosts,
@@ -164,13 +162,12 @@ import Testing
         ) { request in
             request.header("Host") == "silent.test" ? .hang : .ok(goodAASA)
         }
-        let elapsed = clock.now - start
         #expect(results.map(\.report.host) == hosts)
         #expect(results[0].originBody != nil)
         #expect(results[2].originBody != nil, "\(results[2].report.findings)")
+        // The silent host times out on its own; the hosts around it are read. (No wall-clock assertion: timings
+        // never decide a test here, since CI machines are shared.)
         #expect(results[1].report.findings.map(\.rule) == ["SERVE006"])
-        // Hosts run concurrently: the silent one costs one timeout, not one per host.
-        #expect(elapsed < .seconds(8), "three hosts with a 3 s timeout took \(elapsed)")
     }
 
     @Test func offlineModeReadsTheFolderAndTouchesNoNetwork() async throws {

@@ -23,6 +23,10 @@ package struct ProfileBuilder {
         )
     /// Whether the root certificate is included next to the leaf.
     package var includesRoot = true
+    /// Whether the signer's own (leaf) certificate is included; without it the signature cannot be checked.
+    package var includesSignerCertificate = true
+    /// Bytes to sign instead of the payload's XML: a CodeDirectory, to build a code signature's CMS message.
+    package var signedContent: [UInt8]? = nil
     /// Whether the signer has signed attributes (otherwise it signs the content directly).
     package var includesSignedAttributes = true
     /// A change applied to the content *after* signing, to model tampering.
@@ -83,8 +87,8 @@ package struct ProfileBuilder {
         return .dictionary(root)
     }
 
-    /// The signed content: the payload as an XML property list.
-    package var content: [UInt8] { Array(payload.xmlDocument.utf8) }
+    /// The signed content: ``signedContent`` when set, else the payload as an XML property list.
+    package var content: [UInt8] { signedContent ?? Array(payload.xmlDocument.utf8) }
 
     /// The DER bytes of the signed profile.
     package func build() throws -> [UInt8] {
@@ -162,7 +166,7 @@ package struct ProfileBuilder {
                         }
                     }
                     try signedData.appendConstructedNode(identifier: Self.context(0)) { certificates in
-                        try certificates.serialize(leaf)
+                        if includesSignerCertificate { try certificates.serialize(leaf) }
                         if includesRoot { try certificates.serialize(root) }
                     }
                     try signedData.appendConstructedNode(identifier: .set) { signers in

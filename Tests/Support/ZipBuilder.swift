@@ -5,14 +5,32 @@ import Foundation
 /// Real tools refuse to write the hostile archives the tests need (`../evil`, duplicate names, absolute paths),
 /// so the format is written directly: local headers, central directory, end record (PKWARE APPNOTE 4.3).
 package struct ZipBuilder {
-    private var members: [(name: String, bytes: [UInt8], corruptCRC: Bool)] = []
+    private var members: [(name: [UInt8], bytes: [UInt8], corruptCRC: Bool, flags: UInt16, method: UInt16)] = []
 
     /// Creates an empty archive.
     package init() {}
 
     /// Adds a member (a name ending in `/` is a folder).
-    package mutating func add(_ name: String, _ bytes: [UInt8] = [], corruptCRC: Bool = false) {
-        members.append((name, bytes, corruptCRC))
+    ///
+    /// - Parameters:
+    ///   - flags: The general-purpose bit flag (APPNOTE 4.4.4): bit 11 (`0x0800`) says the name is UTF-8, bit 0
+    ///     (`0x0001`) says the member is encrypted. The bytes are stored as given either way.
+    ///   - method: The compression method number written in both headers (APPNOTE 4.4.5: 0 stored, 6 imploded,
+    ///     8 deflated); the bytes are stored as given, so anything but 0 only claims a compression.
+    package mutating func add(
+        _ name: String,
+        _ bytes: [UInt8] = [],
+        corruptCRC: Bool = false,
+        flags: UInt16 = 0x0800,
+        method: UInt16 = 0
+    ) {
+        members.append((Array(name.utf8), bytes, corruptCRC, flags, method))
+    }
+
+    /// Adds a stored member whose name is these exact bytes, with the UTF-8 flag (bit 11) clear, as legacy zip
+    /// tools write names in the DOS code page (CP437).
+    package mutating func add(rawName: [UInt8], _ bytes: [UInt8] = []) {
+        members.append((rawName, bytes, false, 0, 0))
     }
 
     /// Adds a member holding UTF-8 text.
@@ -25,13 +43,14 @@ package struct ZipBuilder {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for member in members {
-            let name = Array(member.name.utf8)
+            let name = member.name
             let crc = member.corruptCRC ? ~Self.crc32(member.bytes) : Self.crc32(member.bytes)
             let offset = UInt32(out.count)
-            out += le32(0x0403_4b50) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            out += le32(0x0403_4b50) + le16(20) + le16(member.flags) + le16(member.method) + le16(0) + le16(0x21)
             out += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
             out += le16(UInt16(name.count)) + le16(0) + name + member.bytes
-            central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(member.flags) + le16(member.method)
+            central += le16(0) + le16(0x21)
             central += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
             central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0o100644 << 16)
             central += le32(offset) + name

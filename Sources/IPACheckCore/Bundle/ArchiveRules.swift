@@ -78,7 +78,7 @@ public enum ArchiveRules {
         "ARC009",
         .error,
         "executable is not a readable Mach-O",
-        summary: "A nested bundle's executable is truncated or not a Mach-O, so its signature and entitlements "
+        summary: "A bundle's executable is truncated or not a Mach-O, so its signature and entitlements "
             + "cannot be read; iOS will refuse to install or launch it.",
         fix: "Re-export the build; check that no post-processing step rewrote the binary."
     )

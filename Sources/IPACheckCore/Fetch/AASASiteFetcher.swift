@@ -111,10 +111,11 @@ public struct AASASiteFetcher: Sendable {
                     let differences = AASAAppIDDifference.between(origin: served.document, cdn: copy.document)
                     result.report.cdnDifferences = differences
                     findings += compareFindings(differences, host: host, cdn: cdn.observation)
-                } else if origin.observation?.status != 200 || origin.observation?.failure != nil {
+                } else {
+                    // The origin has no usable file (error status, failure, or an unusable body): devices live on the CDN copy.
                     findings.append(
                         CDNRules.servingDespiteOriginFailure.finding(
-                            "Apple's CDN still serves a copy (\(cdn.observation.summary)) but the origin fails now",
+                            "Apple's CDN still serves a copy (\(cdn.observation.summary)) but the origin has no usable file now",
                             domain: host,
                             url: cdn.observation.url
                         )

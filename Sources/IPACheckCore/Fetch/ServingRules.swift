@@ -97,7 +97,7 @@ public enum ServingRules {
         fix: "Serve the file with Content-Type: application/json."
     )
 
-    /// `application/pkcs7-mime` without a CMS body, or a CMS body under another type.
+    /// `application/pkcs7-mime` without a CMS body.
     public static let signedMismatch = Rule(
         "SERVE012",
         .error,

@@ -45,6 +45,39 @@ struct RuleCatalogTests {
         #expect(Set(catalogue) == Set(declared.map(\.id)), "the catalogue lists rules no source declares")
     }
 
+    /// Every rule has tests that make it fire and keep it quiet (issue 6).
+    ///
+    /// This guard catches a rule nobody tests: some test other than this file must name it, by ID or by its
+    /// declaration's Swift name.
+    @Test func everyRuleIsNamedBySomeTest() throws {
+        let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
+        let declaration = try NSRegularExpression(pattern: #"static let (\w+)\s*=\s*Rule\(\s*"([A-Z]+[0-9]+)""#)
+        var rules: [(name: String, id: String)] = []
+        for text in try Self.swiftFiles(under: sources) {
+            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let name = Range(match.range(at: 1), in: text), let id = Range(match.range(at: 2), in: text)
+                else { continue }
+                rules.append((String(text[name]), String(text[id])))
+            }
+        }
+        #expect(rules.count == RuleCatalog.all.count, "declarations found: \(rules.count)")
+        let tests = Repository.root.appendingPathComponent("Tests").resolvingSymlinksInPath()
+        let testText = try Self.swiftFiles(under: tests, excluding: "RuleCatalogTests.swift").joined(separator: "\n")
+        for rule in rules where !testText.contains(rule.id) && !testText.contains(".\(rule.name)") {
+            Issue.record("no test names \(rule.id) (\(rule.name))")
+        }
+    }
+
+    private static func swiftFiles(under folder: URL, excluding excluded: String? = nil) throws -> [String] {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+        var texts: [String] = []
+        while let name = enumerator.nextObject() as? String {
+            guard name.hasSuffix(".swift"), excluded.map({ !name.hasSuffix($0) }) ?? true else { continue }
+            texts.append(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+        }
+        return texts
+    }
+
     @Test func idsAreUniqueAndSorted() {
         let ids = RuleCatalog.all.map(\.id)
         #expect(Set(ids).count == ids.count)
