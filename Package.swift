@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckReportTests",
-            dependencies: ["IPACheckReport"],
+            dependencies: ["IPACheckReport", "IPACheckTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -34,35 +34,6 @@ enum Sample {
     static let rules = [quietRule, noteRule, unsafePath, mixedFormats]
 }
 
-/// The test target's own folder, for fixtures excluded from the target.
-enum TestFiles {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let sarifSchema = folder.appendingPathComponent("Fixtures/sarif-schema-2.1.0.json")
-}
-
-/// Runs python3 scripts for independent checks (JSON-schema validation).
-enum Python {
-    /// Whether CI asked for every check to run (`CI=true`): then a missing python3 or jsonschema is a failure.
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-
-    /// Whether `python3 -c "import jsonschema"` works.
-    static let hasJSONSchema: Bool = (try? run(script: "import jsonschema", arguments: []))?.status == 0
-
-    /// Runs `python3 -c script arguments...` and returns its exit status and combined output.
-    static func run(script: String, arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
 extension Sample {
     /// Two inputs: one with an error (bundle + domain), a warning (archive-level) and a note; one clean.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 /// SARIF 2.1.0 output.
@@ -33,41 +34,9 @@ struct SARIFRendererTests {
         )
     }
 
-    /// Validates with Draft 7 plus format checks for `uri` and `uri-reference` written from RFC 3986 (§2: allowed
-    /// characters and `%HH`; §3.1: a scheme for absolute URIs; §4.2: no `:` in a relative path's first segment),
-    /// since jsonschema checks those formats only when optional packages are installed.
-    static let validatorScript = #"""
-        import json, re, sys
-        from jsonschema import Draft7Validator, FormatChecker
-        schema = json.load(open(sys.argv[1], encoding="utf-8"))
-        log = json.load(open(sys.argv[2], encoding="utf-8"))
-        checker = FormatChecker()
-        chars = re.compile(r"^(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$")
-        scheme = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-        @checker.checks("uri")
-        def is_uri(value):
-            return not isinstance(value, str) or (bool(chars.match(value)) and bool(scheme.match(value)))
-        @checker.checks("uri-reference")
-        def is_uri_reference(value):
-            if not isinstance(value, str):
-                return True
-            if not chars.match(value):
-                return False
-            return bool(scheme.match(value)) or ":" not in value.split("/")[0]
-        errors = list(Draft7Validator(schema, format_checker=checker).iter_errors(log))
-        for error in errors:
-            print("/".join(str(p) for p in error.absolute_path) + ": " + error.message)
-        print("valid" if not errors else "invalid")
-        sys.exit(1 if errors else 0)
-        """#
-
-    /// Runs the validator over a SARIF text; returns the exit status and what it printed.
+    /// Runs the shared SARIF 2.1.0 schema validator (Tests/Support/Python.swift) over a SARIF text.
     static func validate(_ sarif: String) throws -> (status: Int32, output: String) {
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ipacheck-sarif-\(UUID().uuidString).json")
-        try Data(sarif.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try Python.run(script: validatorScript, arguments: [TestFiles.sarifSchema.path, file.path])
+        try Python.validateSARIF(sarif)
     }
 
     static let canValidate = Python.hasJSONSchema || Python.isCI
