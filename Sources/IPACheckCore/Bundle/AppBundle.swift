@@ -1,7 +1,7 @@
 public import IPACheckPlist
 
 /// One bundle of an ipa: its identity from Info.plist and where its executable, profile and seal are.
-public struct AppBundle: Sendable, Hashable {
+public struct AppBundle: Sendable, Hashable, Encodable {
     /// The bundle's folder inside the archive (`Payload/App.app/PlugIns/Share.appex`).
     public let path: String
     /// What kind of bundle it is.
@@ -34,5 +34,10 @@ public struct AppBundle: Sendable, Hashable {
     /// The bundle's folder name (`Share.appex`).
     public var folderName: String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The identity keys `ipacheck info` prints; the whole Info.plist and member paths stay out of the JSON.
+    private enum CodingKeys: String, CodingKey {
+        case path, kind, parent, bundleID, name, version, build, platform, minimumOSVersion, executable
     }
 }

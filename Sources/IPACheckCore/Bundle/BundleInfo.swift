@@ -1,32 +1,35 @@
 import IPACheckBinary
 public import IPACheckReport
 
-/// What `ipacheck info` reports about one bundle: identity, platform, binary and a signing summary.
+/// What `ipacheck info` reports about one bundle: its identity (the ``AppBundle``), the executable's
+/// architectures and a signing summary.
+///
+/// Encodes flat: the bundle's identity keys, then `architectures` and `signing`.
+@dynamicMemberLookup
 public struct BundleInfo: Encodable, Sendable, Hashable {
-    /// The bundle's folder inside the archive.
-    public let path: String
-    /// What kind of bundle it is.
-    public let kind: BundleKind
-    /// The containing bundle's folder (nil for the main app).
-    public let parent: String?
-    /// `CFBundleIdentifier`.
-    public let bundleID: String?
-    /// The display name.
-    public let name: String?
-    /// `CFBundleShortVersionString`.
-    public let version: String?
-    /// `CFBundleVersion`.
-    public let build: String?
-    /// The platform it was built for.
-    public let platform: String?
-    /// The minimum OS version.
-    public let minimumOSVersion: String?
-    /// The executable's path inside the archive.
-    public let executable: String?
+    /// The bundle.
+    public let bundle: AppBundle
     /// The executable's architectures, one per slice (`armv7`, `arm64`).
     public let architectures: [String]
     /// A summary of the code signature, from the Mach-O itself.
     public let signing: SigningSummary
+
+    /// The bundle's own facts (`path`, `bundleID`, `version`, …), read through to ``AppBundle``.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<AppBundle, Value>) -> Value {
+        bundle[keyPath: keyPath]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case architectures, signing
+    }
+
+    /// Writes the bundle's identity keys and this summary's into one object.
+    public func encode(to encoder: any Encoder) throws {
+        try bundle.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(architectures, forKey: .architectures)
+        try container.encode(signing, forKey: .signing)
+    }
 }
 
 /// The code signature at a glance, read from the executable's `LC_CODE_SIGNATURE` (every slice).
@@ -112,16 +115,7 @@ public struct InfoReport: Encodable, Sendable {
             }
             infos.append(
                 BundleInfo(
-                    path: bundle.path,
-                    kind: bundle.kind,
-                    parent: bundle.parent,
-                    bundleID: bundle.bundleID,
-                    name: bundle.name,
-                    version: bundle.version,
-                    build: bundle.build,
-                    platform: bundle.platform,
-                    minimumOSVersion: bundle.minimumOSVersion,
-                    executable: bundle.executable,
+                    bundle: bundle,
                     architectures: container?.architectureNames ?? [],
                     signing: SigningSummary(container: container, bundle: bundle, problem: problem)
                 )
