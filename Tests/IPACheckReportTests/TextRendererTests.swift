@@ -2,14 +2,12 @@ import IPACheckReport
 import Testing
 
 /// The text layout, written out by hand from the renderer's documented design: input, then bundle, then domain,
-/// each group's own findings first, subgroups worst first; `fix:` indented; a verdict line naming the gate.
+/// groups worst first (the bundle with an error before the archive's own warning); `fix:` indented; a verdict
+/// line naming the gate.
 struct TextRendererTests {
     @Test func groupsByInputBundleAndDomain() throws {
         let expected = """
             build/App.ipa  ✗ FAIL  1 error, 1 warning, 1 note
-              warning ARC001  Member escapes the archive.
-                  at: ../evil
-                  fix: Rebuild the ipa.
               Payload/App.app
                 applinks:example.com
                   error   AASA104  The file mixes formats.
@@ -18,6 +16,9 @@ struct TextRendererTests {
                 applinks:dev.example.com
                   note    ENT010  Uses developer mode.
                       fix: Remove the mode for release builds.
+              warning ARC001  Member escapes the archive.
+                  at: ../evil
+                  fix: Rebuild the ipa.
 
             Clean App.ipa  ✓ PASS  0 errors, 0 warnings, 0 notes
               no findings

@@ -1,7 +1,8 @@
 /// The report for people: each input, then its bundles, then their domains, each finding with its severity,
 /// rule ID, message and `fix:` line, and one verdict line at the end that names the gate.
 ///
-/// Within a group the group's own findings come first, then its subgroups, worst first. Example:
+/// Groups are ordered worst first (a group ranks by its worst finding; ties keep the order findings are sorted in),
+/// and a parent's own findings form a group like any other. Example:
 ///
 ///     App.ipa  ✗ FAIL  1 error, 0 warnings, 0 notes
 ///       Payload/App.app
@@ -81,8 +82,8 @@ public struct TextRenderer: ReportRendering {
         text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
     }
 
-    /// Groups entries by a key: the `nil` group (the parent's own findings) first, then the others in order of
-    /// first appearance, which is worst first because entries are sorted that way.
+    /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted worst
+    /// first, so a group's first entry is its worst, and a stable sort by it keeps ties in arrival order.
     static func grouped(
         _ entries: [Report.Entry],
         by key: KeyPath<Finding, String?>
@@ -94,7 +95,11 @@ public struct TextRenderer: ReportRendering {
             if groups[value] == nil { order.append(value) }
             groups[value, default: []].append(entry)
         }
-        let ownFirst = order.filter { $0 == nil } + order.filter { $0 != nil }
-        return ownFirst.map { (key: $0, entries: groups[$0] ?? []) }
+        let worst = { (key: String?) in groups[key]?.first?.finding.severity ?? .note }
+        let ranked = order.enumerated().sorted { left, right in
+            worst(left.element) != worst(right.element)
+                ? worst(left.element) > worst(right.element) : left.offset < right.offset
+        }
+        return ranked.map { (key: $0.element, entries: groups[$0.element] ?? []) }
     }
 }
