@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.0.0"),
+        // YAML config files (.ipacheck.yml); measured: +8 s on a clean build.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // C libraries, through pkg-config (Debian: libzip-dev, libplist-dev; Homebrew: libzip, libplist).
@@ -78,6 +80,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict
         ),

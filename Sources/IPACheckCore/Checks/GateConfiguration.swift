@@ -1,7 +1,8 @@
 public import Foundation
 public import IPACheckReport
+import Yams
 
-/// The project's `.ipacheck.json`: what the gate must find, what it may ignore (with a reason), and App Flip and
+/// The project's `.ipacheck.json` (or `.ipacheck.yml`): what the gate must find, what it may ignore (with a reason), and App Flip and
 /// Firebase settings pinned next to the code.
 ///
 /// ```json
@@ -53,15 +54,36 @@ public struct GateConfiguration: Sendable {
     /// The keys the file may have; anything else is a typo we refuse rather than ignore.
     static let knownKeys: Set<String> = ["expectedDomains", "suppress", "appFlip", "firebase", "failOn"]
 
-    /// Reads a configuration file.
+    /// The file names `ipacheck check` looks for in the current folder, in this order.
+    public static let defaultFileNames = [".ipacheck.json", ".ipacheck.yml", ".ipacheck.yaml"]
+
+    /// Reads a configuration file: YAML when its name ends in `.yml` or `.yaml`, JSON otherwise.
     ///
     /// - Throws: ``InputError`` naming the file and the key that is wrong.
     public static func load(path: String) throws(InputError) -> GateConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError("unreadable", file: path, "cannot be read")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
-            throw InputError("bad-config", file: path, "is not a JSON object")
+        let isYAML = path.hasSuffix(".yml") || path.hasSuffix(".yaml")
+        let root: [String: Any]
+        if isYAML {
+            let text = String(decoding: data, as: UTF8.self)
+            let loaded: Any?
+            do {
+                loaded = try Yams.load(yaml: text)
+            } catch {
+                throw InputError("bad-config", file: path, "is not valid YAML: \(error)")
+            }
+            guard let mapping = loaded.flatMap(stringKeyed) as? [String: Any] else {
+                throw InputError("bad-config", file: path, "is not a YAML mapping with string keys")
+            }
+            root = mapping
+        } else {
+            guard let object = try? JSONSerialization.jsonObject(with: data), let mapping = object as? [String: Any]
+            else {
+                throw InputError("bad-config", file: path, "is not a JSON object")
+            }
+            root = mapping
         }
         if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) }) {
             let known = knownKeys.sorted().joined(separator: ", ")
@@ -120,5 +142,23 @@ public struct GateConfiguration: Sendable {
             config.failOn = severity
         }
         return config
+    }
+
+    /// YAML mappings come back keyed by `AnyHashable`; the JSON reading below wants `String` keys throughout.
+    private static func stringKeyed(_ value: Any) -> Any? {
+        switch value {
+        case let mapping as [AnyHashable: Any]:
+            var result: [String: Any] = [:]
+            for (key, item) in mapping {
+                guard let name = key.base as? String, let converted = stringKeyed(item) else { return nil }
+                result[name] = converted
+            }
+            return result
+        case let sequence as [Any]:
+            let converted = sequence.compactMap(stringKeyed)
+            return converted.count == sequence.count ? converted : nil
+        default:
+            return value
+        }
     }
 }

@@ -15,7 +15,7 @@ struct CheckCommand: AsyncParsableCommand {
             Exit 0 when nothing reaches --fail-on (default error), 1 when something does, 2 when an ipa cannot
             be read.
 
-            A config file (.ipacheck.json in the current folder, or --config) may list expected domains,
+            A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains,
             suppress a rule for a domain with a reason, and pin App Flip and Firebase settings.
 
             Examples:
@@ -32,7 +32,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "App Flip config (JSON) to check the main app against.")
     var appflip: String?
 
-    @Option(help: "Config file (default: .ipacheck.json in the current folder, if present).")
+    @Option(help: "Config file, JSON or YAML (default: .ipacheck.json or .ipacheck.yml in the current folder).")
     var config: String?
 
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
@@ -126,9 +126,9 @@ struct CheckCommand: AsyncParsableCommand {
         var configuration = GateConfiguration()
         if let config {
             configuration = try GateConfiguration.load(path: config)
-        } else if FileManager.default.fileExists(atPath: ".ipacheck.json") {
-            configuration = try GateConfiguration.load(path: ".ipacheck.json")
-            Console.diagnose("ipacheck: using ./.ipacheck.json")
+        } else if let found = GateConfiguration.defaultFileNames.first(where: FileManager.default.fileExists) {
+            configuration = try GateConfiguration.load(path: found)
+            Console.diagnose("ipacheck: using ./\(found)")
         }
         if let appflip {
             guard let bytes = FileManager.default.contents(atPath: appflip) else {
