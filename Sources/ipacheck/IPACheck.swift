@@ -8,13 +8,13 @@ struct IPACheck: AsyncParsableCommand {
         abstract:
             "Check an iOS build's associated domains against the apple-app-site-association files that serve them.",
         discussion: """
-            Exit codes: 0 passed, 1 problems found (at or above --fail-on), 2 an input could not be read,
-            64 usage error.
+            Exit codes: 0 passed, 1 problems found (at or above --fail-on), 2 an input could not be read, 64 usage error.
 
             Examples:
               ipacheck info App.ipa
               ipacheck domains App.ipa --format json
-              ipacheck check App.ipa --offline --aasa-dir aasa/ --format sarif > ipacheck.sarif
+              ipacheck check App.ipa --format sarif > ipacheck.sarif
+              ipacheck explain https://example.com/cart App.ipa
             """,
         version: "0.1.0",
         subcommands: [

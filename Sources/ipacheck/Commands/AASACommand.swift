@@ -9,12 +9,7 @@ struct AASACommand: AsyncParsableCommand {
         commandName: "aasa",
         abstract: "Fetch and judge hosts' apple-app-site-association files as Apple's CDN would.",
         discussion: """
-            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never
-            followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL
-            asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers
-            decoded and compared with the origin's file by meaning. *.example.com is served by example.com.
-            A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do.
-            Exit 1 when a finding reaches --fail-on.
+            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers decoded and compared with the origin's file by meaning. *.example.com is served by example.com. A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do. Exit 1 when a finding reaches --fail-on.
 
             Examples:
               ipacheck aasa example.com www.example.com

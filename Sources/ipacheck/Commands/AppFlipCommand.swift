@@ -81,9 +81,7 @@ struct AppFlipCommand: AsyncParsableCommand {
             commandName: "response",
             abstract: "Judge the redirect your app opened at the end of App Flip (exit 0 valid, 1 not).",
             discussion: """
-                The app must open an accepted redirect_uri (https://oauth-redirect.googleusercontent.com/a/BUNDLE_ID
-                or the sandbox host, for a known Google app) carrying either code plus the exact state, or an
-                error from the App Flip vocabulary (cancelled, unrecoverable, invalid_request, access_denied).
+                The app must open an accepted redirect_uri (https://oauth-redirect.googleusercontent.com/a/BUNDLE_ID or the sandbox host, for a known Google app) carrying either code plus the exact state, or an error from the App Flip vocabulary (cancelled, unrecoverable, invalid_request, access_denied).
                 """
         )
 

@@ -9,14 +9,9 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "The release gate: will this build's links, web credentials, App Clips and App Flip work?",
         discussion: """
-            For every bundle: the signature and profile, every associated-domains entry, and the AASA file of
-            every domain (the origin's and Apple's CDN copy, or --offline --aasa-dir) cross-checked against the
-            bundle's signed application-identifier. Findings carry a stable rule ID (see `ipacheck rules`).
-            Exit 0 when nothing reaches --fail-on (default error), 1 when something does, 2 when an ipa cannot
-            be read.
+            For every bundle: the signature and profile, every associated-domains entry, and the AASA file of every domain (the origin's and Apple's CDN copy, or --offline --aasa-dir) cross-checked against the bundle's signed application-identifier. Findings carry a stable rule ID (see `ipacheck rules`). Exit 0 when nothing reaches --fail-on (default error), 1 when something does, 2 when an ipa cannot be read.
 
-            A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains,
-            suppress a rule for a domain with a reason, and pin App Flip and Firebase settings.
+            A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains, suppress a rule for a domain with a reason, and pin App Flip and Firebase settings.
 
             Examples:
               ipacheck check App.ipa

@@ -8,9 +8,7 @@ struct DomainsCommand: AsyncParsableCommand {
         commandName: "domains",
         abstract: "List every bundle's associated domains: service, host, wildcard, mode.",
         discussion: """
-            Reads each bundle's signed entitlements (what iOS obeys), not the project's .entitlements file.
-            Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left
-            unexpanded) are listed with the reason.
+            Reads each bundle's signed entitlements (what iOS obeys), not the project's .entitlements file. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason.
 
             Examples:
               ipacheck domains App.ipa

@@ -8,9 +8,7 @@ struct EntitlementsCommand: AsyncParsableCommand {
         commandName: "entitlements",
         abstract: "Print the entitlements a build is signed with (or its profile grants).",
         discussion: """
-            TARGET is an .ipa or a bare Mach-O (thin or fat). By default the main app's signed entitlements are
-            printed: the XML blob, or the DER blob decoded where there is no XML. Caveats (slices or XML and DER
-            that disagree) go to stderr.
+            TARGET is an .ipa or a bare Mach-O (thin or fat). By default the main app's signed entitlements are printed: the XML blob, or the DER blob decoded where there is no XML. Caveats (slices or XML and DER that disagree) go to stderr.
 
             Examples:
               ipacheck entitlements App.ipa

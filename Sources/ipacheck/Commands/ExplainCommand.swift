@@ -8,9 +8,7 @@ struct ExplainCommand: AsyncParsableCommand {
         commandName: "explain",
         abstract: "Why does this link open Safari instead of the app? The path a tap takes, step by step.",
         discussion: """
-            Walks the whole path: the URL, which bundle claims the host and in which mode, what the origin and
-            Apple's CDN serve, and which rule decides; then says in one line where it breaks.
-            Exit 0 when the link opens the app, 1 when it does not.
+            Walks the whole path: the URL, which bundle claims the host and in which mode, what the origin and Apple's CDN serve, and which rule decides; then says in one line where it breaks. Exit 0 when the link opens the app, 1 when it does not.
 
             Examples:
               ipacheck explain https://example.com/products/42 App.ipa

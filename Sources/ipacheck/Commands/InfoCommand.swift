@@ -7,8 +7,7 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show the bundle tree: app, extensions, App Clips, watch apps and frameworks.",
         discussion: """
-            For each bundle: bundle ID, version, platform, minimum OS, executable, architectures and a
-            signing summary. The main app comes first.
+            For each bundle: bundle ID, version, platform, minimum OS, executable, architectures and a signing summary. The main app comes first.
 
             Examples:
               ipacheck info App.ipa

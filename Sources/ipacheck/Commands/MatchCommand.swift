@@ -10,9 +10,7 @@ struct MatchCommand: AsyncParsableCommand {
         commandName: "match",
         abstract: "Would iOS open these URLs in this app? Apple's matching rules, with the deciding rule and why.",
         discussion: """
-            Verdicts: match (the app opens it), block (an exclude rule stops it), none (no rule for this app
-            matches). With --aasa the file is read offline; without it, each URL's host is fetched live (Apple's
-            CDN copy, which devices use, else the origin's file). Exit 0 only if every verdict is match.
+            Verdicts: match (the app opens it), block (an exclude rule stops it), none (no rule for this app matches). With --aasa the file is read offline; without it, each URL's host is fetched live (Apple's CDN copy, which devices use, else the origin's file). Exit 0 only if every verdict is match.
 
             Examples:
               ipacheck match https://example.com/products/42 --app-id ABCDE12345.com.example.app --aasa aasa.json

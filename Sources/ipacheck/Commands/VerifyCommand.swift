@@ -7,11 +7,7 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Verify code signatures as codesign --verify would: hashes, special slots, CMS.",
         discussion: """
-            Checks every slice of every bundle's executable: code-page hashes, the special slots (Info.plist,
-            requirements, CodeResources, XML and DER entitlements) against the real bytes, and the CMS
-            signature's mathematics over the CodeDirectory. Ad-hoc signatures can be valid. The signer's chain,
-            trust and expiry are reported beside the verdict and fail it only with --strict.
-            Exit 0 when valid, 1 when broken, 2 when the target cannot be read.
+            Checks every slice of every bundle's executable: code-page hashes, the special slots (Info.plist, requirements, CodeResources, XML and DER entitlements) against the real bytes, and the CMS signature's mathematics over the CodeDirectory. Ad-hoc signatures can be valid. The signer's chain, trust and expiry are reported beside the verdict and fail it only with --strict. Exit 0 when valid, 1 when broken, 2 when the target cannot be read.
 
             Examples:
               ipacheck verify App.ipa
