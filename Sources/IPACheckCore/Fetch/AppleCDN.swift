@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import IPACheckReport
 
 /// The `CDN` rules: what Apple's associated-domains CDN holds for a host (aasa.md §1.5, §6 D).
