@@ -1,3 +1,5 @@
+public import Foundation
+import IPACheckCMS
 public import IPACheckReport
 
 /// A parsed apple-app-site-association file: the JSON as written plus the model Apple's swcd builds from it.
@@ -30,9 +32,10 @@ public struct AASADocument: Sendable {
     ///
     /// Throws when Apple could not use the file at all (bad JSON, non-object root, broken CMS, far too large).
     /// The findings cover what Apple tolerates or what limits the file breaks (BOM, duplicate keys, 128 KB,
-    /// signing); structural problems are ``AASALinter``'s job.
+    /// signing); structural problems are ``AASALinter``'s job. `now` is when a signed file's certificate is judged.
     public static func parse(
-        _ bytes: [UInt8]
+        _ bytes: [UInt8],
+        now: Date = Date()
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
         guard bytes.count <= Limits.hardByteCap else {
             throw AASAParseError(
@@ -44,15 +47,10 @@ public struct AASADocument: Sendable {
         var json = bytes
         var envelope: AASASignedEnvelope?
         if AASASignedEnvelope.looksSigned(bytes) {
-            let extracted = try AASASignedEnvelope.extract(from: bytes)
+            let extracted = try AASASignedEnvelope.extract(from: bytes, now: now)
             envelope = extracted
             json = extracted.payload
-            findings.append(
-                AASARules.signedFile.finding(
-                    "the file is CMS-signed (iOS 8 style) with \(extracted.certificates.count) certificate(s); "
-                        + "the \(extracted.payload.count)-byte JSON payload was read but the signature was not verified"
-                )
-            )
+            findings += signingFindings(extracted)
         }
         if json.starts(with: [0xEF, 0xBB, 0xBF]) {
             json.removeFirst(3)
@@ -82,6 +80,46 @@ public struct AASADocument: Sendable {
             throw AASAParseError(.rootNotObject, "the top-level JSON value is \(root.typeName), not an object")
         }
         return (AASADocument(root: root, byteCount: bytes.count, signedEnvelope: envelope), findings)
+    }
+
+    /// What a signed file's envelope says: always the obsolete-signing warning naming the signer and its expiry,
+    /// and an error when the signature fails or the signing certificate has expired.
+    private static func signingFindings(_ envelope: AASASignedEnvelope) -> [Finding] {
+        guard let verification = envelope.verification else {
+            return [
+                AASARules.signedFile.finding(
+                    "the file is CMS-signed (iOS 8 style) but names no signer; the JSON payload was read"
+                )
+            ]
+        }
+        let signer = verification.signer
+        let name = signer?.subjectCommonName ?? signer?.subject ?? "an unknown certificate"
+        let expiry = signer.map { " (valid until \(Self.day($0.notValidAfter)))" } ?? ""
+        var findings = [
+            AASARules.signedFile.finding(
+                "the file is CMS-signed (iOS 8 style) by \(name)\(expiry); the \(envelope.payload.count)-byte JSON "
+                    + "payload was read"
+            )
+        ]
+        if !verification.signatureVerifies || verification.messageDigestMatches == false {
+            findings.append(
+                AASARules.brokenSignature.finding("the CMS signature over the file does not verify (\(name))")
+            )
+        } else if verification.signerValidAtNow == false, let signer {
+            findings.append(
+                AASARules.brokenSignature.finding(
+                    "the signing certificate \(name) expired on \(Self.day(signer.notValidAfter))"
+                )
+            )
+        }
+        return findings
+    }
+
+    private static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
     }
 
     /// Builds the model from an already parsed JSON object, for callers that already hold the JSON.
@@ -261,7 +299,16 @@ extension AASARules {
         .warning,
         "signed AASA file (obsolete)",
         summary: "CMS signing was needed only for iOS 8; a signed file breaks silently when its certificate "
-            + "expires, and the signature here is not verified.",
+            + "expires (QA1916). The signer and its expiry are reported.",
         fix: "Serve the plain JSON with Content-Type application/json over HTTPS."
+    )
+    /// A signed file whose signature fails or whose signing certificate has expired.
+    static let brokenSignature = Rule(
+        "AASA012",
+        .error,
+        "signed AASA file with a broken signature or expired certificate",
+        summary: "The file is CMS-signed, and its signature does not verify or its signing certificate has "
+            + "expired; QA1916 lists this among the causes of universal links that stop working.",
+        fix: "Serve the plain JSON (no signature) with Content-Type application/json over HTTPS."
     )
 }

@@ -67,7 +67,7 @@ public enum AASARules {
     public static var all: [Rule] {
         let rules: [Rule] = [
             emptyFile, invalidUTF8, invalidJSON, rootNotObject, tooDeep, tooLarge, malformedCMS,
-            byteOrderMark, duplicateKey, overSizeLimit, signedFile,
+            byteOrderMark, duplicateKey, overSizeLimit, signedFile, brokenSignature,
             mixedPathsAndComponents, appIDBesideAppIDs, legacyAppsNotEmpty, unreachableRule, duplicateRule,
             repeatedAppID, unknownComponentKey, excludesEverything, questionMarkInPath, hashInPath,
             trailingExclude, malformedAppID, placeholderAppID, undefinedVariable, unterminatedVariable,

@@ -1,14 +1,17 @@
-import IPACheckCMS
+public import Foundation
+public import IPACheckCMS
 
 /// The content of an iOS 8-era signed AASA file: CMS (PKCS#7) SignedData with the JSON embedded.
 ///
-/// Only the structure is read, by ``CMSSignedData/parse(_:)``; the signature is NOT verified. Callers that want
-/// the signer certificate's expiry parse ``certificates`` with swift-certificates.
+/// Read by ``CMSSignedData/parse(_:)``, and its first signer verified (signature, message digest, certificate
+/// validity at `now`): QA1916 lists an expired signing certificate among the causes of broken universal links.
 public struct AASASignedEnvelope: Sendable, Hashable {
     /// The embedded JSON bytes (eContent, with constructed OCTET STRING chunks joined).
     public var payload: [UInt8]
     /// The DER encoding of each certificate in SignedData's `certificates` field, in file order.
     public var certificates: [[UInt8]]
+    /// The first signer's verification, or nil when the file names no signer.
+    public var verification: CMSSignerVerification?
 
     /// Whether `bytes` starts the way a DER/BER ContentInfo does (SEQUENCE with a long or indefinite length).
     ///
@@ -21,7 +24,7 @@ public struct AASASignedEnvelope: Sendable, Hashable {
     ///
     /// - Throws: ``AASAParseError/Code/malformedCMS`` when the blob is not readable SignedData or carries no
     ///   content (a detached signature).
-    public static func extract(from bytes: [UInt8]) throws(AASAParseError) -> AASASignedEnvelope {
+    public static func extract(from bytes: [UInt8], now: Date = Date()) throws(AASAParseError) -> AASASignedEnvelope {
         let message: CMSSignedData
         do {
             message = try CMSSignedData.parse(bytes)
@@ -34,6 +37,10 @@ public struct AASASignedEnvelope: Sendable, Hashable {
                 "malformed CMS: the signature is detached: SignedData carries no content"
             )
         }
-        return AASASignedEnvelope(payload: payload, certificates: message.certificates)
+        return AASASignedEnvelope(
+            payload: payload,
+            certificates: message.certificates,
+            verification: message.signers.first.map { message.verify(signer: $0, now: now) }
+        )
     }
 }

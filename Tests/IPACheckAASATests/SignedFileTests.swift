@@ -1,0 +1,51 @@
+import Foundation
+import IPACheckAASA
+import IPACheckReport
+import IPACheckTestSupport
+import Testing
+
+/// Signed (iOS 8) AASA files report the signer and its expiry; a broken signature or an expired certificate is an
+/// error (QA1916).
+///
+/// Ground truth from openssl on the corpus files: both signatures verify
+/// (`openssl smime -verify -noverify`); the signers *.facebook.com and twitter.com expire on 2018-10-18 and
+/// 2019-04-08 (`openssl x509 -enddate`).
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct SignedFileTests {
+    private static let facebook = "aasa/knil_Facebook-signed-AASA.p7"
+    private static let twitter = "aasa/knil_Twitter-signed-AASA.p7"
+
+    private static func day(_ text: String) throws -> Date {
+        try #require(ISO8601DateFormatter().date(from: text + "T00:00:00Z"))
+    }
+
+    private func rules(_ path: String, now: Date) throws -> [String] {
+        try AASADocument.parse(try Corpus.bytes(path), now: now).findings.map(\.rule)
+    }
+
+    @Test(arguments: [(facebook, "2018-10-01"), (twitter, "2019-03-01")])
+    func aValidSignatureWithACurrentCertificateIsOnlyTheObsoleteWarning(path: String, now: String) throws {
+        #expect(try rules(path, now: try Self.day(now)) == ["AASA011"])
+    }
+
+    @Test(arguments: [(facebook, "2018-10-18"), (twitter, "2019-04-08")])
+    func anExpiredSigningCertificateIsAnError(path: String, expiry: String) throws {
+        let findings = try AASADocument.parse(try Corpus.bytes(path), now: try Self.day("2026-11-22")).findings
+        let error = try #require(findings.first { $0.rule == "AASA012" })
+        #expect(error.severity == .error)
+        #expect(error.message.contains("expired on \(expiry)"))
+        #expect(findings.contains { $0.rule == "AASA011" && $0.message.contains("valid until \(expiry)") })
+    }
+
+    @Test func aChangedPayloadNoLongerVerifies() throws {
+        var bytes = try Corpus.bytes(Self.facebook)
+        // Rename the first "applinks" key to "bpplinks": the JSON stays valid, the signed digest no longer holds.
+        let key = Array("\"applinks\"".utf8)
+        let offset = try #require(
+            (0...(bytes.count - key.count)).first { bytes[$0..<($0 + key.count)].elementsEqual(key) }
+        )
+        bytes[offset + 1] = UInt8(ascii: "b")
+        let findings = try AASADocument.parse(bytes, now: try Self.day("2018-10-01")).findings
+        #expect(findings.contains { $0.rule == "AASA012" && $0.message.contains("does not verify") })
+    }
+}
