@@ -90,11 +90,7 @@ public enum LinkExplainer {
         )
 
         let ipa = try IPAFile(path: ipaPath)
-        // As in `info`: an unreadable main executable is an unreadable ipa (exit 2); nested ones stay findings.
-        if let main = ipa.bundles.first, main.executable != nil { _ = try ipa.machO(of: main) }
-        let facts = ipa.bundles.map {
-            BundleFacts.gather(ipa: ipa, bundle: $0, isReleaseBuild: options.isReleaseBuild, now: options.now)
-        }
+        let facts = try BundleFacts.gatherAll(ipa: ipa, isReleaseBuild: options.isReleaseBuild, now: options.now)
         let claims = facts.flatMap { fact in
             fact.domains.filter { $0.service == .applinks && $0.covers(host: host) }.map { (fact, $0) }
         }
@@ -153,8 +149,8 @@ public enum LinkExplainer {
         var described: Set<String> = []
         for (target, site) in zip(targets, sites) {
             guard described.insert("\(target.fetchHost)|\(target.mode?.rawValue ?? "")").inserted else { continue }
-            let origin = site.originBody.flatMap { try? AASADocument.parse($0).document }
-            let cdn = site.cdnBody.flatMap { try? AASADocument.parse($0).document }
+            let origin = site.origin?.document
+            let cdn = site.cdn?.document
             let originLine =
                 site.report.origin.map { observation in
                     observation.status.map { "HTTP \($0)" } ?? observation.failure.map {
@@ -187,8 +183,8 @@ public enum LinkExplainer {
         for ((fact, _, target), site) in zip(usable, sites) {
             guard let appID = fact.appID else { continue }
             // Devices use the CDN copy for normal entries; the origin's file for alternate modes.
-            let cdn = target.mode == nil ? site.cdnBody.flatMap { try? AASADocument.parse($0).document } : nil
-            guard let document = cdn ?? site.originBody.flatMap({ try? AASADocument.parse($0).document }) else {
+            let cdn = target.mode == nil ? site.cdn?.document : nil
+            guard let document = cdn ?? site.origin?.document else {
                 continue
             }
             let copy = cdn != nil ? "Apple's CDN copy" : "the origin's file"

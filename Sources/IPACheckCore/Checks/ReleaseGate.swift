@@ -50,12 +50,8 @@ public enum ReleaseGate {
     /// - Throws: ``InputError`` only when the ipa itself cannot be read; everything else is a finding.
     public static func check(path: String, options: GateOptions) async throws(InputError) -> GateResult {
         let ipa = try IPAFile(path: path)
-        // As in `info`: an unreadable main executable is an unreadable ipa (exit 2); nested ones stay findings.
-        if let main = ipa.bundles.first, main.executable != nil { _ = try ipa.machO(of: main) }
         var findings = ipa.findings
-        let facts = ipa.bundles.map {
-            BundleFacts.gather(ipa: ipa, bundle: $0, isReleaseBuild: options.isReleaseBuild, now: options.now)
-        }
+        let facts = try BundleFacts.gatherAll(ipa: ipa, isReleaseBuild: options.isReleaseBuild, now: options.now)
         findings += facts.flatMap(\.findings)
         let configuration = options.configuration
         let main = facts[0]

@@ -33,26 +33,24 @@ struct SiteDocuments {
             findings += result.report.findings
             var site = Site()
             let host = result.report.fetchHost
-            if let body = result.originBody {
-                switch Self.parse(body, host: host) {
-                case .success(let parsed):
-                    site.origin = parsed.document
-                    findings += parsed.findings
-                    findings += AASALinter.lint(parsed.document, domain: host)
-                    documentSet.add(parsed.document, host: host, copy: .origin)
-                case .failure(let error):
-                    findings.append(error.finding(domain: host))
-                    site.originProblem = error.message
-                    documentSet.addFailure(error.message, host: host, copy: .origin)
+            // The fetcher parsed each file once and reported unusable ones (SERVE050, CDN004) itself.
+            if let origin = result.origin {
+                site.origin = origin.document
+                findings += origin.findings.map { finding in
+                    var copy = finding
+                    copy.domain = copy.domain ?? host
+                    return copy
                 }
+                findings += AASALinter.lint(origin.document, domain: host)
+                documentSet.add(origin.document, host: host, copy: .origin)
             } else {
                 let worst = result.report.findings.filter { $0.severity == .error }.first?.message
                 site.originProblem = worst ?? "not served"
                 documentSet.addFailure(site.originProblem ?? "not served", host: host, copy: .origin)
             }
-            if let body = result.cdnBody, case .success(let parsed) = Self.parse(body, host: host) {
-                site.cdn = parsed.document
-                documentSet.add(parsed.document, host: host, copy: .cdn)
+            if let cdn = result.cdn {
+                site.cdn = cdn.document
+                documentSet.add(cdn.document, host: host, copy: .cdn)
             } else if result.report.cdn == nil, let origin = site.origin {
                 // The CDN was not asked (offline, --no-cdn, or a mode that bypasses it): devices would get what
                 // the origin serves, so questions about "the CDN copy" are answered from the origin's file.
@@ -71,25 +69,4 @@ struct SiteDocuments {
 
     /// The matcher the App Flip and Firebase checks take.
     var linkMatcher: AASALinkMatcher { documentSet.matcher }
-
-    private static func parse(
-        _ body: [UInt8],
-        host: String
-    ) -> Result<(document: AASADocument, findings: [Finding]), AASAParseError> {
-        do {
-            let parsed = try AASADocument.parse(body)
-            return .success(
-                (
-                    parsed.document,
-                    parsed.findings.map { finding in
-                        var copy = finding
-                        copy.domain = copy.domain ?? host
-                        return copy
-                    }
-                )
-            )
-        } catch {
-            return .failure(error)
-        }
-    }
 }

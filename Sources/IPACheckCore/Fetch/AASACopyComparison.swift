@@ -68,10 +68,11 @@ enum AASABody {
         AASASignedEnvelope.looksSigned(bytes)
     }
 
-    /// The parsed document, or the parser's message (with its position) saying why Apple could not use it.
-    static func read(_ bytes: [UInt8]) -> Result<AASADocument, AASAParseError> {
+    /// The parsed file, or the parser's message (with its position) saying why Apple could not use it.
+    static func read(_ bytes: [UInt8]) -> Result<ParsedAASA, AASAParseError> {
         do {
-            return .success(try AASADocument.parse(bytes).document)
+            let parsed = try AASADocument.parse(bytes)
+            return .success(ParsedAASA(body: bytes, document: parsed.document, findings: parsed.findings))
         } catch {
             return .failure(error)
         }
@@ -81,6 +82,6 @@ enum AASABody {
     static func sameMeaning(_ first: [UInt8], _ second: [UInt8]) -> Bool {
         if first == second { return true }
         guard case .success(let one) = read(first), case .success(let other) = read(second) else { return false }
-        return one.differences(to: other).isEmpty
+        return one.document.differences(to: other.document).isEmpty
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import IPACheckAASA
-import IPACheckReport
+public import IPACheckAASA
+public import IPACheckReport
 
 /// Fetches and judges hosts' AASA files the way Apple's CDN and devices fetch them, and compares Apple's CDN copy
 /// with the origin's file by meaning.
@@ -101,12 +101,12 @@ public struct AASASiteFetcher: Sendable {
         report.origin = origin.observation
         report.userAgents = origin.userAgents
         var findings = origin.findings
-        var result = AASASiteResult(report: report, originBody: origin.document?.body, cdnBody: nil)
+        var result = AASASiteResult(report: report, origin: origin.document)
         if let cdn {
             result.report.cdn = cdn.observation
             findings += cdn.findings
             if let copy = cdn.document {
-                result.cdnBody = copy.body
+                result.cdn = copy
                 if let served = origin.document {
                     let differences = AASAAppIDDifference.between(origin: served.document, cdn: copy.document)
                     result.report.cdnDifferences = differences
@@ -140,13 +140,7 @@ public struct AASASiteFetcher: Sendable {
         var observation: OriginObservation?
         var userAgents: [UserAgentObservation] = []
         var findings: [Finding] = []
-        var document: ReadDocument?
-    }
-
-    /// A body that parsed, with its document.
-    private struct ReadDocument {
-        var body: [UInt8]
-        var document: AASADocument
+        var document: ParsedAASA?
     }
 
     private func request(_ url: URL, userAgent: String) -> FetchRequest {
@@ -237,7 +231,7 @@ public struct AASASiteFetcher: Sendable {
         target: AASAFetchTarget,
         url: String,
         wasNotFound location: OriginObservation.Location
-    ) -> (findings: [Finding], document: ReadDocument?) {
+    ) -> (findings: [Finding], document: ParsedAASA?) {
         let host = target.fetchHost
         var findings: [Finding] = []
         switch response.status {
@@ -310,8 +304,8 @@ public struct AASASiteFetcher: Sendable {
         let isCMS = AASABody.looksLikeCMS(response.body)
         findings += judgeContentType(response.header("Content-Type"), isCMS: isCMS, host: host, url: url)
         switch AASABody.read(response.body) {
-        case .success(let document):
-            return (findings, ReadDocument(body: response.body, document: document))
+        case .success(let parsed):
+            return (findings, parsed)
         case .failure(let problem):
             if let html = findings.firstIndex(where: { $0.rule == ServingRules.htmlContentType.id }) {
                 // One cause, one finding: an HTML page was served instead of the file.
@@ -507,7 +501,7 @@ public struct AASASiteFetcher: Sendable {
     private struct CDNPart {
         var observation: CDNObservation
         var findings: [Finding]
-        var document: ReadDocument?
+        var document: ParsedAASA?
     }
 
     private func lookUpCDN(_ target: AASAFetchTarget, fetcher: any HTTPFetching) async -> CDNPart? {
@@ -550,8 +544,8 @@ public struct AASASiteFetcher: Sendable {
                 break
             }
             switch AASABody.read(response.body) {
-            case .success(let document):
-                part.document = ReadDocument(body: response.body, document: document)
+            case .success(let parsed):
+                part.document = parsed
             case .failure(let problem):
                 part.findings.append(
                     CDNRules.unavailable.finding(
@@ -643,7 +637,7 @@ public struct AASASiteFetcher: Sendable {
         )
         guard case .response(let response) = outcome else { return AASASiteResult(report: report) }
         var findings: [Finding] = []
-        var body: [UInt8]?
+        var parsedFile: ParsedAASA?
         if response.bodyTruncated {
             findings.append(
                 ServingRules.exceedsFetchLimit.finding(
@@ -663,8 +657,8 @@ public struct AASASiteFetcher: Sendable {
                 )
             }
             switch AASABody.read(response.body) {
-            case .success:
-                body = response.body
+            case .success(let parsed):
+                parsedFile = parsed
             case .failure(let problem):
                 findings.append(
                     ServingRules.notJSON.finding(
@@ -676,7 +670,7 @@ public struct AASASiteFetcher: Sendable {
             }
         }
         report.findings = findings.sorted()
-        return AASASiteResult(report: report, originBody: body)
+        return AASASiteResult(report: report, origin: parsedFile)
     }
 
     // MARK: - Helpers
@@ -698,22 +692,38 @@ public struct AASASiteFetcher: Sendable {
     }
 }
 
-/// A host's report plus the bytes of the files read, for live `match` and `check`.
+/// A host's report plus the files read, parsed once here for live `match`, `check` and `explain`.
 public struct AASASiteResult: Sendable {
     /// The judged report.
     public var report: AASASiteReport
     /// The origin's file (status 200, within the cap and parseable), or `nil`.
-    public var originBody: [UInt8]?
+    public var origin: ParsedAASA?
     /// Apple's CDN copy (status 200, within the cap and parseable), or `nil`.
-    public var cdnBody: [UInt8]?
+    public var cdn: ParsedAASA?
 
     /// Creates a result.
-    public init(report: AASASiteReport, originBody: [UInt8]? = nil, cdnBody: [UInt8]? = nil) {
+    public init(report: AASASiteReport, origin: ParsedAASA? = nil, cdn: ParsedAASA? = nil) {
         self.report = report
-        self.originBody = originBody
-        self.cdnBody = cdnBody
+        self.origin = origin
+        self.cdn = cdn
     }
 
+    /// The origin's file bytes.
+    public var originBody: [UInt8]? { origin?.body }
+    /// The CDN copy's bytes.
+    public var cdnBody: [UInt8]? { cdn?.body }
     /// The file devices would use: the CDN copy for CDN-routed entries when there is one, else the origin's.
-    public var effectiveBody: [UInt8]? { cdnBody ?? originBody }
+    public var effective: ParsedAASA? { cdn ?? origin }
+    /// The bytes of ``effective``.
+    public var effectiveBody: [UInt8]? { effective?.body }
+}
+
+/// An AASA file that parsed: its bytes, the document, and what the parser noticed (BOM, duplicate keys, signing).
+public struct ParsedAASA: Sendable {
+    /// The bytes as served.
+    public let body: [UInt8]
+    /// The parsed document.
+    public let document: AASADocument
+    /// The parser's findings about the encoding.
+    public let findings: [Finding]
 }

@@ -38,9 +38,35 @@ public struct BundleFacts: Sendable {
     ///   - isReleaseBuild: Whether the caller gates a release (a development profile is then an error).
     ///   - now: The time expiry is judged at.
     public static func gather(ipa: IPAFile, bundle: AppBundle, isReleaseBuild: Bool, now: Date) -> BundleFacts {
+        gather(ipa: ipa, bundle: bundle, container: nil, isReleaseBuild: isReleaseBuild, now: now)
+    }
+
+    /// The facts of every bundle, the main app first.
+    ///
+    /// As in `info`, an unreadable main executable makes the ipa unreadable (exit 2): there is nothing to check
+    /// without it. Nested bundles' unreadable executables stay findings.
+    public static func gatherAll(ipa: IPAFile, isReleaseBuild: Bool, now: Date) throws(InputError) -> [BundleFacts] {
+        var facts: [BundleFacts] = []
+        for bundle in ipa.bundles {
+            let container = bundle.parent == nil && bundle.executable != nil ? try ipa.machO(of: bundle) : nil
+            facts.append(
+                gather(ipa: ipa, bundle: bundle, container: container, isReleaseBuild: isReleaseBuild, now: now)
+            )
+        }
+        return facts
+    }
+
+    /// Gathers with the executable already parsed (`container`), or parses it here when nil.
+    private static func gather(
+        ipa: IPAFile,
+        bundle: AppBundle,
+        container parsed: MachOContainer?,
+        isReleaseBuild: Bool,
+        now: Date
+    ) -> BundleFacts {
         var findings: [Finding] = []
-        var container: MachOContainer? = nil
-        if bundle.executable != nil {
+        var container = parsed
+        if container == nil, bundle.executable != nil {
             do {
                 container = try ipa.machO(of: bundle)
             } catch {

@@ -24,11 +24,7 @@ struct DomainsCommand: AsyncParsableCommand {
     func run() async throws {
         let report = try await ExitStatus.reportingInputErrors {
             let file = try IPAFile(path: ipa)
-            // As in `info`: an unreadable main executable is an unreadable ipa (exit 2); nested ones stay findings.
-            if let main = file.bundles.first, main.executable != nil { _ = try file.machO(of: main) }
-            let facts = file.bundles.map {
-                BundleFacts.gather(ipa: file, bundle: $0, isReleaseBuild: false, now: Date())
-            }
+            let facts = try BundleFacts.gatherAll(ipa: file, isReleaseBuild: false, now: Date())
             return DomainsReport.make(for: file, facts: facts)
         }
         switch output.format {

@@ -125,7 +125,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
         var documents: [String: AASADocument] = [:]
         for result in results {
-            guard let body = result.effectiveBody, let parsed = try? AASADocument.parse(body) else {
+            guard let parsed = result.effective else {
                 let worst = result.report.findings.first { $0.severity == .error }?.message ?? "no usable file"
                 Console.diagnose("ipacheck: \(result.report.host): \(worst)")
                 continue
