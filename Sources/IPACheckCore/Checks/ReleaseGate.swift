@@ -91,6 +91,8 @@ public enum ReleaseGate {
                 appID: appID,
                 signing: main.signingKind ?? .distribution,
                 infoPlist: main.bundle.infoPlist,
+                // The heuristics search the whole binary's strings; the streaming pass above kept only headers and
+                // signatures, so this is the one full read of the main executable, and only with --appflip.
                 executable: try? ipa.executableBytes(of: main.bundle),
                 matcher: documents.linkMatcher,
                 bundle: main.bundle.path
