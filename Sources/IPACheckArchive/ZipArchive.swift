@@ -222,6 +222,28 @@ public final class ZipMemberStream {
         return buffer
     }
 
+    /// Reads up to `buffer.count` bytes into `buffer` (reused between calls, so streaming a large member allocates
+    /// nothing per chunk); returns how many were read, 0 at the end of the member.
+    public func read(into buffer: inout [UInt8]) throws(ArchiveError) -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        guard position < archive.limits.maximumStreamedBytes else {
+            throw ArchiveError(
+                .tooLarge,
+                member: entry.name,
+                reason: "member is larger than the \(archive.limits.maximumStreamedBytes)-byte streaming limit"
+            )
+        }
+        let got = buffer.withUnsafeMutableBytes { raw in
+            zip_fread(file, raw.baseAddress, zip_uint64_t(raw.count))
+        }
+        guard got >= 0 else {
+            let message = String(cString: zip_file_strerror(file))
+            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
+        }
+        position += Int(got)
+        return Int(got)
+    }
+
     /// Reads exactly `count` bytes, or fewer only at the end of the member.
     public func read(exactly count: Int) throws(ArchiveError) -> [UInt8] {
         var result: [UInt8] = []

@@ -42,6 +42,10 @@ public struct CMSSignerVerification: Hashable, Sendable {
     /// Whether the signer certificate was within its validity period at the `now` given to the check; `nil`
     /// without a signer certificate.
     public var signerValidAtNow: Bool?
+    /// The signer certificate's DER, for trust evaluation (``AppleTrust``).
+    public var signerCertificate: [UInt8]?
+    /// Every certificate the message carries (DER), the candidate intermediates for trust evaluation.
+    public var messageCertificates: [[UInt8]] = []
 
     /// Whether the signature mathematics hold (``Verdict/valid``).
     public var isValid: Bool { verdict == .valid }
@@ -68,6 +72,8 @@ extension CMSSignedData {
             let certificate = certificates[signerIndex]
             result.signer = CertificateSummary(certificate.certificate, derEncoding: certificate.der)
             result.signerValidAtNow = result.signer?.isValid(at: now)
+            result.signerCertificate = Array(certificate.der)
+            result.messageCertificates = certificates.map { Array($0.der) }
             (result.chain, result.missingIssuer) = Self.chain(from: signerIndex, in: certificates)
         }
         let content = content ?? self.content

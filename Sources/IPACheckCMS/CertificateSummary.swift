@@ -63,6 +63,9 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
         self.init(certificate, derEncoding: bytes)
     }
 
+    /// The name people know a certificate by: its common name, else its whole subject.
+    public var displayName: String { subjectCommonName ?? subject }
+
     /// Whether `now` lies within the validity period.
     public func isValid(at now: Date) -> Bool {
         notValidBefore <= now && now < notValidAfter

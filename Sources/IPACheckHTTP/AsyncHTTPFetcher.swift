@@ -313,6 +313,9 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         if codes.contains(ECONNRESET) || codes.contains(EPIPE) {
             return FetchFailure(.connectionReset, "connection reset (\(text))", elapsed: elapsed)
         }
+        if codes.contains(ENETUNREACH) || codes.contains(EHOSTUNREACH) || codes.contains(EADDRNOTAVAIL) {
+            return FetchFailure(.networkUnreachable, "no route to the host's network (\(text))", elapsed: elapsed)
+        }
         if codes.contains(ETIMEDOUT) {
             return FetchFailure(.timeout, "connect timed out (\(text))", elapsed: elapsed)
         }

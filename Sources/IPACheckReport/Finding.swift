@@ -2,7 +2,7 @@
 public struct Finding: Hashable, Sendable, Codable {
     /// The ``Rule/id`` that raised it.
     public var rule: String
-    /// How bad it is.
+    /// How bad it is: the rule's effective severity (``Report`` sets it from its catalogue).
     public var severity: Severity
     /// What is wrong, in one sentence.
     public var message: String
@@ -16,8 +16,11 @@ public struct Finding: Hashable, Sendable, Codable {
     public var location: String?
     /// How to fix it.
     public var fix: String?
+    /// Everything else the same cause affects: the slices (`arm64`), or the bundles when one cause touches
+    /// several (`Payload/App.app (arm64, armv7)`), so one cause is one finding.
+    public var affects: [String]?
 
-    /// Creates a finding; prefer ``Rule/finding(_:severity:bundle:domain:url:location:fix:)``.
+    /// Creates a finding; prefer ``Rule/finding(_:bundle:domain:url:location:fix:affects:)``.
     public init(
         rule: String,
         severity: Severity,
@@ -26,7 +29,8 @@ public struct Finding: Hashable, Sendable, Codable {
         domain: String? = nil,
         url: String? = nil,
         location: String? = nil,
-        fix: String? = nil
+        fix: String? = nil,
+        affects: [String]? = nil
     ) {
         self.rule = rule
         self.severity = severity
@@ -36,6 +40,7 @@ public struct Finding: Hashable, Sendable, Codable {
         self.url = url
         self.location = location
         self.fix = fix
+        self.affects = affects?.isEmpty == true ? nil : affects
     }
 }
 
@@ -46,5 +51,63 @@ extension Finding: Comparable {
         let left = [lhs.bundle ?? "", lhs.domain ?? "", lhs.rule, lhs.location ?? "", lhs.url ?? "", lhs.message]
         let right = [rhs.bundle ?? "", rhs.domain ?? "", rhs.rule, rhs.location ?? "", rhs.url ?? "", rhs.message]
         return left.lexicographicallyPrecedes(right)
+    }
+}
+
+extension Finding {
+    /// One finding per cause, whose ``affects`` lists every slice and bundle it touches.
+    ///
+    /// Findings that say the same thing (rule, message, domain, URL, location, fix) about several slices or bundles
+    /// become one. Order is kept (first occurrence).
+    ///
+    /// Within one bundle the slices are united; across bundles the finding names no single bundle and
+    /// ``affects`` lists each bundle with its slices (`Payload/App.app (arm64, armv7)`).
+    public static func merged(_ findings: [Finding]) -> [Finding] {
+        struct Cause: Hashable {
+            let rule: String
+            let message: String
+            let domain: String?
+            let url: String?
+            let location: String?
+            let fix: String?
+        }
+        var order: [Cause] = []
+        var groups: [Cause: [Finding]] = [:]
+        for finding in findings {
+            let cause = Cause(
+                rule: finding.rule,
+                message: finding.message,
+                domain: finding.domain,
+                url: finding.url,
+                location: finding.location,
+                fix: finding.fix
+            )
+            if groups[cause] == nil { order.append(cause) }
+            groups[cause, default: []].append(finding)
+        }
+        return order.compactMap { cause in
+            guard let group = groups[cause], var first = group.first else { return nil }
+            guard group.count > 1 else { return first }
+            first.severity = group.map(\.severity).max() ?? first.severity
+            var bundles: [String?] = []
+            var slices: [String?: [String]] = [:]
+            for finding in group {
+                if !bundles.contains(finding.bundle) { bundles.append(finding.bundle) }
+                for item in finding.affects ?? [] where !(slices[finding.bundle]?.contains(item) ?? false) {
+                    slices[finding.bundle, default: []].append(item)
+                }
+            }
+            if bundles.count == 1 {
+                first.affects = slices[first.bundle].flatMap { $0.isEmpty ? nil : $0 }
+            } else {
+                first.bundle = nil
+                first.affects = bundles.map { bundle in
+                    let name = bundle ?? "the archive"
+                    guard let items = slices[bundle], !items.isEmpty else { return name }
+                    return name + " (" + items.joined(separator: ", ") + ")"
+                }
+            }
+            return first
+        }
     }
 }

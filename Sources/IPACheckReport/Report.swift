@@ -1,34 +1,46 @@
-/// The result of `ipacheck check` as data, which every output format (text, JSON, SARIF, JUnit, GitHub) renders.
+/// The result of an ipacheck command as data, which every output format (text, JSON, SARIF, JUnit, GitHub)
+/// renders.
 ///
-/// It holds every finding over every input, the counts, the gate's verdict and the rules that were applied.
+/// It holds every input with its verdict (`pass`, `fail`, or `error` when it could not be read), every finding
+/// (suppressed ones too, with their reason), which rules were carried out for each input and why the others were
+/// not, the counts, and the rule catalogue with each rule's effective severity.
 ///
-/// Build it with ``init(tool:gate:rules:)`` and ``add(input:findings:)`` once per ipa; findings are kept sorted
-/// worst first and the summary and verdicts are recomputed on every change, so the value is always consistent.
+/// Build it with ``init(tool:gate:rules:)``, then ``add(input:findings:suppressed:coverage:)`` once per input
+/// that was read and ``add(unreadable:reason:)`` for one that was not. Every change recomputes the summary and
+/// verdicts, so the value is always consistent, and no input that could not be read is ever a pass.
 public struct Report: Hashable, Sendable, Codable {
     /// The program that produced the report.
     public private(set) var tool: Tool
     /// The `--fail-on` threshold the verdicts were judged against.
     public private(set) var gate: FailThreshold
-    /// The inputs checked, in the order given on the command line, each with its own counts and verdict.
+    /// The inputs, in the order given on the command line, each with its own counts and verdict.
     public private(set) var inputs: [Input]
-    /// Every finding with the input it belongs to; worst first, then by input order, then by ``Finding``'s order.
+    /// Every finding with its input: unsuppressed first, then worst first, by input order, by ``Finding``'s order.
     public private(set) var findings: [Entry]
-    /// The counts over all inputs.
+    /// The counts over all inputs (suppressed findings counted apart).
     public private(set) var summary: Summary
-    /// Whether the whole run passes the gate: it fails when any finding is at or above ``gate``.
+    /// The run's verdict: `error` when an input could not be read, else `fail` when a finding reaches ``gate``.
     public private(set) var verdict: Verdict
-    /// The catalogue of rules applied (one per ID, sorted by ID): SARIF's `tool.driver.rules`, JUnit's test cases.
+    /// The rule catalogue (one per ID, sorted by ID), with each rule's effective severity; every finding of a
+    /// rule in it carries that severity.
     public private(set) var rules: [Rule]
+    /// Whether the report judges its inputs against ``gate`` (`check`, `verify`, `lint`, `aasa`) or lists what
+    /// they hold (`info`, `domains`: no pass or fail, exit 0 unless an input could not be read).
+    public private(set) var kind: Kind
+    /// What the command shows besides findings, in order.
+    public private(set) var sections: [ReportSection]
 
-    /// An empty report: no inputs yet, so it passes.
+    /// An empty report: no inputs yet.
     ///
     /// - Parameters:
     ///   - tool: Name, version and home page of the program.
     ///   - gate: The `--fail-on` threshold (default: errors fail).
-    ///   - rules: Every rule the run applied, including those that found nothing; duplicates by ID are dropped.
-    public init(tool: Tool, gate: FailThreshold = .default, rules: [Rule] = []) {
+    ///   - rules: Every rule the command can apply, with its effective severity; duplicates by ID are dropped.
+    public init(tool: Tool, gate: FailThreshold = .default, rules: [Rule] = [], kind: Kind = .gate) {
         self.tool = tool
         self.gate = gate
+        self.kind = kind
+        self.sections = []
         self.inputs = []
         self.findings = []
         self.summary = Summary()
@@ -37,7 +49,8 @@ public struct Report: Hashable, Sendable, Codable {
         self.rules = rules.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
     }
 
-    /// A report over several inputs at once, in the order given (handy for tests and small callers).
+    /// A report over several inputs at once, in the order given, every rule carried out for each (handy for
+    /// tests and for commands that always run every rule they list).
     public init(
         tool: Tool,
         gate: FailThreshold = .default,
@@ -48,21 +61,126 @@ public struct Report: Hashable, Sendable, Codable {
         for (path, found) in checked { add(input: path, findings: found) }
     }
 
-    /// Records one checked input and its findings; adding the same path again merges into it.
+    /// Records one input that was read, its findings, the findings a configuration suppressed (with the reason),
+    /// and which rules were carried out for it; adding the same path again merges into it.
+    ///
+    /// Findings that say the same thing about several slices or bundles become one (``Finding/merged(_:)``), and
+    /// each finding takes its rule's severity from ``rules``.
     ///
     /// - Parameters:
     ///   - path: The input as the user named it (keep it relative; it becomes SARIF's artifact URI).
-    ///   - findings: What the checks found in it; may be empty (a clean input still counts as checked).
-    public mutating func add(input path: String, findings found: [Finding]) {
-        if !inputs.contains(where: { $0.path == path }) {
-            inputs.append(Input(path: path, summary: Summary(), verdict: .pass))
+    ///   - findings: What the checks found in it; may be empty.
+    ///   - suppressed: Findings the configuration suppressed, each with its reason: they stay in the report.
+    ///   - coverage: Which rules ran for this input; by default every rule of the catalogue.
+    public mutating func add(
+        input path: String,
+        findings found: [Finding],
+        suppressed: [Suppressed] = [],
+        coverage: RuleCoverage = .everyRule
+    ) {
+        let index = inputIndex(path)
+        inputs[index].coverage.merge(coverage)
+        findings += Finding.merged(found).map { Entry(input: path, finding: effective($0)) }
+        findings += suppressed.map {
+            Entry(input: path, finding: effective($0.finding), suppression: Suppression(reason: $0.reason))
         }
-        findings += found.map { Entry(input: path, finding: $0) }
+        recompute()
+    }
+
+    /// Adds what the command shows besides findings; a section with the same key replaces the earlier one.
+    public mutating func add(section: ReportSection) {
+        sections.removeAll { $0.key == section.key }
+        sections.append(section)
+    }
+
+    /// Records an input that could not be read: the report's verdict becomes `error`, whatever else it holds.
+    ///
+    /// - Parameters:
+    ///   - path: The input as the user named it.
+    ///   - reason: What is wrong with it, in a few words (`not a zip archive`).
+    public mutating func add(unreadable path: String, reason: String) {
+        let index = inputIndex(path)
+        inputs[index].error = reason
+        inputs[index].coverage = RuleCoverage()
+        recompute()
+    }
+
+    /// The process exit status the contract asks for: 2 when an input could not be read, 1 when the gate fails,
+    /// 0 when it passes.
+    public var exitCode: Int32 {
+        switch verdict {
+        case .pass: 0
+        case .fail: 1
+        case .error: 2
+        }
+    }
+
+    /// The rule with this ID in the catalogue, if it is there.
+    public func rule(withID id: String) -> Rule? {
+        rules.first { $0.id == id }
+    }
+
+    /// What happened to a rule for one input: it failed (an unsuppressed finding), passed, or was not carried out
+    /// (with the reason).
+    public func outcome(of rule: String, for input: Input) -> RuleOutcome {
+        if input.error != nil { return .notRun(reason: "the input could not be read") }
+        let own = findings.filter { $0.input == input.path && $0.rule == rule }
+        if own.contains(where: { $0.suppression == nil }) { return .failed }
+        switch input.coverage.status(of: rule) {
+        case .ran: return .passed
+        case .notRun(let reason): return own.isEmpty ? .notRun(reason: reason) : .passed
+        }
+    }
+
+    /// The rules of the catalogue that were carried out for at least one input (or raised a finding): SARIF's
+    /// `tool.driver.rules`.
+    public var rulesThatRan: [Rule] {
+        let raised = Set(findings.map(\.rule))
+        return rules.filter { rule in
+            raised.contains(rule.id)
+                || inputs.contains { $0.error == nil && $0.coverage.status(of: rule.id) == .ran }
+        }
+    }
+
+    /// For one input, the rules of the catalogue that were not carried out, grouped by reason (reasons in the
+    /// order of their first rule ID, rule IDs sorted); empty for an input that could not be read.
+    public func notChecked(_ input: Input) -> [NotChecked] {
+        input.notChecked
+    }
+
+    private func computeNotChecked(_ input: Input) -> [NotChecked] {
+        guard input.error == nil else { return [] }
+        var order: [String] = []
+        var groups: [String: [String]] = [:]
+        for rule in rules {
+            guard case .notRun(let reason) = outcome(of: rule.id, for: input) else { continue }
+            if groups[reason] == nil { order.append(reason) }
+            groups[reason, default: []].append(rule.id)
+        }
+        return order.map { NotChecked(reason: $0, rules: groups[$0] ?? []) }
+    }
+
+    private mutating func inputIndex(_ path: String) -> Int {
+        if let index = inputs.firstIndex(where: { $0.path == path }) { return index }
+        inputs.append(Input(path: path))
+        return inputs.count - 1
+    }
+
+    private func effective(_ finding: Finding) -> Finding {
+        var copy = finding
+        if let rule = rule(withID: finding.rule) { copy.severity = rule.severity }
+        return copy
+    }
+
+    private mutating func recompute() {
         let order = Dictionary(
             inputs.enumerated().map { ($0.element.path, $0.offset) },
-            uniquingKeysWith: { a, _ in a }
+            uniquingKeysWith: { first, _ in first }
         )
         findings.sort { lhs, rhs in
+            let leftSuppressed = lhs.suppression != nil
+            let rightSuppressed = rhs.suppression != nil
+            if leftSuppressed != rightSuppressed { return !leftSuppressed }
             if lhs.finding.severity != rhs.finding.severity { return lhs.finding.severity > rhs.finding.severity }
             let left = order[lhs.input] ?? 0
             let right = order[rhs.input] ?? 0
@@ -70,24 +188,38 @@ public struct Report: Hashable, Sendable, Codable {
             return lhs.finding < rhs.finding
         }
         for index in inputs.indices {
-            let own = findings.filter { $0.input == inputs[index].path }.map(\.finding)
-            inputs[index].summary = Summary(counting: own.map(\.severity))
-            inputs[index].verdict = gate.fails(own) ? .fail : .pass
+            let own = findings.filter { $0.input == inputs[index].path }
+            inputs[index].summary = Summary(counting: own)
+            if inputs[index].error != nil {
+                inputs[index].verdict = .error
+            } else if kind == .listing {
+                inputs[index].verdict = .pass
+            } else {
+                inputs[index].verdict = gate.fails(own.filter { $0.suppression == nil }.map(\.finding)) ? .fail : .pass
+            }
         }
-        summary = Summary(counting: findings.map(\.finding.severity))
-        verdict = gate.fails(findings.map(\.finding)) ? .fail : .pass
-    }
-
-    /// The process exit status the contract asks for: 1 when the gate fails, 0 when it passes.
-    public var exitCode: Int32 { verdict == .fail ? 1 : 0 }
-
-    /// The rule with this ID in the catalogue, if it is there.
-    public func rule(withID id: String) -> Rule? {
-        rules.first { $0.id == id }
+        for index in inputs.indices {
+            inputs[index].notChecked = computeNotChecked(inputs[index])
+        }
+        summary = Summary(counting: findings)
+        if inputs.contains(where: { $0.verdict == .error }) {
+            verdict = .error
+        } else {
+            verdict = inputs.contains { $0.verdict == .fail } ? .fail : .pass
+        }
     }
 }
 
 extension Report {
+    /// What a report is for.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// It judges: findings at or above the gate fail the run (exit 1).
+        case gate
+        /// It lists what the inputs hold; findings are shown, nothing passes or fails (exit 0 unless an input
+        /// could not be read).
+        case listing
+    }
+
     /// The program that produced a report: SARIF's `tool.driver`, JUnit's root name.
     public struct Tool: Hashable, Sendable, Codable {
         /// The program's name (`ipacheck`).
@@ -105,77 +237,166 @@ extension Report {
         }
     }
 
-    /// Counts of findings by severity; JSON `{"errors": n, "warnings": n, "notes": n}`.
+    /// Counts of findings by severity; JSON `{"errors": n, "warnings": n, "notes": n}` (plus `suppressed`).
     public struct Summary: Hashable, Sendable, Codable, CustomStringConvertible {
-        /// Findings of severity error.
+        /// Unsuppressed findings of severity error.
         public var errors: Int
-        /// Findings of severity warning.
+        /// Unsuppressed findings of severity warning.
         public var warnings: Int
-        /// Findings of severity note.
+        /// Unsuppressed findings of severity note.
         public var notes: Int
+        /// Findings a configuration suppressed (of any severity): still reported, never counted above.
+        public var suppressed: Int
 
         /// Counts given directly.
-        public init(errors: Int = 0, warnings: Int = 0, notes: Int = 0) {
+        public init(errors: Int = 0, warnings: Int = 0, notes: Int = 0, suppressed: Int = 0) {
             self.errors = errors
             self.warnings = warnings
             self.notes = notes
+            self.suppressed = suppressed
         }
 
-        /// Counts these severities.
+        /// Counts these severities (all unsuppressed).
         public init(counting severities: some Sequence<Severity>) {
             self.init()
-            for severity in severities {
-                switch severity {
-                case .error: errors += 1
-                case .warning: warnings += 1
-                case .note: notes += 1
+            for severity in severities { count(severity) }
+        }
+
+        /// Counts these entries, suppressed ones apart.
+        init(counting entries: [Entry]) {
+            self.init()
+            for entry in entries {
+                if entry.suppression != nil {
+                    suppressed += 1
+                } else {
+                    count(entry.finding.severity)
                 }
             }
         }
 
-        /// All findings counted.
+        private mutating func count(_ severity: Severity) {
+            switch severity {
+            case .error: errors += 1
+            case .warning: warnings += 1
+            case .note: notes += 1
+            }
+        }
+
+        /// Unsuppressed findings counted.
         public var total: Int { errors + warnings + notes }
 
-        /// `3 errors, 1 warning, 0 notes`.
+        /// `3 errors, 1 warning, 0 notes` (and `, 2 suppressed` when there are any).
         public var description: String {
-            [(errors, "error"), (warnings, "warning"), (notes, "note")]
+            var text = [(errors, "error"), (warnings, "warning"), (notes, "note")]
                 .map { count, noun in "\(count) \(noun)\(count == 1 ? "" : "s")" }
                 .joined(separator: ", ")
+            if suppressed > 0 { text += ", \(suppressed) suppressed" }
+            return text
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case errors, warnings, notes, suppressed
+        }
+
+        /// Reads the counts; `suppressed` may be absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            errors = try container.decode(Int.self, forKey: .errors)
+            warnings = try container.decode(Int.self, forKey: .warnings)
+            notes = try container.decode(Int.self, forKey: .notes)
+            suppressed = try container.decodeIfPresent(Int.self, forKey: .suppressed) ?? 0
+        }
+
+        /// Writes the contract's three counts, and `suppressed` only when some finding was suppressed.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(errors, forKey: .errors)
+            try container.encode(warnings, forKey: .warnings)
+            try container.encode(notes, forKey: .notes)
+            if suppressed > 0 { try container.encode(suppressed, forKey: .suppressed) }
         }
     }
 
-    /// Whether something passed the gate.
+    /// What a run or an input came to.
     public enum Verdict: String, Hashable, Sendable, Codable {
-        /// Nothing at or above the gate.
+        /// Read and checked; nothing at or above the gate.
         case pass
-        /// Something at or above the gate: exit status 1.
+        /// Read and checked; something at or above the gate: exit status 1.
         case fail
+        /// Could not be read or checked: exit status 2, never a pass in any format.
+        case error
     }
 
-    /// One checked input with its own counts and verdict.
+    /// One input with its own counts and verdict.
     public struct Input: Hashable, Sendable, Codable {
         /// The path as the user gave it.
         public var path: String
         /// Its findings, counted.
         public var summary: Summary
-        /// Whether it alone passes the gate.
+        /// Whether it passes the gate, fails it, or could not be read.
         public var verdict: Verdict
+        /// Why it could not be read; `nil` for an input that was read.
+        public var error: String?
+        /// Which rules were carried out for it.
+        public var coverage: RuleCoverage
+        /// The catalogue's rules that were not carried out for it, grouped by reason.
+        public fileprivate(set) var notChecked: [NotChecked]
+
+        init(path: String) {
+            self.path = path
+            self.summary = Summary()
+            self.verdict = .pass
+            self.coverage = RuleCoverage()
+            self.notChecked = []
+        }
     }
 
-    /// A finding together with the input it was found in.
+    /// A finding a configuration suppressed, with the reason it gave.
+    public struct Suppressed: Hashable, Sendable {
+        /// The finding.
+        public var finding: Finding
+        /// Why it is suppressed (required by the configuration).
+        public var reason: String
+
+        /// Pairs a finding with its suppression's reason.
+        public init(_ finding: Finding, reason: String) {
+            self.finding = finding
+            self.reason = reason
+        }
+    }
+
+    /// Why a finding does not count: SARIF's `suppressions[].justification`.
+    public struct Suppression: Hashable, Sendable, Codable {
+        /// The reason the configuration gives.
+        public var reason: String
+    }
+
+    /// Rules not carried out for an input, for one reason (`offline: Apple's CDN was not asked`).
+    public struct NotChecked: Hashable, Sendable, Codable {
+        /// Why they were not carried out.
+        public var reason: String
+        /// The rule IDs, sorted.
+        public var rules: [String]
+    }
+
+    /// A finding together with the input it was found in, and its suppression if a configuration suppressed it.
     ///
-    /// In JSON it is the finding's own keys plus `"input"`, so `findings` stays a flat list of finding objects.
+    /// In JSON it is the finding's own keys plus `"input"` (and `"suppressed": {"reason": …}`), so `findings`
+    /// stays a flat list of finding objects.
     @dynamicMemberLookup
     public struct Entry: Hashable, Sendable, Codable {
         /// The input path, as in ``Report/Input/path``.
         public var input: String
         /// The finding.
         public var finding: Finding
+        /// Set when a configuration suppressed the finding: it is shown, but counts for nothing.
+        public var suppression: Suppression?
 
         /// Pairs a finding with its input.
-        public init(input: String, finding: Finding) {
+        public init(input: String, finding: Finding, suppression: Suppression? = nil) {
             self.input = input
             self.finding = finding
+            self.suppression = suppression
         }
 
         /// The finding's fields, read through the entry (`entry.severity`).
@@ -185,21 +406,133 @@ extension Report {
 
         private enum CodingKeys: String, CodingKey {
             case input
+            case suppression = "suppressed"
         }
 
         /// Reads a flat finding object with an `input` key.
         public init(from decoder: any Decoder) throws {
             finding = try Finding(from: decoder)
-            input = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .input)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            input = try container.decode(String.self, forKey: .input)
+            suppression = try container.decodeIfPresent(Suppression.self, forKey: .suppression)
         }
 
-        /// Writes the finding's keys and `input` into one object.
+        /// Writes the finding's keys, `input`, and `suppressed` when it is.
         public func encode(to encoder: any Encoder) throws {
             try finding.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(input, forKey: .input)
+            try container.encodeIfPresent(suppression, forKey: .suppression)
         }
     }
+}
+
+extension Report {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let standardKeys: Set<String> = [
+        "tool", "gate", "inputs", "findings", "summary", "verdict", "rules", "kind",
+    ]
+
+    /// Reads a report written by ``encode(to:)``; top-level keys it does not know become sections.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        tool = try container.decode(Tool.self, forKey: Key("tool"))
+        kind = try container.decodeIfPresent(Kind.self, forKey: Key("kind")) ?? .gate
+        gate = try container.decodeIfPresent(FailThreshold.self, forKey: Key("gate")) ?? .default
+        inputs = try container.decode([Input].self, forKey: Key("inputs"))
+        findings = try container.decode([Entry].self, forKey: Key("findings"))
+        summary = try container.decode(Summary.self, forKey: Key("summary"))
+        verdict = try container.decodeIfPresent(Verdict.self, forKey: Key("verdict")) ?? .pass
+        rules = try container.decode([Rule].self, forKey: Key("rules"))
+        sections = try container.allKeys.filter { !Self.standardKeys.contains($0.stringValue) }
+            .sorted { $0.stringValue < $1.stringValue }
+            .map { key in ReportSection(key: key.stringValue, value: try container.decode(JSONValue.self, forKey: key))
+            }
+    }
+
+    /// Writes the contract's keys (`findings`, `summary`, `verdict`, `inputs`, …) and each section under its key;
+    /// a listing report has no `gate`, and a `verdict` only when an input could not be read.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(tool, forKey: Key("tool"))
+        try container.encode(inputs, forKey: Key("inputs"))
+        try container.encode(findings, forKey: Key("findings"))
+        try container.encode(summary, forKey: Key("summary"))
+        try container.encode(rules, forKey: Key("rules"))
+        if kind == .gate {
+            try container.encode(gate, forKey: Key("gate"))
+            try container.encode(verdict, forKey: Key("verdict"))
+        } else {
+            try container.encode(kind, forKey: Key("kind"))
+            if verdict == .error { try container.encode(verdict, forKey: Key("verdict")) }
+        }
+        for section in sections where !Self.standardKeys.contains(section.key) {
+            try container.encode(section.value, forKey: Key(section.key))
+        }
+    }
+}
+
+extension Report.Input {
+    /// Inputs are equal when everything the JSON shows is (how coverage was recorded is not compared).
+    public static func == (lhs: Report.Input, rhs: Report.Input) -> Bool {
+        lhs.path == rhs.path && lhs.summary == rhs.summary && lhs.verdict == rhs.verdict && lhs.error == rhs.error
+            && lhs.notChecked == rhs.notChecked
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(summary)
+        hasher.combine(verdict)
+        hasher.combine(error)
+        hasher.combine(notChecked)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, summary, verdict, error, notChecked
+    }
+
+    /// Reads an input; its coverage is not part of the JSON (only what was not checked is).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        summary = try container.decode(Report.Summary.self, forKey: .summary)
+        verdict = try container.decode(Report.Verdict.self, forKey: .verdict)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        notChecked = try container.decodeIfPresent([Report.NotChecked].self, forKey: .notChecked) ?? []
+        coverage = RuleCoverage()
+        for group in notChecked {
+            coverage.skip(group.rules, because: group.reason)
+        }
+        coverage.assumeTheRestRan()
+    }
+
+    /// Writes `path`, `summary`, `verdict`, and `error` or `notChecked` when they apply.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encodeIfPresent(error, forKey: .error)
+        if !notChecked.isEmpty { try container.encode(notChecked, forKey: .notChecked) }
+    }
+}
+
+/// What happened to one rule for one input.
+public enum RuleOutcome: Hashable, Sendable {
+    /// Carried out, and nothing found (or only suppressed findings).
+    case passed
+    /// Carried out, and at least one unsuppressed finding.
+    case failed
+    /// Not carried out, with the reason (offline, no App Flip config, no App Clip in the build, …).
+    case notRun(reason: String)
 }
 
 /// The `--fail-on` gate: findings at or above this severity fail the run (exit status 1).

@@ -23,30 +23,38 @@ public struct Rule: Hashable, Sendable, Codable {
         self.fix = fix
     }
 
-    /// A finding of this rule.
+    /// A finding of this rule, with the rule's severity (a report may raise or lower it for the whole rule, as
+    /// its catalogue then says; never for one finding).
     ///
     /// - Parameters:
     ///   - message: What is wrong in this instance, in one sentence.
-    ///   - severity: Overrides the rule's default severity when this instance is worse or milder.
     ///   - fix: Overrides the rule's generic fix with advice for this instance.
+    ///   - affects: The slices (or other parts) the same cause affects.
     public func finding(
         _ message: String,
-        severity: Severity? = nil,
         bundle: String? = nil,
         domain: String? = nil,
         url: String? = nil,
         location: String? = nil,
-        fix: String? = nil
+        fix: String? = nil,
+        affects: [String]? = nil
     ) -> Finding {
         Finding(
             rule: id,
-            severity: severity ?? self.severity,
+            severity: severity,
             message: message,
             bundle: bundle,
             domain: domain,
             url: url,
             location: location,
-            fix: fix ?? self.fix
+            fix: fix ?? self.fix,
+            affects: affects
         )
+    }
+
+    /// The same rule with another severity: what a report's catalogue lists when an option (`verify --strict`)
+    /// makes a rule fail the run.
+    public func withSeverity(_ severity: Severity) -> Rule {
+        Rule(id, severity, title, summary: summary, fix: fix)
     }
 }

@@ -7,7 +7,8 @@ public enum Severity: String, Codable, Comparable, CaseIterable, Sendable {
     /// Will break universal links, web credentials, App Clips or App Flip for users.
     case error
 
-    private var rank: Int {
+    /// 0 for a note, 1 for a warning, 2 for an error.
+    var rank: Int {
         switch self {
         case .note: 0
         case .warning: 1

@@ -115,20 +115,21 @@ struct AASACLITests {
         #expect(result.stderr.contains(path))
     }
 
-    /// The misspelled `"path"` key makes a catch-all (AASA107, unknown key) and the exclude after it dead.
+    /// The misspelled `"path"` key makes a catch-all (AASA129; an unknown key that does not is AASA107) and the
+    /// exclude after it dead.
     @Test func lintPathTypoReportsTheUnknownKey() throws {
         let path = SampleFiles.brokenAASA("path-typo.json")
         let result = try CLI.run(["lint", path, "--format", "json"])
         let files = try #require(try result.jsonObject()["files"] as? [[String: Any]])
         let findings = try #require(files.first?["findings"] as? [[String: Any]])
-        let unknownKey = try #require(findings.first { $0["rule"] as? String == "AASA107" }, "\(result.stdout)")
+        let unknownKey = try #require(findings.first { $0["rule"] as? String == "AASA129" }, "\(result.stdout)")
         #expect((unknownKey["message"] as? String)?.contains("path") == true)
         // A catch-all that opens /account/* in the app is an error, so the default gate fails.
         #expect(unknownKey["severity"] as? String == "error")
         #expect(result.status == 1)
         let strict = try CLI.run(["lint", path, "--fail-on", "warning"])
         #expect(strict.status == 1)
-        #expect(strict.stdout.contains("AASA107"))
+        #expect(strict.stdout.contains("AASA129"))
     }
 
     @Test func lintMixedFormatsAndExcludeEverything() throws {

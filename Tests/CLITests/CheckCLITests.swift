@@ -37,12 +37,16 @@ struct CheckCLITests {
             #expect(!(finding["message"] as? String ?? "").isEmpty)
             #expect(!(finding["fix"] as? String ?? "").isEmpty, "\(rule) has no fix")
         }
-        // The designed errors, by meaning: wrong prefix on links, the Dynamic Links domain without a file, managed
-        // mode without the entitlement; each names its bundle and domain.
+        // The designed errors, by meaning: wrong prefix on links, managed mode without the entitlement; each names
+        // its bundle and domain. The Dynamic Links domain without a file is one finding for the host (the missing
+        // file, SERVE060 offline) that names the claim it breaks, not one more per claim.
         let errors = findings.filter { $0["severity"] as? String == "error" }
-        for (rule, domain) in [
-            ("LINK002", "links.acme.example"), ("LINK006", "acme.page.link"), ("LINK004", "mdm.acme.example"),
-        ] {
+        let missing = try #require(
+            errors.first { $0["domain"] as? String == "acme.page.link" && $0["rule"] as? String == "SERVE060" }
+        )
+        #expect((missing["affects"] as? [String]) == ["applinks:acme.page.link (Payload/Acme.app)"])
+        #expect(!errors.contains { $0["rule"] as? String == "LINK006" })
+        for (rule, domain) in [("LINK002", "links.acme.example"), ("LINK004", "mdm.acme.example")] {
             #expect(
                 errors.contains {
                     $0["rule"] as? String == rule && $0["domain"] as? String == domain
@@ -53,19 +57,32 @@ struct CheckCLITests {
         }
     }
 
+    /// Minimal is an ad hoc simulator build without a profile: it passes only a development gate.
     @Test func minimalPassesTheGate() throws {
-        let result = try check(SampleFiles.minimal, ["--format", "json"])
+        let result = try check(SampleFiles.minimal, ["--format", "json", "--distribution", "development"])
         #expect(result.status == 0, "\(result.stdout)")
         let json = try result.jsonObject()
         let summary = try #require(json["summary"] as? [String: Any])
         #expect(summary["errors"] as? Int == 0)
     }
 
+    /// contract.md: no profile, a simulator build, ad hoc code fail every gate but `--distribution development`.
+    @Test func minimalFailsEveryOtherGate() throws {
+        for gate in [[], ["--distribution", "app-store"], ["--distribution", "ad-hoc"]] {
+            let result = try check(SampleFiles.minimal, ["--format", "json"] + gate)
+            #expect(result.status == 1, "\(gate)")
+            let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
+            let rules = Set(findings.compactMap { $0["rule"] as? String })
+            #expect(rules.isSuperset(of: ["DIST001", "DIST002", "DIST003"]), "\(gate): \(rules)")
+        }
+    }
+
     /// Traversal.ipa has exactly one kind of problem, a warning: the gate passes at error and fails at warning
     /// and note.
     @Test(arguments: [(nil, 0), ("error", 0), ("warning", 1), ("note", 1)] as [(String?, Int32)])
     func failOnMovesTheThreshold(failOn: String?, status: Int32) throws {
-        let result = try check(SampleFiles.broken("Traversal.ipa"), failOn.map { ["--fail-on", $0] } ?? [])
+        let gate = ["--distribution", "development"] + (failOn.map { ["--fail-on", $0] } ?? [])
+        let result = try check(SampleFiles.broken("Traversal.ipa"), gate)
         #expect(result.status == status, "\(result.stdout)\(result.stderr)")
     }
 
@@ -161,9 +178,13 @@ struct CheckCLITests {
         let text = #"{"suppress": [{"rule": "LINK002", "domain": "links.acme.example", "reason": "ticket 42"}]}"#
         try Data(text.utf8).write(to: config)
         let result = try check(SampleFiles.acme, ["--config", config.path, "--format", "json"])
-        let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
-        #expect(!findings.contains { $0["rule"] as? String == "LINK002" })
-        #expect(result.stderr.contains("suppressed"))
+        let json = try result.jsonObject()
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        // Suppressed, not gone: the finding stays with its reason and counts for nothing.
+        let suppressed = findings.filter { $0["rule"] as? String == "LINK002" }
+        #expect(suppressed.count == 1)
+        #expect((suppressed.first?["suppressed"] as? [String: String]) == ["reason": "ticket 42"])
+        #expect((json["summary"] as? [String: Int])?["suppressed"] == 1)
 
         let refused = folder.appendingPathComponent("refused.json")
         try Data(#"{"suppress": [{"rule": "LINK002"}]}"#.utf8).write(to: refused)

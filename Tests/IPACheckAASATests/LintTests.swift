@@ -31,9 +31,33 @@ struct LintTests {
             name: "appID beside appIDs without it (M20)",
             document:
                 #"{"applinks": {"details": [{"appID": "A1B2C3D4E5.com.acme.app", "appIDs": ["A1B2C3D4E5.com.acme.two"], "components": [{"/": "*"}]}]}}"#,
-            rule: "AASA102",
+            rule: "AASA127",
             location: "applinks.details[0]",
             severity: .error
+        ),
+        LintCase(
+            name: "appID beside appIDs that also lists it (M20): harmless, a warning",
+            document:
+                #"{"applinks": {"details": [{"appID": "A1B2C3D4E5.com.acme.app", "appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "*"}]}]}}"#,
+            rule: "AASA102",
+            location: "applinks.details[0]",
+            severity: .warning
+        ),
+        LintCase(
+            name: "unknown top-level key resembling nothing: ignored, a note",
+            document:
+                #"{"x-generated-by": "site builder", "applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "*"}]}]}}"#,
+            rule: "AASA125",
+            location: "x-generated-by",
+            severity: .note
+        ),
+        LintCase(
+            name: "exclude: true in defaults makes every component exclude",
+            document:
+                #"{"applinks": {"defaults": {"exclude": true}, "details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/a/*"}]}]}}"#,
+            rule: "AASA128",
+            location: "applinks.defaults",
+            severity: .warning
         ),
         LintCase(
             name: "legacy apps not empty",
@@ -74,7 +98,7 @@ struct LintTests {
             name: "path key makes a catch-all (M18)",
             document:
                 #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"path": "/x/*"}]}]}}"#,
-            rule: "AASA107",
+            rule: "AASA129",
             location: "applinks.details[0].components[0]",
             severity: .error
         ),

@@ -64,7 +64,7 @@ struct GitHubAnnotationsRendererTests {
         #expect(lines.count == 3)
         #expect(
             lines.first
-                == "::error file=odd%2C name%3A x.ipa,title=ipacheck AASA104::line%0A::error file=x::forged%0D%0A100%25"
+                == "::error file=odd%2C name%3A x.ipa,title=ipacheck AASA104::line%0A::error file=x::forged\\u{D}%0A100%25"
                 + "%0Abundle: Payload/A,B:C.app%0Aurl: https://example.com/%250A%0Afix: Use only `components`."
         )
         #expect(!text.contains("\r"))

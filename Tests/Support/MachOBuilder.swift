@@ -18,6 +18,8 @@ package enum MachOBuilder {
         package var codeResources: [UInt8]?
         /// The CMS payload; `[]` = empty wrapper (ad hoc), `nil` = no signature slot.
         package var cms: [UInt8]? = []
+        /// log2 of the CodeDirectory's page size (12: the 4096-byte pages every iOS signature uses).
+        package var pageSizeLog2: UInt8 = 12
 
         package init() {}
     }
@@ -97,6 +99,7 @@ package enum MachOBuilder {
                 hashType: type,
                 version: signing.version,
                 flags: signing.flags,
+                pageSizeLog2: signing.pageSizeLog2,
                 specialHashes: special
             )
             directories.append((index == 0 ? 0 : UInt32(0x1000 + index - 1), directory))

@@ -72,7 +72,8 @@ public enum AASARules {
             repeatedAppID, unknownComponentKey, excludesEverything, questionMarkInPath, hashInPath,
             trailingExclude, malformedAppID, placeholderAppID, undefinedVariable, unterminatedVariable,
             nonStringQueryValue, wrongType, unknownKey, legacyDetailsDictionary, badSubstitutionVariable,
-            detailWithoutRules, detailWithoutAppIDs, emptyAppsArray, starQueryItem,
+            detailWithoutRules, detailWithoutAppIDs, emptyAppsArray, starQueryItem, ignoredExtraKey,
+            singleAppDetailsDictionary, appIDLostBesideAppIDs, excludeBroaderThanItLooks, misspelledKeyCatchAll,
         ]
         return rules.sorted { $0.id < $1.id }
     }

@@ -146,3 +146,31 @@ public struct AASASourcePosition: Sendable, Hashable, Codable, CustomStringConve
     /// `line 3, column 17`.
     public var description: String { "line \(line), column \(column)" }
 }
+
+extension AASAJSON {
+    /// A repeated member name in one object, with where it repeats.
+    public struct DuplicateKey: Hashable, Sendable {
+        /// The member's name.
+        public var key: String
+        /// The JSON path of the object holding it (`suppress[0]`).
+        public var objectPath: String
+        /// Where the repeated name starts.
+        public var position: AASASourcePosition
+    }
+
+    /// Reads strict RFC 8259 JSON (no trailing commas, comments or junk), for any file ipacheck reads as JSON:
+    /// the first error names its line and column, and repeated keys are returned rather than silently resolved.
+    ///
+    /// - Throws: ``AASAParseError`` with the position of the first error.
+    public static func parseStrict(
+        _ bytes: [UInt8],
+        maximumDepth: Int = 64
+    ) throws(AASAParseError) -> (value: AASAJSON, duplicateKeys: [DuplicateKey]) {
+        var parser = StrictJSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        let value = try parser.parseDocument()
+        let duplicates = parser.duplicates.map {
+            DuplicateKey(key: $0.key, objectPath: $0.objectPath, position: $0.position)
+        }
+        return (value, duplicates)
+    }
+}

@@ -46,14 +46,8 @@ private struct LintContext {
         knownPrefixes = prefixes
     }
 
-    mutating func add(
-        _ rule: Rule,
-        _ message: String,
-        at location: String,
-        severity: Severity? = nil,
-        fix: String? = nil
-    ) {
-        findings.append(rule.finding(message, severity: severity, domain: domain, location: location, fix: fix))
+    mutating func add(_ rule: Rule, _ message: String, at location: String, fix: String? = nil) {
+        findings.append(rule.finding(message, domain: domain, location: location, fix: fix))
     }
 
     // MARK: - Top level and flat services
@@ -63,10 +57,9 @@ private struct LintContext {
         for member in document.root.members ?? [] where !services.contains(member.key) {
             let hint = Self.closest(member.key, in: services).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                AASARules.unknownKey,
+                hint.isEmpty ? AASARules.ignoredExtraKey : AASARules.unknownKey,
                 "unknown top-level key \"\(member.key)\" is ignored\(hint)",
-                at: member.key,
-                severity: hint.isEmpty ? .note : .warning
+                at: member.key
             )
         }
         if document.services.isEmpty {
@@ -100,12 +93,7 @@ private struct LintContext {
             return
         }
         for member in value.members ?? [] where member.key != "apps" {
-            add(
-                AASARules.unknownKey,
-                "key \"\(member.key)\" in \(name) is ignored",
-                at: "\(name).\(member.key)",
-                severity: .note
-            )
+            add(AASARules.ignoredExtraKey, "key \"\(member.key)\" in \(name) is ignored", at: "\(name).\(member.key)")
         }
         guard let apps = value["apps"] else {
             add(AASARules.wrongType, "\(name) has no \"apps\" array, so it lists no app", at: name)
@@ -172,13 +160,20 @@ private struct LintContext {
                 )
             }
         case .object(let members)?:
-            add(
-                AASARules.legacyDetailsDictionary,
-                "applinks.details is a dictionary keyed by app ID (the oldest format); a JSON object has no order, "
-                    + "so which app wins an overlapping URL is undefined",
-                at: "applinks.details",
-                severity: members.count > 1 ? .warning : .note
-            )
+            if members.count > 1 {
+                add(
+                    AASARules.legacyDetailsDictionary,
+                    "applinks.details is a dictionary keyed by app ID (the oldest format); a JSON object has no "
+                        + "order, so which app wins an overlapping URL is undefined",
+                    at: "applinks.details"
+                )
+            } else {
+                add(
+                    AASARules.singleAppDetailsDictionary,
+                    "applinks.details is a dictionary keyed by app ID (the oldest format); with one app it works",
+                    at: "applinks.details"
+                )
+            }
             for member in members where member.value.members == nil {
                 add(
                     AASARules.wrongType,
@@ -392,11 +387,10 @@ private struct LintContext {
         if let singleID = single?.stringValue, list?.arrayValue != nil {
             let covered = detail.appIDs.contains(singleID)
             add(
-                AASARules.appIDBesideAppIDs,
+                covered ? AASARules.appIDBesideAppIDs : AASARules.appIDLostBesideAppIDs,
                 "\(location) has both appID and appIDs; appIDs wins (M20)"
                     + (covered ? "" : ", so \(singleID) gets nothing from this entry"),
-                at: location,
-                severity: covered ? .warning : .error
+                at: location
             )
         }
         if detail.appIDs.isEmpty {
@@ -441,10 +435,9 @@ private struct LintContext {
         }
         if value["exclude"]?.boolValue == true {
             add(
-                AASARules.excludesEverything,
+                AASARules.excludeBroaderThanItLooks,
                 "\(location) sets exclude: true, so every component that does not set exclude: false blocks",
-                at: location,
-                severity: .warning
+                at: location
             )
         }
         for pattern in Self.patterns(of: AASAFields(object: value)) { lintPattern(pattern, at: location) }
@@ -549,22 +542,20 @@ private struct LintContext {
             }
             let catchAll = effective.matchesEverything
             add(
-                AASARules.unknownComponentKey,
+                catchAll ? AASARules.misspelledKeyCatchAll : AASARules.unknownComponentKey,
                 "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (M18)"
                     + (catchAll ? ", so this component matches every URL" : ""),
-                at: location,
-                severity: catchAll ? .error : .warning
+                at: location
             )
         }
         if case .items(let items)? = rule.fields.query {
             for item in items where AASAEffectiveRule.isAllStars(item.pattern) {
                 if rule.fields.exclude == true {
                     add(
-                        AASARules.excludesEverything,
+                        AASARules.excludeBroaderThanItLooks,
                         "exclude rule's query item \"\(item.name)\": \"\(item.pattern)\" also holds when the item is "
                             + "absent (M3, M10), so the rule excludes URLs without it too; use \"?*\" to require it",
-                        at: location,
-                        severity: .warning
+                        at: location
                     )
                 } else {
                     add(
@@ -883,5 +874,43 @@ extension AASARules {
         summary: "A missing query item counts as empty and \"*\" matches empty (M10), so {\"id\": \"*\"} accepts URLs "
             + "without id.",
         fix: "Use \"?*\" to require a non-empty value."
+    )
+    static let ignoredExtraKey = Rule(
+        "AASA125",
+        .note,
+        "ignored extra key",
+        summary: "A key that is no known service or field and resembles none: Apple ignores it, and nothing is lost.",
+        fix: "Delete it to keep the file clear."
+    )
+    static let singleAppDetailsDictionary = Rule(
+        "AASA126",
+        .note,
+        "details as a dictionary (one app)",
+        summary: "The oldest format keys details by app ID; with a single app the missing order does not matter.",
+        fix: "Use \"details\": [ {\"appIDs\": [...], \"components\": [...]} ] before adding a second app."
+    )
+    static let appIDLostBesideAppIDs = Rule(
+        "AASA127",
+        .error,
+        "appID lost next to appIDs",
+        summary: "When appIDs is present (even empty), iOS ignores appID (M20); here the appID is not in appIDs, so "
+            + "that app gets nothing from the entry.",
+        fix: "Move the app ID into the appIDs array and delete appID."
+    )
+    static let excludeBroaderThanItLooks = Rule(
+        "AASA128",
+        .warning,
+        "exclude broader than it looks",
+        summary: "The exclude covers more than its pattern suggests: exclude: true in defaults makes every component "
+            + "exclude unless it says otherwise, and a query item \"*\" also holds when the item is absent (M3, M10).",
+        fix: "Set exclude only on the components that should block; require a query item with \"?*\"."
+    )
+    static let misspelledKeyCatchAll = Rule(
+        "AASA129",
+        .error,
+        "misspelled key makes a catch-all",
+        summary: "Apple ignores unknown keys (M18): with its pattern key misspelled (\"path\" for \"/\"), the "
+            + "component matches every URL, so the app opens links it was never meant to.",
+        fix: "Use the documented keys: /, ?, #, exclude, comment, caseSensitive, percentEncoded."
     )
 }

@@ -85,17 +85,41 @@ public struct MachOContainer: Hashable, Sendable {
     ///
     /// - Throws: ``ParseError`` when what is known is malformed or a range lies outside the file.
     public static func scan(_ file: PartialFile) throws(ParseError) -> ScanResult {
+        let format: Format
+        let sliceRanges: [Range<Int>]
+        switch try layout(file) {
+        case .needsBytes(let range): return .needsBytes([range])
+        case .known(let knownFormat, let ranges): (format, sliceRanges) = (knownFormat, ranges)
+        }
+
+        var needed: [Range<Int>] = []
+        var slices: [MachOSlice] = []
+        for sliceRange in sliceRanges {
+            switch try scanSlice(file, range: sliceRange) {
+            case .complete(let slice): slices.append(slice)
+            case .needsBytes(let range): needed.append(range)
+            }
+        }
+        guard needed.isEmpty else { return .needsBytes(needed.sorted { $0.lowerBound < $1.lowerBound }) }
+        return .complete(MachOContainer(format: format, slices: slices))
+    }
+
+    private enum Layout {
+        case known(Format, [Range<Int>])
+        case needsBytes(Range<Int>)
+    }
+
+    /// The format and slice ranges, from the fat header and arch table (a thin file is one slice).
+    private static func layout(_ file: PartialFile) throws(ParseError) -> Layout {
         guard file.size >= 4 else {
             throw ParseError(.truncated, field: "magic", at: 0, reason: "a \(file.size)-byte file has no magic number")
         }
-        guard let head = file.bytes(in: 0..<min(8, file.size)) else { return .needsBytes([0..<min(8, file.size)]) }
+        guard let head = file.bytes(in: 0..<min(8, file.size)) else { return .needsBytes(0..<min(8, file.size)) }
         var headReader = ByteReader(head)
         let magic = try headReader.readUInt32BE("magic")
-        var format = Format.thin
-        var sliceRanges: [Range<Int>]
         switch MachOMagic(rawValue: magic) {
         case .fat, .fat64:
-            format = magic == MachOMagic.fat.rawValue ? .fat : .fat64
+            let format: Format = magic == MachOMagic.fat.rawValue ? .fat : .fat64
             let count = try Int.checked(try headReader.readUInt32BE("fat_header.nfat_arch"), field: "nfat_arch")
             guard count > 0, count <= maximumSliceCount else {
                 throw ParseError(
@@ -115,10 +139,10 @@ public struct MachOContainer: Hashable, Sendable {
                     reason: "\(count) arch entries need \(table.upperBound) bytes, file has \(file.size)"
                 )
             }
-            guard let tableBytes = file.bytes(in: table) else { return .needsBytes([table]) }
-            sliceRanges = try parseArchTable(tableBytes, count: count, format: format, fileSize: file.size)
+            guard let tableBytes = file.bytes(in: table) else { return .needsBytes(table) }
+            return .known(format, try parseArchTable(tableBytes, count: count, format: format, fileSize: file.size))
         case .machO32, .machO32Swapped, .machO64, .machO64Swapped:
-            sliceRanges = [0..<file.size]
+            return .known(.thin, [0..<file.size])
         case nil:
             throw ParseError(
                 .badMagic,
@@ -127,17 +151,45 @@ public struct MachOContainer: Hashable, Sendable {
                 reason: "0x\(String(magic, radix: 16)) is neither a Mach-O nor a universal binary"
             )
         }
+    }
 
-        var needed: [Range<Int>] = []
-        var slices: [MachOSlice] = []
-        for sliceRange in sliceRanges {
-            switch try scanSlice(file, range: sliceRange) {
-            case .complete(let slice): slices.append(slice)
-            case .needsBytes(let range): needed.append(range)
-            }
+    /// Where a slice's code signature starts, as far as the bytes known so far tell.
+    public enum SignatureStart: Hashable, Sendable {
+        /// The slice's header or load commands have not arrived yet.
+        case unknown
+        /// The slice has no `LC_CODE_SIGNATURE`.
+        case unsigned
+        /// The signature starts at this offset of the file: the end of the code its CodeDirectory hashes.
+        case at(Int)
+    }
+
+    /// For each slice whose place is known, where its signature starts.
+    ///
+    /// That is what a stream that hashes code pages needs to know before the bytes there pass by. Malformed bytes
+    /// give no answer (``scan(_:)`` reports them).
+    public static func signatureStarts(_ file: PartialFile) -> [(slice: Range<Int>, start: SignatureStart)] {
+        guard case .known(_, let ranges)? = try? layout(file) else { return [] }
+        return ranges.map { range in
+            let start = range.lowerBound
+            let headerRange = start..<(start + min(32, range.count))
+            guard let headerBytes = file.bytes(in: headerRange) else { return (range, .unknown) }
+            var headerReader = ByteReader(headerBytes, baseOffset: start)
+            guard let header = try? MachOHeader.parse(&headerReader),
+                let commandsSize = try? Int.checked(header.sizeOfCommands, field: "mach_header.sizeofcmds"),
+                commandsSize <= range.upperBound - (start + header.size)
+            else { return (range, .unknown) }
+            let commandsRange = (start + header.size)..<(start + header.size + commandsSize)
+            guard let commandBytes = file.bytes(in: commandsRange),
+                let commands = try? LoadCommands.parse(
+                    ByteReader(commandBytes, baseOffset: commandsRange.lowerBound),
+                    header: header,
+                    sliceOffset: header.size
+                )
+            else { return (range, .unknown) }
+            guard let signature = commands.codeSignatureRange else { return (range, .unsigned) }
+            guard signature.upperBound <= range.count else { return (range, .unknown) }
+            return (range, .at(start + signature.lowerBound))
         }
-        guard needed.isEmpty else { return .needsBytes(needed.sorted { $0.lowerBound < $1.lowerBound }) }
-        return .complete(MachOContainer(format: format, slices: slices))
     }
 
     private enum SliceScan {

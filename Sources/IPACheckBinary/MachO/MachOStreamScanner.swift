@@ -18,6 +18,12 @@ public struct MachOStreamScanner: Sendable {
     /// Whether the scan is finished and the rest of the stream can be skipped.
     public var isComplete: Bool { container != nil }
 
+    /// Where each slice's signature starts, as far as the bytes consumed so far tell (see
+    /// ``MachOContainer/signatureStarts(_:)``).
+    public var signatureStarts: [(slice: Range<Int>, start: MachOContainer.SignatureStart)] {
+        MachOContainer.signatureStarts(file)
+    }
+
     /// Takes the next bytes of the stream (they follow the previous call's bytes directly).
     ///
     /// - Throws: ``ParseError`` when the known bytes are malformed, or `.unsupported` when a needed range lies

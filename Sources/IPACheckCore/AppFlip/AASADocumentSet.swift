@@ -31,7 +31,13 @@ public struct AASADocumentSet: Sendable {
     /// The matcher the checks take.
     public var matcher: AASALinkMatcher {
         let entries = self.entries
-        return { request in
+        // The copies fetched for the host; with none at all, the origin is still asked, so a check about a host
+        // nobody fetched says so ("not fetched") instead of passing in silence.
+        let copies: @Sendable (String) -> [AASACopy] = { host in
+            let fetched = AASACopy.allCases.filter { entries[Key(host: host.lowercased(), copy: $0)] != nil }
+            return fetched.isEmpty ? [.origin] : fetched
+        }
+        return AASALinkMatcher(copies: copies) { request in
             switch entries[Key(host: request.host.lowercased(), copy: request.copy)] {
             case nil:
                 return .unavailable(why: "the \(request.copy.rawValue) copy of \(request.host)'s AASA was not fetched")

@@ -151,8 +151,61 @@ public enum AppFlipChecks {
     public static let rules: [Rule] = [
         linkShape, hostNotAssociated, hostAlternateModeOnly, placeholderDomain, aasaNoMatch, foreignRedirectURI,
         googleHomeMissing, binaryAssistantOnly, binaryNoRedirectCheck, legacyDeepLink, binaryNoUniversalLinksOnly,
-        binarySampleErrorValue, binarySandboxOnly,
+        binarySampleErrorValue, binarySandboxOnly, hostIgnoredMode, cdnCopyUnavailable, listedAppRedirectMissing,
     ]
+
+    /// FLIP014: the App Flip host is claimed only by an entry iOS ignores in this build.
+    public static let hostIgnoredMode = Rule(
+        "FLIP014",
+        .error,
+        "App Flip host only in an ignored mode",
+        summary: "The only entry claiming the App Flip host has ?mode=developer, which iOS ignores in a "
+            + "distribution-signed build: the link never opens the app.",
+        fix: "Add the host without ?mode= to the main app's Associated Domains."
+    )
+
+    /// FLIP015: Apple's CDN copy of the App Flip host's AASA could not be read.
+    public static let cdnCopyUnavailable = Rule(
+        "FLIP015",
+        .warning,
+        "Apple's CDN copy unavailable for the App Flip link",
+        summary: "The origin's AASA was judged, but Apple's CDN copy, which devices use, could not be read, so "
+            + "whether devices open the App Flip link is not known.",
+        fix: "Run again later or from another network; see the CDN findings for the host."
+    )
+
+    /// FLIP016: the redirect allowlist lacks the redirect URI of a Google app the config lists.
+    public static let listedAppRedirectMissing = Rule(
+        "FLIP016",
+        .warning,
+        "redirect URI of a listed Google app missing",
+        summary: "googleApps lists a Google app whose App Flip redirect URI the allowlist lacks, so flips started "
+            + "from that app are refused.",
+        fix: "Add the redirect URI, or drop the app from googleApps."
+    )
+
+    /// Records which App Flip rules a gate run carried out, and why the others were not.
+    static func recordCoverage(
+        config: AppFlipConfig?,
+        hasAppID: Bool,
+        cdnAsked: Bool,
+        into coverage: inout RuleCoverage
+    ) {
+        guard config != nil else {
+            coverage.skip(rules, because: "no App Flip config (--appflip, or appFlip in the config file)")
+            return
+        }
+        guard hasAppID else {
+            coverage.skip(rules, because: "the main app is not signed with an application-identifier")
+            return
+        }
+        coverage.ran(rules.filter { $0 != cdnCopyUnavailable })
+        if cdnAsked {
+            coverage.ran([cdnCopyUnavailable])
+        } else {
+            coverage.skip([cdnCopyUnavailable], because: "Apple's CDN was not asked (--offline or --no-cdn)")
+        }
+    }
 
     /// The `state` used in the URLs the AASA is asked about (any non-empty value stands for Google's nonce).
     public static let probeState = "ipacheck-probe-state"
@@ -173,7 +226,7 @@ public enum AppFlipChecks {
         appID: String,
         signing: SigningKind,
         infoPlist: PlistValue? = nil,
-        executable: [UInt8]? = nil,
+        executable: BinaryStrings? = nil,
         matcher: AASALinkMatcher? = nil,
         bundle: String? = nil
     ) -> [Finding] {
@@ -217,10 +270,9 @@ public enum AppFlipChecks {
     /// FLIP004 for every associated-domains entry that is a placeholder, a reserved name or not fully qualified.
     public static func placeholderDomains(_ entries: [AssociatedDomainEntry], bundle: String? = nil) -> [Finding] {
         entries.compactMap { entry in
-            guard let judgement = PlaceholderHost.judge(entry.host, mode: entry.mode) else { return nil }
+            guard let reason = PlaceholderHost.reason(entry.host, mode: entry.mode) else { return nil }
             return placeholderDomain.finding(
-                "Associated domain \(entry.entry) \(judgement.reason).",
-                severity: judgement.severity,
+                "Associated domain \(entry.entry) \(reason).",
                 bundle: bundle,
                 domain: entry.host,
                 location: "com.apple.developer.associated-domains"
@@ -252,11 +304,10 @@ public enum AppFlipChecks {
             )
         }
         guard let host = linkHost(url) else { return findings }
-        if let judgement = PlaceholderHost.judge(host, mode: nil) {
+        if let reason = PlaceholderHost.reason(host, mode: nil) {
             findings.append(
                 placeholderDomain.finding(
-                    "App Flip link host \(host) \(judgement.reason).",
-                    severity: judgement.severity,
+                    "App Flip link host \(host) \(reason).",
                     bundle: bundle,
                     domain: host,
                     url: url
@@ -276,9 +327,8 @@ public enum AppFlipChecks {
                 : "App Flip host \(host) is claimed only by \(coverage.entry.entry), so App Flip works only on "
                     + (mode.contains("managed") ? "MDM-managed devices." : "developer-mode devices.")
             findings.append(
-                hostAlternateModeOnly.finding(
+                (ignored ? hostIgnoredMode : hostAlternateModeOnly).finding(
                     message,
-                    severity: ignored ? .error : nil,
                     bundle: bundle,
                     domain: host,
                     url: url,
@@ -288,7 +338,8 @@ public enum AppFlipChecks {
         }
         guard let matcher, problems.isEmpty else { return findings }
         // Developer-mode domains are fetched from the origin directly; the CDN copy matters otherwise.
-        let copies: [AASACopy] = coverage.entry.mode?.contains("developer") == true ? [.origin] : [.origin, .cdn]
+        let copies: [AASACopy] =
+            coverage.entry.mode?.contains("developer") == true ? [.origin] : matcher.copies(of: coverage.aasaHost)
         let links = probeLinks(config: config)
         for copy in copies {
             let failures = links.compactMap { link -> (AppFlipLink, AASAMatchOutcome)? in
@@ -352,7 +403,7 @@ public enum AppFlipChecks {
         let copyName = copy == .cdn ? "Apple's CDN copy of the AASA of \(host)" : "The AASA of \(host)"
         let others = failures > 1 ? " (\(failures) of \(total) redirect_uri variants fail)" : ""
         let message: String
-        var severity: Severity?
+        var rule = aasaNoMatch
         switch outcome {
         case .match:
             return nil
@@ -362,9 +413,9 @@ public enum AppFlipChecks {
             message = "\(copyName) has no rule opening the App Flip link in \(appID): \(why)\(others)."
         case .unavailable(let why):
             message = "\(copyName) could not be read, so the App Flip link cannot open \(appID): \(why)."
-            if copy == .cdn { severity = .warning }
+            if copy == .cdn { rule = cdnCopyUnavailable }
         }
-        return aasaNoMatch.finding(message, severity: severity, bundle: bundle, domain: host, url: link.url)
+        return rule.finding(message, bundle: bundle, domain: host, url: link.url)
     }
 
     private static func linkHost(_ url: String) -> String? {
@@ -414,10 +465,9 @@ public enum AppFlipChecks {
             for sandbox in config.sandbox ? [false, true] : [false]
             where !redirectURIs.contains(app.redirectURI(sandbox: sandbox)) {
                 findings.append(
-                    foreignRedirectURI.finding(
+                    listedAppRedirectMissing.finding(
                         "The redirect allowlist lacks \(app.redirectURI(sandbox: sandbox)) although googleApps "
                             + "lists \(app.name).",
-                        severity: .warning,
                         bundle: bundle,
                         url: app.redirectURI(sandbox: sandbox),
                         location: "redirectURIs",
@@ -431,7 +481,18 @@ public enum AppFlipChecks {
 
     // MARK: - Info.plist and executable
 
-    private static func legacyDeepLinks(infoPlist: PlistValue?, executable: [UInt8]?, bundle: String?) -> [Finding] {
+    /// Every string the heuristics look for in the main executable (searched while it streams past).
+    public static let executableNeedles: [String] = [
+        "madeby.google.com/home-app", "assistant-settings://", GoogleApp.redirectHost, GoogleApp.sandboxRedirectHost,
+        GoogleApp.googleAssistant.bundleID, GoogleApp.googleHome.bundleID, "UniversalLinksOnly", "universalLinksOnly",
+        "user_not_authorized",
+    ]
+
+    private static func legacyDeepLinks(
+        infoPlist: PlistValue?,
+        executable: BinaryStrings?,
+        bundle: String?
+    ) -> [Finding] {
         var findings: [Finding] = []
         let schemes = infoPlist?["LSApplicationQueriesSchemes"]?.stringArray ?? []
         if schemes.contains(where: { $0.lowercased() == "assistant-settings" }) {
@@ -445,8 +506,7 @@ public enum AppFlipChecks {
             )
         }
         guard let executable else { return findings }
-        for needle in ["madeby.google.com/home-app", "assistant-settings://"]
-        where ByteSearch.contains(executable, needle) {
+        for needle in ["madeby.google.com/home-app", "assistant-settings://"] where executable.contains(needle) {
             findings.append(
                 legacyDeepLink.finding(
                     "The main executable contains \(needle), a retired Google account-linking deep link (heuristic).",
@@ -458,8 +518,8 @@ public enum AppFlipChecks {
         return findings
     }
 
-    private static func binaryHeuristics(_ executable: [UInt8], bundle: String?) -> [Finding] {
-        func has(_ needle: String) -> Bool { ByteSearch.contains(executable, needle) }
+    private static func binaryHeuristics(_ executable: BinaryStrings, bundle: String?) -> [Finding] {
+        func has(_ needle: String) -> Bool { executable.contains(needle) }
         var findings: [Finding] = []
         let production = has(GoogleApp.redirectHost)
         let sandbox = has(GoogleApp.sandboxRedirectHost)

@@ -101,7 +101,30 @@ public enum AASAMatchOutcome: Hashable, Sendable {
 }
 
 /// Answers AASA match questions from files the caller fetched beforehand (origin and CDN), so checks stay pure.
-public typealias AASALinkMatcher = @Sendable (AASAMatchRequest) -> AASAMatchOutcome
+public struct AASALinkMatcher: Sendable {
+    private let copiesOf: @Sendable (String) -> [AASACopy]
+    private let answer: @Sendable (AASAMatchRequest) -> AASAMatchOutcome
+
+    /// Creates a matcher.
+    ///
+    /// - Parameters:
+    ///   - copies: The copies of a host's file that were fetched (the origin's, and Apple's CDN copy when it was
+    ///     asked): the only ones a check should ask about.
+    ///   - match: The answer to one question.
+    public init(
+        copies: @escaping @Sendable (String) -> [AASACopy],
+        match: @escaping @Sendable (AASAMatchRequest) -> AASAMatchOutcome
+    ) {
+        self.copiesOf = copies
+        self.answer = match
+    }
+
+    /// The copies of `host`'s file there is an answer about.
+    public func copies(of host: String) -> [AASACopy] { copiesOf(host) }
+
+    /// The answer to one question.
+    public func callAsFunction(_ request: AASAMatchRequest) -> AASAMatchOutcome { answer(request) }
+}
 
 /// How a universal-link host is claimed by an app's `applinks:` entries.
 struct LinkHostCoverage: Hashable, Sendable {

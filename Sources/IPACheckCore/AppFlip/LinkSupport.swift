@@ -1,22 +1,58 @@
 import Foundation
 import IPACheckReport
 
-/// Plain substring search over a binary's bytes, for the string heuristics.
+/// The strings found in an executable by a streaming search (``StringSearch``): what the App Flip heuristics
+/// ask about, without holding the executable.
+public struct BinaryStrings: Hashable, Sendable {
+    /// The needles that occur.
+    public let found: Set<String>
+
+    /// Creates the answer.
+    public init(found: Set<String>) {
+        self.found = found
+    }
+
+    /// Whether `needle` occurs (it must be one of the needles searched for).
+    public func contains(_ needle: String) -> Bool { found.contains(needle) }
+}
+
+/// Searches a stream of chunks for a few byte strings at once, carrying the last bytes of each chunk over so that a
+/// string split across two chunks is found too.
 ///
 /// Swift stores string literals of up to 15 UTF-8 bytes inline in instructions, so only longer literals (and every
 /// Objective-C literal) are found; callers use absence of a short string only where that errs on the quiet side.
-enum ByteSearch {
-    /// Whether `needle`'s UTF-8 bytes occur contiguously in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first, haystack.count >= pattern.count else { return pattern.isEmpty }
-        let lastStart = haystack.count - pattern.count
+struct StringSearch {
+    private let needles: [(text: String, bytes: [UInt8])]
+    private var carry: [UInt8] = []
+    private let overlap: Int
+    private(set) var found: Set<String> = []
+
+    /// A search for these strings' UTF-8 bytes.
+    init(_ needles: [String]) {
+        self.needles = needles.filter { !$0.isEmpty }.map { ($0, Array($0.utf8)) }
+        overlap = max(0, (self.needles.map(\.bytes.count).max() ?? 1) - 1)
+    }
+
+    /// Feeds the next chunk.
+    mutating func consume(_ chunk: ArraySlice<UInt8>) {
+        guard found.count < needles.count else { return }
+        let window = carry + chunk.prefix(overlap)
+        for needle in needles where !found.contains(needle.text) {
+            if Self.contains(window, needle.bytes) || Self.contains(chunk, needle.bytes) { found.insert(needle.text) }
+        }
+        carry = Array((carry + chunk.suffix(overlap)).suffix(overlap))
+    }
+
+    /// Whether `needle` occurs contiguously in `haystack`.
+    static func contains(_ haystack: some Collection<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        let bytes = Array(haystack)
+        guard bytes.count >= needle.count else { return false }
+        let lastStart = bytes.count - needle.count
         var index = 0
         while index <= lastStart {
-            guard let found = haystack[index...lastStart].firstIndex(of: first) else { return false }
-            var offset = 1
-            while offset < pattern.count, haystack[found + offset] == pattern[offset] { offset += 1 }
-            if offset == pattern.count { return true }
+            guard let found = bytes[index...lastStart].firstIndex(of: first) else { return false }
+            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return true }
             index = found + 1
         }
         return false
@@ -30,18 +66,13 @@ enum PlaceholderHost {
 
     /// Why `host` is a placeholder, reserved or not fully qualified (a phrase after "… is"); `nil` if it may be real.
     ///
-    /// `localhost` and `.local` names under `?mode=developer` are left alone: they are development entries.
+    /// `localhost` and `.local` names under `?mode=developer` are left alone: they are development entries. So
+    /// are hosts under the reserved test TLDs (`.example`, `.test`, `.invalid`): only fixtures and samples use
+    /// them, and a shipped app with one fails the AASA checks anyway.
     static func reason(_ host: String, mode: String?) -> String? {
-        judge(host, mode: mode)?.reason
-    }
-
-    /// The reason and how bad it is: template domains copied from documentation are errors, while hosts under the
-    /// reserved test TLDs (`.example`, `.test`, `.invalid`) are left alone: only fixtures and samples use them, and
-    /// a shipped app with one fails the AASA checks anyway.
-    static func judge(_ host: String, mode: String?) -> (reason: String, severity: Severity)? {
         let reservedTLD = ["example", "test", "invalid"].contains { host.lowercased().hasSuffix("." + $0) }
-        guard !reservedTLD, let reason = rawReason(host, mode: mode) else { return nil }
-        return (reason, .error)
+        guard !reservedTLD else { return nil }
+        return rawReason(host, mode: mode)
     }
 
     private static func rawReason(_ host: String, mode: String?) -> String? {

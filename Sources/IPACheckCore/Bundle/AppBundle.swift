@@ -30,6 +30,9 @@ public struct AppBundle: Sendable, Hashable, Encodable {
     public let infoPlistPath: String
     /// The whole Info.plist, for checks that need more keys.
     public let infoPlist: PlistValue
+    /// The digests of Info.plist's bytes, taken when it was read to find the bundle: what special slot −1 and a
+    /// parent's resource seal compare, so the file is never read twice.
+    public let infoPlistDigests: FileDigests
 
     /// The bundle's folder name (`Share.appex`).
     public var folderName: String {

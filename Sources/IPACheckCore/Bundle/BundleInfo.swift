@@ -93,6 +93,9 @@ public struct InfoReport: Encodable, Sendable {
     /// Problems found while reading (archive structure, unreadable nested bundles).
     public let findings: [Finding]
 
+    /// The rules `info` applies: the archive's.
+    public static let rules = ArchiveRules.rules
+
     /// Reads the bundle tree of an ipa.
     ///
     /// - Throws: ``InputError`` when the ipa, its main app or the main executable cannot be read.

@@ -127,6 +127,23 @@ public final class IPAFile {
         members[member]?.declaredSize
     }
 
+    /// The declared size as an `Int` (0 when absent or out of range): what a stream scanner sizes its view by,
+    /// never what anything is allocated by.
+    func declaredMemberSize(_ member: String) -> Int {
+        declaredSize(of: member).flatMap { Int(exactly: $0) } ?? 0
+    }
+
+    /// The most bytes of one member read whole (profiles, plists, CodeResources).
+    var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
+
+    /// Every readable member's name.
+    public var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }
+
+    /// The given members in the order they are stored in the archive, so a pass reads the file front to back.
+    func inArchiveOrder(_ names: [String]) -> [String] {
+        names.sorted { (members[$0]?.index ?? Int.max, $0) < (members[$1]?.index ?? Int.max, $1) }
+    }
+
     // MARK: - Screening and discovery
 
     private static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
@@ -308,8 +325,10 @@ public final class IPAFile {
             return nil
         }
         let info: PlistValue
+        let infoDigests: FileDigests
         do {
             let bytes = try archive.read(entry, limit: maximumInfoPlistBytes)
+            infoDigests = FileDigests(of: bytes)
             info = try PlistParser.parse(bytes)
         } catch {
             if parent != nil {
@@ -369,7 +388,8 @@ public final class IPAFile {
             provisioningProfile: members[profile] != nil ? profile : nil,
             codeResources: members[seal] != nil ? seal : nil,
             infoPlistPath: infoPath,
-            infoPlist: info
+            infoPlist: info,
+            infoPlistDigests: infoDigests
         )
     }
 }

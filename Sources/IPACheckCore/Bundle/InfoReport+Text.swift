@@ -1,22 +1,25 @@
 public import IPACheckReport
 
 extension InfoReport {
-    /// The bundle tree for people: one block per bundle, nested bundles indented under their parent.
-    public func text(style: TextStyle = .plain) -> String {
-        var out = ""
+    /// The bundle tree as a report section: JSON `bundles`, and for people one block per bundle, nested bundles
+    /// indented under their parent.
+    public func section() throws -> ReportSection {
+        var lines: [StyledLine] = []
         var depthOf: [String: Int] = [:]
         for bundle in bundles {
             let depth = bundle.parent.flatMap { depthOf[$0] }.map { $0 + 1 } ?? 0
             depthOf[bundle.path] = depth
             let indent = String(repeating: "    ", count: depth)
             let shownPath = bundle.parent.map { parent in String(bundle.path.dropFirst(parent.count + 1)) }
-            var title = style.bold(shownPath ?? bundle.path) + "  [\(bundle.kind.rawValue)]"
-            title += "  " + (bundle.bundleID ?? "(no bundle ID)")
+            var title = StyledLine.text(indent)
+            title.append(shownPath ?? bundle.path, .bold)
+            var rest = "  [\(bundle.kind.rawValue)]  " + (bundle.bundleID ?? "(no bundle ID)")
             if let version = bundle.version ?? bundle.build {
-                title += "  \(version)"
-                if let build = bundle.build, bundle.version != nil { title += " (\(build))" }
+                rest += "  \(version)"
+                if let build = bundle.build, bundle.version != nil { rest += " (\(build))" }
             }
-            out += indent + title + "\n"
+            title.append(rest)
+            lines.append(title)
             var facts: [String] = []
             if let platform = bundle.platform { facts.append("platform \(platform)") }
             if let minimum = bundle.minimumOSVersion { facts.append("minimum OS \(minimum)") }
@@ -27,21 +30,17 @@ extension InfoReport {
             } else {
                 facts.append("no executable")
             }
-            out += indent + "  " + facts.joined(separator: " · ") + "\n"
-            out += indent + "  " + signingLine(bundle.signing, style: style) + "\n"
+            lines.append(.text(indent + "  " + facts.joined(separator: " · ")))
+            var signing = StyledLine.text(indent + "  ")
+            signing.append(contentsOf: signingLine(bundle.signing))
+            lines.append(signing)
         }
-        if !findings.isEmpty {
-            out += "\n"
-            for finding in findings {
-                out += style.severity(finding.severity) + " \(finding.rule) \(finding.message)\n"
-            }
-        }
-        return out
+        return try ReportSection(key: "bundles", value: bundles, lines: lines)
     }
 
-    private func signingLine(_ signing: SigningSummary, style: TextStyle) -> String {
-        if let problem = signing.problem { return style.red("signature unreadable: \(problem)") }
-        guard signing.signed else { return style.yellow("unsigned") }
+    private func signingLine(_ signing: SigningSummary) -> StyledLine {
+        if let problem = signing.problem { return .text("signature unreadable: \(problem)", .red) }
+        guard signing.signed else { return .text("unsigned", .yellow) }
         var parts: [String] = [signing.adHoc ? "ad hoc signature" : "signed"]
         if let team = signing.teamID { parts.append("team \(team)") }
         if let identifier = signing.identifier { parts.append("identifier \(identifier)") }
@@ -52,6 +51,6 @@ extension InfoReport {
         parts.append(entitlements.isEmpty ? "no entitlements" : "entitlements " + entitlements.joined(separator: "+"))
         parts.append(signing.provisioningProfile != nil ? "embedded profile" : "no profile")
         if signing.encrypted { parts.append("FairPlay-encrypted") }
-        return parts.joined(separator: " · ")
+        return .text(parts.joined(separator: " · "))
     }
 }

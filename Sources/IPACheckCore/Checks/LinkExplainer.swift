@@ -90,7 +90,7 @@ public enum LinkExplainer {
         )
 
         let ipa = try IPAFile(path: ipaPath)
-        let facts = try BundleFacts.gatherAll(ipa: ipa, isReleaseBuild: options.isReleaseBuild, now: options.now)
+        let facts = try BundleFacts.gatherAll(ipa: ipa, now: options.now)
         let claims = facts.flatMap { fact in
             fact.domains.filter { $0.service == .applinks && $0.covers(host: host) }.map { (fact, $0) }
         }
@@ -154,7 +154,7 @@ public enum LinkExplainer {
             let originLine =
                 site.report.origin.map { observation in
                     observation.status.map { "HTTP \($0)" } ?? observation.failure.map {
-                        "\($0.kind.rawValue): \($0.detail)"
+                        "\($0.kind.summary): \($0.detail)"
                     } ?? "no answer"
                 } ?? "not fetched"
             aasaDetails.append("\(target.fetchHost): origin \(originLine)\(origin == nil ? " (unusable)" : "")")
@@ -180,16 +180,11 @@ public enum LinkExplainer {
 
         var ruleDetails: [String] = []
         var verdicts: [String] = []
-        for ((fact, _, target), site) in zip(usable, sites) {
-            guard let appID = fact.appID else { continue }
-            // Devices use the CDN copy for normal entries; the origin's file for alternate modes.
-            let cdn = target.mode == nil ? site.cdn?.document : nil
-            guard let document = cdn ?? site.origin?.document else {
-                continue
-            }
-            let copy = cdn != nil ? "Apple's CDN copy" : "the origin's file"
-            let explanation = document.matcher(for: appID, domain: target.host).explain(url)
-            ruleDetails.append("\(appID) against \(copy) of \(target.fetchHost):")
+        let documents = SiteDocuments(sites)
+        for (fact, _, target) in usable {
+            guard let appID = fact.appID, let judged = documents.judged(target) else { continue }
+            let explanation = judged.document.matcher(for: appID, domain: target.host).explain(url)
+            ruleDetails.append("\(appID) against \(judged.name):")
             ruleDetails += explanation.textLines.map { "  " + $0 }
             if explanation.result.verdict == .match {
                 steps.append(.init(name: "rules", status: .pass, details: ruleDetails))

@@ -1,18 +1,19 @@
 public import Foundation
 import IPACheckAASA
+import IPACheckBinary
 import IPACheckPlist
 public import IPACheckReport
 
-/// What `ipacheck check` needs besides the ipa: how to reach AASA files, and what else to check.
+/// What `ipacheck check` needs besides the ipas: how to reach AASA files, what the build is for, what else to check.
 public struct GateOptions: Sendable {
     /// Timeouts, CDN base, offline folder.
     public var fetch: FetchOptions
     /// Performs requests; nil when offline.
     public var fetcher: (any HTTPFetching)?
-    /// The project configuration (expected domains, suppressions, App Flip, Firebase).
+    /// The project configuration (expected domains, suppressions, App Flip, Firebase, distribution).
     public var configuration: GateConfiguration
-    /// Whether the build is a release candidate (a development profile or signing is then an error).
-    public var isReleaseBuild: Bool
+    /// What the build is for, from `--distribution` (wins over the configuration's).
+    public var distribution: Distribution?
     /// The time expiry is judged at.
     public var now: Date
 
@@ -21,45 +22,132 @@ public struct GateOptions: Sendable {
         fetch: FetchOptions,
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration = GateConfiguration(),
-        isReleaseBuild: Bool = true,
+        distribution: Distribution? = nil,
         now: Date = Date()
     ) {
         self.fetch = fetch
         self.fetcher = fetcher
         self.configuration = configuration
-        self.isReleaseBuild = isReleaseBuild
+        self.distribution = distribution
         self.now = now
     }
+
+    /// The distribution asked for: the option, else the configuration's.
+    var askedDistribution: Distribution? { distribution ?? configuration.distribution }
 }
 
 /// What the gate found for one ipa.
 public struct GateResult: Sendable {
-    /// The findings, worst first, suppressions applied.
+    /// The findings that count, worst first.
     public let findings: [Finding]
-    /// The findings the configuration suppressed, with the suppression that matched.
-    public let suppressed: [(finding: Finding, reason: String)]
+    /// The findings the configuration suppressed, each with its reason: still reported, never counted.
+    public let suppressed: [Report.Suppressed]
+    /// Which rules were carried out, and why the others were not.
+    public let coverage: RuleCoverage
     /// What each host served (origin, user agents, CDN), for JSON consumers and triage.
     public let sites: [AASASiteReport]
+    /// The distribution the build was judged for (`nil`: nothing said what it is for).
+    public let distribution: Distribution?
 }
 
 /// The release gate: every bundle's signed entitlements held against the AASA files that serve its domains, plus
-/// the archive, signature, profile, App Flip and Firebase checks.
+/// the archive, the seal (code pages, special slots, CMS, resources), the profile, the distribution, App Flip and
+/// Firebase.
+///
+/// A run reads each ipa once (``SealScan``), one after the other, then fetches every host of every ipa at once,
+/// then judges each ipa.
 public enum ReleaseGate {
-    /// Checks one ipa.
-    ///
-    /// - Throws: ``InputError`` only when the ipa itself cannot be read; everything else is a finding.
-    public static func check(path: String, options: GateOptions) async throws(InputError) -> GateResult {
-        let ipa = try IPAFile(path: path)
-        var findings = ipa.findings
-        let facts = try BundleFacts.gatherAll(ipa: ipa, isReleaseBuild: options.isReleaseBuild, now: options.now)
-        findings += facts.flatMap(\.findings)
-        let configuration = options.configuration
-        let main = facts[0]
-        let firebase = firebaseFacts(ipa: ipa, facts: facts)
+    /// The result for one input.
+    public enum Outcome: Sendable {
+        /// The ipa was read and judged.
+        case checked(GateResult)
+        /// The ipa could not be read.
+        case unreadable(InputError)
+    }
 
-        // Every host whose file decides something, fetched once each.
+    /// Checks the ipas at `paths`, in order.
+    ///
+    /// - Parameter progress: Called after each ipa has been read (for a progress line).
+    /// - Throws: ``NetworkUnavailable`` when nothing at all could be reached, so no domain is blamed for it.
+    public static func run(
+        paths: [String],
+        options: GateOptions,
+        progress: (String) -> Void = { _ in }
+    ) async throws(NetworkUnavailable) -> [Outcome] {
+        var builds: [Result<InspectedBuild, InputError>] = []
+        for path in paths {
+            do {
+                var build = try inspect(path: path, options: options)
+                build.trustFindings = await trustFindings(build)
+                builds.append(.success(build))
+            } catch {
+                builds.append(.failure(error))
+            }
+            progress(path)
+        }
+        let targets = builds.flatMap { (try? $0.get())?.targets ?? [] }
+        let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
+        if !options.fetch.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
+        return builds.map { build in
+            switch build {
+            case .success(let inspected): .checked(judge(inspected, sites: results, options: options))
+            case .failure(let error): .unreadable(error)
+            }
+        }
+    }
+
+    /// Checks one ipa (fetching only its own hosts).
+    ///
+    /// - Throws: ``InputError`` when the ipa cannot be read, ``NetworkUnavailable`` when nothing could be reached.
+    public static func check(path: String, options: GateOptions) async throws -> GateResult {
+        switch try await run(paths: [path], options: options).first {
+        case .checked(let result)?: return result
+        case .unreadable(let error)?: throw error
+        case nil: throw InputError("unreadable", file: path, "was not checked")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Everything the gate learns from one ipa without the network, read in one pass.
+    struct InspectedBuild: Sendable {
+        let path: String
+        let archiveFindings: [Finding]
+        let facts: [BundleFacts]
+        let seals: [BundleSealCheck]
+        let firebase: [FirebaseBundleFacts]
+        let mainExecutableStrings: BinaryStrings?
+        let targets: [AASAFetchTarget]
+        /// Whether each code and profile signer chains to Apple (evaluated once per signer).
+        var trustFindings: [Finding] = []
+    }
+
+    /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
+    static func trustFindings(_ build: InspectedBuild) async -> [Finding] {
+        var code: [TrustChecks.Signed] = []
+        for seal in build.seals {
+            if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
+            for nested in seal.nestedCode { code += TrustChecks.codeSigners(nested.check, bundle: seal.bundle.path) }
+        }
+        let profiles = build.facts.compactMap { fact in
+            fact.profileSignature?.identity.map { TrustChecks.Signed(identity: $0, bundle: fact.bundle.path) }
+        }
+        return await TrustChecks.findings(code: code, profiles: profiles)
+    }
+
+    static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
+        let ipa = try IPAFile(path: path)
+        let configuration = options.configuration
+        let scan = try SealScan.scan(
+            ipa,
+            depth: .everything,
+            keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },
+            searchMainExecutable: configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles
+        )
+        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
+        let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
         var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
-        if let appFlip = configuration.appFlip {
+        if let appFlip = configuration.appFlip, let main = facts.first {
             let entries = main.domains.map(\.entryValue)
             targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: entries).map {
                 AASAFetchTarget(host: $0)
@@ -70,52 +158,44 @@ public enum ReleaseGate {
                 AASAFetchTarget(host: $0)
             }
         }
-        let sites = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
-        let documents = SiteDocuments(sites)
-        findings += documents.findings
-
-        for fact in facts {
-            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
-            findings += crossCheck(
-                fact,
-                documents: documents,
-                parent: fact.bundle.parent == nil ? nil : main,
-                clipAppIDs: clips.compactMap(\.appID)
-            )
-        }
-        findings += expectedDomains(configuration.expectedDomains, facts: facts)
-        if let appFlip = configuration.appFlip, let appID = main.appID {
-            findings += AppFlipChecks.check(
-                config: appFlip,
-                associatedDomains: main.domains.map(\.entryValue),
-                appID: appID,
-                signing: main.signingKind ?? .distribution,
-                infoPlist: main.bundle.infoPlist,
-                // The heuristics search the whole binary's strings; the streaming pass above kept only headers and
-                // signatures, so this is the one full read of the main executable, and only with --appflip.
-                executable: try? ipa.executableBytes(of: main.bundle),
-                matcher: documents.linkMatcher,
-                bundle: main.bundle.path
-            )
-        }
-        for bundle in firebase {
-            findings += FirebaseChecks.check(bundle, settings: configuration.firebase, matcher: documents.linkMatcher)
-        }
-
-        var kept: [Finding] = []
-        var suppressed: [(finding: Finding, reason: String)] = []
-        for finding in Set(findings) {
-            if let suppression = configuration.suppressions.first(where: { $0.covers(finding) }) {
-                suppressed.append((finding, suppression.reason))
-            } else {
-                kept.append(finding)
-            }
-        }
-        return GateResult(
-            findings: kept.sorted(),
-            suppressed: suppressed.sorted { $0.finding < $1.finding },
-            sites: documents.reports
+        return InspectedBuild(
+            path: path,
+            archiveFindings: ipa.findings + scan.findings,
+            facts: facts,
+            seals: scan.verify(ipa: ipa, now: options.now),
+            firebase: firebase,
+            mainExecutableStrings: scan.mainExecutableStrings,
+            targets: targets
         )
+    }
+
+    private static func isServiceFile(_ member: String, in ipa: IPAFile) -> Bool {
+        let name = member.split(separator: "/").last.map(String.init) ?? member
+        guard name.hasPrefix("GoogleService-Info"), name.hasSuffix(".plist") else { return false }
+        let folder = String(member.dropLast(name.count + 1))
+        return ipa.bundles.contains { $0.path == folder }
+    }
+
+    private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
+        facts.compactMap { fact in
+            let files = ipa.files(of: fact.bundle).filter {
+                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
+            }
+            guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
+            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
+                let member = fact.bundle.path + "/" + name
+                guard let bytes = scan.bytes(of: member), let plist = try? PlistParser.parse(bytes) else { return nil }
+                return FirebaseServiceFile(path: member, plist: plist)
+            }
+            return FirebaseBundleFacts(
+                path: fact.bundle.path,
+                isExtension: fact.bundle.kind == .appex,
+                infoPlist: fact.bundle.infoPlist,
+                serviceFiles: serviceFiles,
+                associatedDomains: fact.domains.map(\.entryValue),
+                appID: fact.appID
+            )
+        }
     }
 
     /// The fetch a domain entry needs, or nil when iOS would never look it up (unusable, unknown service, or a
@@ -127,217 +207,169 @@ public enum ReleaseGate {
         return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: mode)
     }
 
-    // MARK: - Cross-checks
+    // MARK: - Judging
 
-    /// Holds each of the bundle's entries against its host's AASA.
-    ///
-    /// An app's `appclips:` entry (as opposed to the clip's own) is answered by the App Clip's ID: the AASA's
-    /// `appclips.apps` lists clips, never full apps.
-    private static func crossCheck(
-        _ fact: BundleFacts,
-        documents: SiteDocuments,
-        parent: BundleFacts?,
-        clipAppIDs: [String]
-    ) -> [Finding] {
-        var findings: [Finding] = []
-        let bundle = fact.bundle.path
-        for domain in fact.domains {
-            guard let target = fetchTarget(domain, signing: fact.signingKind),
-                let service = ServiceMapping.aasaService(domain.service)
-            else { continue }
-            if let mode = domain.mode, mode != .developer,
-                fact.entitlements["com.apple.developer.associated-domains.mdm-managed"]?.boolValue != true
-            {
-                findings.append(
-                    CrossCheckRules.managedWithoutEntitlement.finding(
-                        "\(domain.entry) uses mode=\(mode.rawValue), but the app is not signed with "
-                            + "com.apple.developer.associated-domains.mdm-managed",
-                        bundle: bundle,
-                        domain: domain.host
-                    )
-                )
-            }
-            guard let appID = fact.appID else { continue }
-            let site = documents.site(for: target)
-            guard let judged = site?.origin ?? site?.cdn else {
-                findings.append(
-                    CrossCheckRules.noUsableAASA.finding(
-                        "\(domain.entry): no apple-app-site-association could be read for \(target.fetchHost)"
-                            + (site?.originProblem.map { " (\($0))" } ?? ""),
-                        bundle: bundle,
-                        domain: target.fetchHost
-                    )
-                )
-                continue
-            }
-            var subject = appID
-            if service == .appclips && fact.bundle.kind != .appclip {
-                guard
-                    let clip = clipAppIDs.first(where: { judged.appIDs(for: .appclips).contains($0) })
-                        ?? clipAppIDs.first
-                else {
-                    findings.append(
-                        CrossCheckRules.appClipsWithoutClip.finding(
-                            "\(domain.entry) is claimed, but \(bundle) contains no App Clip",
-                            bundle: bundle,
-                            domain: domain.host
-                        )
-                    )
-                    continue
-                }
-                subject = clip
-            }
-            findings += listing(
-                appID: subject,
-                service: service,
-                document: judged,
-                entry: domain,
-                host: target.fetchHost,
-                bundle: bundle
-            )
-            if let origin = site?.origin, let cdn = site?.cdn {
-                findings += cdnComparison(
-                    appID: subject,
-                    service: service,
-                    origin: origin,
-                    cdn: cdn,
-                    host: target.fetchHost,
-                    bundle: bundle
-                )
-            }
-        }
-        if fact.bundle.kind == .appclip {
-            findings += appClipCoverage(fact, parent: parent)
-        }
-        return findings
-    }
-
-    private static func listing(
-        appID: String,
-        service: AASAService,
-        document: AASADocument,
-        entry: AssociatedDomain,
-        host: String,
-        bundle: String
-    ) -> [Finding] {
-        let listed = document.appIDs(for: service)
-        guard listed.contains(appID) else {
-            let bundleID = appID.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? appID
-            if let other = listed.first(where: {
-                $0.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) == bundleID
-            }) {
-                return [
-                    CrossCheckRules.appIDWrongPrefix.finding(
-                        "\(host) lists \(other) for \(service.rawValue), but the build is signed as \(appID)",
-                        bundle: bundle,
-                        domain: host,
-                        location: "\(host)/.well-known/apple-app-site-association"
-                    )
-                ]
-            }
-            let known = listed.isEmpty ? "no app IDs" : listed.prefix(5).joined(separator: ", ")
-            return [
-                CrossCheckRules.appIDNotListed.finding(
-                    "\(entry.entry): \(host)'s AASA does not list \(appID) for \(service.rawValue) (it lists \(known))",
-                    bundle: bundle,
-                    domain: host,
-                    location: "\(host)/.well-known/apple-app-site-association"
-                )
-            ]
-        }
-        guard service == .applinks else { return [] }
-        let rules = document.effectiveRules(for: appID)
-        if rules.allSatisfy(\.exclude) {
-            let why = rules.isEmpty ? "its entry has no rules" : "every rule of its entry excludes"
-            return [
-                CrossCheckRules.noReachablePaths.finding(
-                    "\(host) lists \(appID) for applinks, but \(why), so no link opens the app",
-                    bundle: bundle,
-                    domain: host
-                )
-            ]
-        }
-        return []
-    }
-
-    private static func cdnComparison(
-        appID: String,
-        service: AASAService,
-        origin: AASADocument,
-        cdn: AASADocument,
-        host: String,
-        bundle: String
-    ) -> [Finding] {
-        let inOrigin = origin.appIDs(for: service).contains(appID)
-        let inCDN = cdn.appIDs(for: service).contains(appID)
-        if inOrigin && !inCDN {
-            return [
-                CrossCheckRules.cdnLacksApp.finding(
-                    "\(host): the origin lists \(appID) for \(service.rawValue) but Apple's CDN copy does not yet",
-                    bundle: bundle,
-                    domain: host
-                )
-            ]
-        }
-        guard service == .applinks, inOrigin, inCDN,
-            origin.effectiveRules(for: appID) != cdn.effectiveRules(for: appID)
-        else { return [] }
-        return [
-            CrossCheckRules.cdnDiffersForApp.finding(
-                "\(host): Apple's CDN copy has different applinks rules for \(appID) than the origin",
-                bundle: bundle,
-                domain: host
-            )
-        ]
-    }
-
-    private static func appClipCoverage(_ clip: BundleFacts, parent: BundleFacts?) -> [Finding] {
-        let claimed = clip.domains + (parent?.domains ?? [])
-        return clip.domains.filter { $0.service == .appclips }.compactMap { domain in
-            let covered = claimed.contains { $0.service == .applinks && $0.covers(host: domain.host) }
-            guard !covered else { return nil }
-            return CrossCheckRules.appClipWithoutAppLinks.finding(
-                "\(domain.entry) has no matching applinks:\(domain.host) in the clip or its parent app",
-                bundle: clip.bundle.path,
-                domain: domain.host
-            )
-        }
-    }
-
-    private static func expectedDomains(_ expected: [String], facts: [BundleFacts]) -> [Finding] {
-        let claimed = Set(
-            facts.flatMap { $0.domains.map { "\($0.service.name):\($0.wildcard ? "*." : "")\($0.host)" } }
+    static func judge(_ build: InspectedBuild, sites: [AASASiteResult], options: GateOptions) -> GateResult {
+        let configuration = options.configuration
+        let facts = build.facts
+        let wanted = Set(build.targets.map { "\($0.fetchHost)?\($0.mode?.rawValue ?? "")" })
+        let documents = SiteDocuments(
+            sites.filter { wanted.contains("\($0.report.fetchHost)?\($0.report.mode?.rawValue ?? "")") }
         )
-        return expected.compactMap { entry in
-            let parsed = AssociatedDomain.parse(entry: entry)
-            let key = "\(parsed.service.name):\(parsed.wildcard ? "*." : "")\(parsed.host)"
-            guard !claimed.contains(key) else { return nil }
-            return CrossCheckRules.expectedDomainMissing.finding(
-                "no bundle claims \(entry), which the config file expects",
-                domain: parsed.host
+        var coverage = RuleCoverage()
+        var findings = build.archiveFindings
+        coverage.ran(ArchiveRules.rules + SealScan.rules)
+
+        // Signatures and seals; unsigned code is the distribution checks' question.
+        let asked = options.askedDistribution
+        let distribution = DistributionChecks.effective(asked: asked, facts: facts)
+        let sealFindings = build.seals.flatMap(\.findings) + build.trustFindings
+        if distribution == .development {
+            findings += sealFindings.filter { $0.rule != SignatureVerifier.unsigned.id }
+            coverage.ran(SignatureVerifier.rules.filter { $0 != SignatureVerifier.unsigned } + ResourceSeal.rules)
+        } else {
+            findings += sealFindings
+            coverage.ran(SignatureVerifier.rules + ResourceSeal.rules)
+        }
+        findings += DistributionChecks.findings(
+            distribution: distribution,
+            asked: asked != nil,
+            facts: facts,
+            coverage: &coverage
+        )
+
+        // What each bundle's signature and profile say.
+        findings += facts.flatMap(\.findings)
+        coverage.ran(SignedEntitlements.rules)
+        recordProfileCoverage(facts, into: &coverage)
+
+        // The cross-checks against the fetched files.
+        var siteFindings = documents.findings
+        var unserved: [CrossChecks.UnservedClaim] = []
+        for fact in facts {
+            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
+            let result = CrossChecks.check(
+                fact,
+                documents: documents,
+                parent: fact.bundle.parent == nil ? nil : facts.first,
+                clipAppIDs: clips.compactMap(\.appID)
             )
+            findings += result.findings
+            unserved += result.unserved
+        }
+        findings += CrossChecks.unservedHosts(unserved, siteFindings: &siteFindings)
+        findings += siteFindings
+        findings += CrossChecks.expectedDomains(configuration.expectedDomains, facts: facts)
+        recordSiteCoverage(build: build, documents: documents, options: options, into: &coverage)
+
+        let cdnAsked = documents.reports.contains { $0.cdn != nil }
+        if let appFlip = configuration.appFlip, let main = facts.first, let appID = main.appID {
+            findings += AppFlipChecks.check(
+                config: appFlip,
+                associatedDomains: main.domains.map(\.entryValue),
+                appID: appID,
+                signing: main.signingKind ?? .distribution,
+                infoPlist: main.bundle.infoPlist,
+                executable: build.mainExecutableStrings,
+                matcher: documents.linkMatcher,
+                bundle: main.bundle.path
+            )
+        }
+        AppFlipChecks.recordCoverage(
+            config: configuration.appFlip,
+            hasAppID: facts.first?.appID != nil,
+            cdnAsked: cdnAsked,
+            into: &coverage
+        )
+        for bundle in build.firebase {
+            findings += FirebaseChecks.check(bundle, settings: configuration.firebase, matcher: documents.linkMatcher)
+        }
+        FirebaseChecks.recordCoverage(
+            build.firebase,
+            settings: configuration.firebase,
+            cdnAsked: cdnAsked,
+            into: &coverage
+        )
+
+        var kept: [Finding] = []
+        var suppressed: [Report.Suppressed] = []
+        for finding in Finding.merged(findings) {
+            if let suppression = configuration.suppressions.first(where: { $0.covers(finding) }) {
+                suppressed.append(Report.Suppressed(finding, reason: suppression.reason))
+            } else {
+                kept.append(finding)
+            }
+        }
+        return GateResult(
+            findings: kept.sorted(),
+            suppressed: suppressed.sorted { $0.finding < $1.finding },
+            coverage: coverage,
+            sites: documents.reports,
+            distribution: distribution
+        )
+    }
+
+    private static func recordProfileCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
+        let profileRules =
+            ProfileChecks.rules.filter { $0 != ProfileChecks.developmentProfileInRelease } + BundleFactRules.rules
+        if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
+            coverage.ran(profileRules)
+        } else {
+            coverage.skip(profileRules, because: "the build embeds no provisioning profile")
+        }
+        if facts.contains(where: { $0.profile != nil && !$0.entitlements.isEmpty }) {
+            coverage.ran(EntitlementComparison.rules)
+        } else {
+            coverage.skip(
+                EntitlementComparison.rules,
+                because: "no bundle has both a readable profile and signed entitlements to compare"
+            )
+        }
+        if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
+            coverage.ran(AssociatedDomainRules.rules)
+        } else {
+            coverage.skip(AssociatedDomainRules.rules, because: "no bundle is signed with associated domains")
         }
     }
 
-    private static func firebaseFacts(ipa: IPAFile, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
-        facts.compactMap { fact in
-            let files = ipa.files(of: fact.bundle).filter {
-                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
-            }
-            guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
-            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
-                let member = fact.bundle.path + "/" + name
-                guard let bytes = try? ipa.read(member), let plist = try? PlistParser.parse(bytes) else { return nil }
-                return FirebaseServiceFile(path: member, plist: plist)
-            }
-            return FirebaseBundleFacts(
-                path: fact.bundle.path,
-                isExtension: fact.bundle.kind == .appex,
-                infoPlist: fact.bundle.infoPlist,
-                serviceFiles: serviceFiles,
-                associatedDomains: fact.domains.map(\.entryValue),
-                appID: fact.appID
-            )
+    private static func recordSiteCoverage(
+        build: InspectedBuild,
+        documents: SiteDocuments,
+        options: GateOptions,
+        into coverage: inout RuleCoverage
+    ) {
+        let expected = options.configuration.expectedDomains
+        if expected.isEmpty {
+            coverage.skip([CrossCheckRules.expectedDomainMissing], because: "the config file lists no expectedDomains")
+        } else {
+            coverage.ran([CrossCheckRules.expectedDomainMissing])
+        }
+        if build.facts.contains(where: { $0.bundle.kind == .appclip }) {
+            coverage.ran([CrossCheckRules.appClipWithoutAppLinks])
+        } else {
+            coverage.skip([CrossCheckRules.appClipWithoutAppLinks], because: "the build has no App Clip")
+        }
+        let linkRules = CrossCheckRules.rules.filter {
+            $0 != CrossCheckRules.expectedDomainMissing && $0 != CrossCheckRules.appClipWithoutAppLinks
+        }
+        let cdnRules = [CrossCheckRules.cdnDiffersForApp, CrossCheckRules.cdnLacksApp]
+        guard !build.targets.isEmpty else {
+            let reason = "no bundle claims an associated domain whose AASA iOS reads"
+            coverage.skip(linkRules + AASARules.all + ServingRules.all + CDNRules.all, because: reason)
+            return
+        }
+        AASASiteFetcher.recordCoverage(options: options.fetch, into: &coverage)
+        let cdnRulesRan = !options.fetch.isOffline && !options.fetch.skipCDN
+        if cdnRulesRan {
+            coverage.ran(linkRules)
+        } else {
+            coverage.skip(cdnRules, because: "Apple's CDN was not asked (--offline or --no-cdn)")
+            coverage.ran(linkRules.filter { !cdnRules.contains($0) })
+        }
+        if documents.anyDocument {
+            coverage.ran(AASARules.all)
+        } else {
+            coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")
         }
     }
 }

@@ -9,11 +9,13 @@ public enum RuleCatalog {
     public static let all: [Rule] = {
         let groups: [[Rule]] = [
             ArchiveRules.rules,
+            SealScan.rules,
             SignatureVerifier.rules,
             SignedEntitlements.rules,
             ResourceSeal.rules,
             ProfileChecks.rules,
             BundleFactRules.rules,
+            DistributionChecks.rules,
             AssociatedDomainRules.rules,
             EntitlementComparison.rules,
             AASARules.all,
@@ -23,7 +25,8 @@ public enum RuleCatalog {
             AppFlipChecks.rules,
             FirebaseChecks.rules,
         ]
-        return groups.flatMap { $0 }.sorted { $0.id < $1.id }
+        var seen: Set<String> = []
+        return groups.flatMap { $0 }.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
     }()
 
     /// The rule with this ID.

@@ -11,15 +11,15 @@ import SwiftASN1
 /// CodeDirectory-hash attributes, which bind the other CodeDirectories: `1.2.840.113635.100.9.1`, a property
 /// list whose `cdhashes` are truncated to 20 bytes, and `1.2.840.113635.100.9.2`,
 /// `SEQUENCE { digestAlgorithm OBJECT IDENTIFIER, hash OCTET STRING }` per directory.
-/// Trust in the chain's root is not judged here.
+/// Trust in the chain is not judged here: ``SignerIdentity`` carries what ``TrustChecks`` needs.
 public struct CMSSignatureCheck: Hashable, Sendable {
     /// The signer's certificate, if the message carries it.
     public let signer: CertificateSummary?
     /// The chain from the signer up, as far as the message's certificates reach (signer first), each link's
     /// signature checked.
     public let chain: [CertificateSummary]
-    /// Whether the chain ends in a self-signed certificate (a root); trust in that root is not judged here.
-    public let chainReachesRoot: Bool
+    /// The signer, for trust evaluation (``SignerIdentity/evaluateTrust()``), which is not judged here.
+    public let identity: SignerIdentity?
     /// The signing time attribute, if present.
     public let signingTime: Date?
     /// The digest algorithm of the signer (`sha256`), or its OID when not supported.
@@ -60,7 +60,7 @@ public struct CMSSignatureCheck: Hashable, Sendable {
         return CMSSignatureCheck(
             signer: verification.signer,
             chain: verification.chain,
-            chainReachesRoot: verification.chainEndsAtSelfSignedRoot,
+            identity: SignerIdentity(verification, signingTime: attributes.signingTime, purpose: .codeSigning),
             signingTime: attributes.signingTime,
             digestAlgorithm: verification.digestAlgorithm?.rawValue ?? signerInfo.digestAlgorithm.description,
             signatureVerifies: verification.signatureVerifies,

@@ -1,34 +1,30 @@
-import Crypto
 import Foundation
 import IPACheckPlist
 public import IPACheckReport
 
-/// The result of checking a bundle's files against `_CodeSignature/CodeResources`.
-public struct ResourceSealCheck: Hashable, Sendable {
-    /// Sealed files whose bytes differ from their hash.
-    public let modified: [String]
-    /// Sealed, non-optional files that are absent.
-    public let missing: [String]
-    /// Files present in the bundle that the seal neither lists nor omits by rule.
-    public let added: [String]
-    /// How many sealed files were compared.
-    public let checkedCount: Int
-    /// One finding per problem.
-    public let findings: [Finding]
-
-    /// Whether the resources match the seal.
-    public var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty }
-}
-
-/// Checks a bundle's resources against its seal (`_CodeSignature/CodeResources`), as `codesign --verify` does.
+/// A bundle's resource seal (`_CodeSignature/CodeResources`), parsed: the digest every sealed file must have, the
+/// nested code it seals by cdhash, and the paths its rules leave out.
 ///
 /// The seal's `files2` dictionary maps each bundle-relative path to its hashes: a data value (SHA-1), or a
-/// dictionary with `hash` (SHA-1), `hash2` (SHA-256), `optional`, `symlink`, or `cdhash`/`requirement` for
-/// nested code (whose own signature covers its contents). `rules2` entries marked `omit` exclude paths by regular
-/// expression. When a seal has no `files2` (very old signatures), `files` is used the same way.
-public enum ResourceSeal {
+/// dictionary with `hash` (SHA-1), `hash2` (SHA-256), `optional`, `symlink`, or `cdhash`/`requirement` for nested
+/// code (whose own signature covers its contents). `rules2` entries marked `omit` exclude paths by regular
+/// expression. When a seal has no `files2` (very old signatures), `files` and `rules` are used the same way.
+///
+/// A seal may list the files of a nested bundle one by one instead of sealing it as nested code; those are
+/// compared like any other file, wherever they are in the archive.
+public struct ResourceSeal: Sendable {
+    /// What the seal says about one path.
+    public enum Entry: Hashable, Sendable {
+        /// A file with its digests; an optional file may be absent.
+        case file(sha1: [UInt8]?, sha256: [UInt8]?, optional: Bool)
+        /// Nested code (a framework, an extension, a dylib), sealed by its CodeDirectory hash.
+        case nestedCode(cdhash: [UInt8]?)
+        /// A symbolic link and its target.
+        case symlink(target: String)
+    }
+
     /// Every rule declared here.
-    public static let rules = [modified, missingFile, addedFile]
+    public static let rules = [modified, missingFile, addedFile, nestedCodeChanged, notSealed, unreadable]
 
     /// SIG030: a sealed resource was modified.
     public static let modified = Rule(
@@ -54,27 +50,47 @@ public enum ResourceSeal {
         summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
         fix: "Remove the file, or re-sign the bundle so it is sealed."
     )
+    /// SIG033: nested code is not the code the seal names.
+    public static let nestedCodeChanged = Rule(
+        "SIG033",
+        .error,
+        "nested code replaced after signing",
+        summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
+            + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
+        fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
+    )
+    /// SIG034: the bundle has no resource seal.
+    public static let notSealed = Rule(
+        "SIG034",
+        .error,
+        "resources not sealed",
+        summary: "The bundle has no _CodeSignature/CodeResources, so nothing seals its resources; iOS refuses to "
+            + "install a signed bundle without one.",
+        fix: "Sign the bundle with codesign (or export it from Xcode) so that its resources are sealed."
+    )
+    /// SIG035: the resource seal cannot be read.
+    public static let unreadable = Rule(
+        "SIG035",
+        .error,
+        "resource seal unreadable",
+        summary: "_CodeSignature/CodeResources is not a property list with a files2 (or files) dictionary, so the "
+            + "bundle's resources cannot be checked; iOS refuses such a bundle.",
+        fix: "Re-sign the bundle."
+    )
 
     /// The most files accepted in a seal, so a hostile plist cannot make us read without end.
     public static let maximumEntries = 200_000
+    /// The most `omit` rules accepted.
+    public static let maximumOmitRules = 1_000
 
-    /// Checks the bundle's files against the seal in `codeResources`, reading each file through `read`.
+    /// Every sealed path (bundle-relative) and what the seal says about it.
+    public let entries: [String: Entry]
+    private let omitRules: [NSRegularExpression]
+
+    /// Parses the bytes of `_CodeSignature/CodeResources`.
     ///
-    /// Paths are bundle-relative paths of regular files, e.g. `Base.lproj/Main.storyboardc/Info.plist`.
-    ///
-    /// - Parameters:
-    ///   - codeResources: The bytes of `_CodeSignature/CodeResources`.
-    ///   - bundleFiles: Every regular file of the bundle, relative to its root.
-    ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
-    ///   - read: The bytes of a bundle file, or `nil` if it cannot be read.
     /// - Throws: ``CodeSignatureError`` when the seal is not a plist with `files2` or `files`.
-    public static func check(
-        codeResources: [UInt8],
-        bundleFiles: [String],
-        mainExecutable: String? = nil,
-        bundle: String? = nil,
-        read: (String) -> [UInt8]?
-    ) throws(CodeSignatureError) -> ResourceSealCheck {
+    public static func parse(_ codeResources: [UInt8]) throws(CodeSignatureError) -> ResourceSeal {
         let plist: PlistValue
         do {
             plist = try PlistParser.parse(codeResources)
@@ -82,69 +98,152 @@ public enum ResourceSeal {
             throw CodeSignatureError("CodeResources", error.reason)
         }
         guard let files = (plist["files2"] ?? plist["files"])?.dictionaryValue else {
-            throw CodeSignatureError("CodeResources", "no files2 or files dictionary")
+            throw CodeSignatureError("CodeResources", "it has no files2 or files dictionary")
         }
         guard files.count <= maximumEntries else {
-            throw CodeSignatureError("CodeResources", "\(files.count) entries (at most \(maximumEntries))")
+            throw CodeSignatureError("CodeResources", "it lists \(files.count) files (at most \(maximumEntries))")
         }
-        let omitted = omitRules(plist["rules2"] ?? plist["rules"])
-        let present = Set(bundleFiles)
-        var nestedCode: [String] = []
+        var entries: [String: Entry] = [:]
+        for (path, value) in files {
+            if value["cdhash"] != nil || value["requirement"] != nil {
+                entries[path] = .nestedCode(cdhash: value["cdhash"]?.dataValue)
+            } else if let target = value["symlink"]?.stringValue {
+                entries[path] = .symlink(target: target)
+            } else {
+                entries[path] = .file(
+                    sha1: value["hash"]?.dataValue ?? value.dataValue,
+                    sha256: value["hash2"]?.dataValue,
+                    optional: value["optional"]?.boolValue ?? false
+                )
+            }
+        }
+        return ResourceSeal(entries: entries, omitRules: omitRules(plist["rules2"] ?? plist["rules"]))
+    }
+
+    /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
+    public var requiredDigests: [(path: String, kind: DigestKind)] {
+        entries.compactMap { path, entry in
+            guard case .file(let sha1, let sha256, _) = entry else { return nil }
+            if sha256 != nil { return (path, .sha256) }
+            return sha1 != nil ? (path, .sha1) : nil
+        }
+    }
+
+    /// Checks the bundle against the seal.
+    ///
+    /// - Parameters:
+    ///   - bundleFiles: Every regular file of the bundle relative to its root, without nested bundles' contents.
+    ///   - exists: Whether a bundle-relative path names a member of the archive (nested bundles' files included).
+    ///   - digests: The digests taken of a bundle-relative path when it streamed past.
+    ///   - nestedCodeHashes: The CodeDirectory hashes of the nested code at a bundle-relative path, if it was read.
+    ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
+    ///   - bundle: The bundle path findings name.
+    public func check(
+        bundleFiles: [String],
+        exists: (String) -> Bool,
+        digests: (String) -> FileDigests?,
+        nestedCodeHashes: (String) -> [[UInt8]]?,
+        mainExecutable: String?,
+        bundle: String?
+    ) -> ResourceSealCheck {
         var modifiedFiles: [String] = []
         var missingFiles: [String] = []
+        var changedCode: [String] = []
+        var nestedPrefixes: [String] = []
         var checked = 0
-        for path in files.keys.sorted() {
-            guard let entry = files[path] else { continue }
-            if entry["cdhash"] != nil || entry["requirement"] != nil {
-                nestedCode.append(path.hasSuffix("/") ? path : path + "/")
+        for path in entries.keys.sorted() {
+            guard let entry = entries[path] else { continue }
+            switch entry {
+            case .nestedCode(let cdhash):
+                nestedPrefixes.append(path.hasSuffix("/") ? path : path + "/")
+                let bare = path.hasSuffix("/") ? String(path.dropLast()) : path
+                guard let cdhash, let hashes = nestedCodeHashes(bare) else {
+                    if !exists(bare) && !bundleFiles.contains(where: { $0.hasPrefix(bare + "/") }) {
+                        missingFiles.append(bare)
+                    }
+                    continue
+                }
+                checked += 1
+                if !hashes.contains(where: { Array($0.prefix(cdhash.count)) == cdhash }) { changedCode.append(bare) }
+            case .symlink:
                 continue
-            }
-            if entry["symlink"] != nil { continue }
-            let optional = entry["optional"]?.boolValue ?? false
-            guard present.contains(path), let bytes = read(path) else {
-                if !optional { missingFiles.append(path) }
-                continue
-            }
-            checked += 1
-            if let sha256 = entry["hash2"]?.dataValue {
-                if Array(SHA256.hash(data: bytes)) != sha256 { modifiedFiles.append(path) }
-            } else if let sha1 = entry["hash"]?.dataValue ?? entry.dataValue {
-                if Array(Insecure.SHA1.hash(data: bytes)) != sha1 { modifiedFiles.append(path) }
+            case .file(let sha1, let sha256, let optional):
+                guard exists(path) else {
+                    if !optional { missingFiles.append(path) }
+                    continue
+                }
+                guard let taken = digests(path) else { continue }
+                checked += 1
+                if let sha256 {
+                    if taken.sha256 != sha256 { modifiedFiles.append(path) }
+                } else if let sha1, taken.sha1 != sha1 {
+                    modifiedFiles.append(path)
+                }
             }
         }
         var addedFiles: [String] = []
-        for path in bundleFiles.sorted() where files[path] == nil {
+        for path in bundleFiles.sorted() where entries[path] == nil {
             if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
-            if nestedCode.contains(where: { path.hasPrefix($0) || path + "/" == $0 }) { continue }
-            if omitted.contains(where: { $0.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil })
-            {
-                continue
-            }
+            if nestedPrefixes.contains(where: { path.hasPrefix($0) }) { continue }
+            if isOmitted(path) { continue }
             addedFiles.append(path)
         }
         var findings: [Finding] = []
         findings += modifiedFiles.map {
-            modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
+            Self.modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
         }
         findings += missingFiles.map {
-            missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
+            Self.missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
         }
-        findings += addedFiles.map { addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0) }
+        findings += addedFiles.map {
+            Self.addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0)
+        }
+        findings += changedCode.map {
+            Self.nestedCodeChanged.finding(
+                "\($0) is not the nested code the seal names: its CodeDirectory hash differs.",
+                bundle: bundle,
+                location: $0
+            )
+        }
         return ResourceSealCheck(
             modified: modifiedFiles,
             missing: missingFiles,
             added: addedFiles,
+            nestedCodeChanged: changedCode,
             checkedCount: checked,
             findings: findings
         )
     }
 
+    private func isOmitted(_ path: String) -> Bool {
+        omitRules.contains { $0.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil }
+    }
+
     /// The `omit` rules of `rules2`, compiled; unparsable patterns are skipped.
     private static func omitRules(_ rules: PlistValue?) -> [NSRegularExpression] {
         guard let rules = rules?.dictionaryValue else { return [] }
-        return rules.keys.sorted().compactMap { pattern in
+        return rules.keys.sorted().prefix(maximumOmitRules).compactMap { pattern in
             guard rules[pattern]?["omit"]?.boolValue == true else { return nil }
             return try? NSRegularExpression(pattern: pattern)
         }
     }
+}
+
+/// The result of checking a bundle's files against its resource seal.
+public struct ResourceSealCheck: Hashable, Sendable {
+    /// Sealed files whose bytes differ from their hash.
+    public let modified: [String]
+    /// Sealed, non-optional files (or nested code) that are absent.
+    public let missing: [String]
+    /// Files present in the bundle that the seal neither lists nor omits by rule.
+    public let added: [String]
+    /// Nested code whose CodeDirectory hash is not the one sealed.
+    public let nestedCodeChanged: [String]
+    /// How many sealed files and nested code were compared.
+    public let checkedCount: Int
+    /// One finding per problem.
+    public let findings: [Finding]
+
+    /// Whether the resources match the seal.
+    public var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }
 }

@@ -5,12 +5,17 @@ public import IPACheckReport
 
 /// A file a CodeDirectory's special slot seals (Info.plist, `_CodeSignature/CodeResources`), as the caller has it.
 public enum SealedFile: Hashable, Sendable {
-    /// The file's bytes.
-    case bytes([UInt8])
+    /// The file's digests, taken when it was read.
+    case file(FileDigests)
     /// The file does not exist in the bundle: a bound slot is then broken.
     case missing
     /// Not known (a bare Mach-O without its bundle): bound slots are reported as unchecked.
     case notChecked
+
+    /// A file whose bytes are at hand.
+    public static func bytes(_ bytes: [UInt8]) -> SealedFile {
+        .file(FileDigests(of: bytes))
+    }
 }
 
 /// How one special slot compared.
@@ -99,7 +104,7 @@ public enum SignatureVerifier {
     /// Every rule declared here.
     public static let rules = [
         unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS,
-        signerExpired, chainIncomplete, slotNotChecked,
+        signerExpired, chainIncomplete, slotNotChecked, codePagesNotChecked,
     ]
 
     /// SIG001: the slice has no code signature.
@@ -176,13 +181,16 @@ public enum SignatureVerifier {
             + "ad hoc and development builds stop installing.",
         fix: "Re-sign with a current certificate before distributing outside the App Store."
     )
-    /// SIG009: the chain in the CMS message does not reach a root.
+    /// SIG009: the signer does not chain to an Apple root (raised by ``TrustChecks``).
     public static let chainIncomplete = Rule(
         "SIG009",
         .note,
-        "certificate chain incomplete",
-        summary: "The CMS message's certificates do not lead from the signer to a self-signed root.",
-        fix: "Sign with a keychain that has the intermediate certificates installed."
+        "signer not traced to an Apple root",
+        summary: "The code signature's signer certificate does not lead, through the certificates the signature "
+            + "carries, to one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at "
+            + "the signing time): a self-made or third-party identity, or a chain missing its intermediate. Devices run "
+            + "only code signed by Apple-issued identities.",
+        fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development) and its intermediate."
     )
     /// SIG010: a bound special slot could not be checked (file not supplied).
     public static let slotNotChecked = Rule(
@@ -193,7 +201,19 @@ public enum SignatureVerifier {
         fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
     )
 
-    /// Verifies every slice of `fileBytes` (the whole executable).
+    /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
+    public static let codePagesNotChecked = Rule(
+        "SIG011",
+        .warning,
+        "code pages not checked",
+        summary: "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
+            + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
+            + "were not compared; the rest of the signature was.",
+        fix: "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
+            + "pages and SHA-256."
+    )
+
+    /// Verifies every slice of `fileBytes` (the whole executable held in memory: bare Mach-Os and tests).
     ///
     /// - Parameters:
     ///   - fileBytes: The executable, whole (code pages up to each `codeLimit` are hashed).
@@ -210,50 +230,84 @@ public enum SignatureVerifier {
         now: Date = Date()
     ) throws(ParseError) -> SignatureCheck {
         let container = try MachOContainer.parse(fileBytes)
+        let pages = container.slices.map { slice in
+            let limit = slice.loadCommands.codeSignatureRange?.lowerBound ?? slice.range.count
+            return CodePageDigests(bytes: fileBytes[slice.range], slice: slice.range, codeLimit: limit)
+        }
+        return verify(
+            container: container,
+            pages: pages,
+            infoPlist: infoPlist,
+            codeResources: codeResources,
+            bundle: bundle,
+            now: now
+        )
+    }
+
+    /// Verifies every slice of an executable from its parsed signatures and the page digests taken while it
+    /// streamed past (``CodePageDigests``).
+    ///
+    /// - Parameters:
+    ///   - container: The executable's headers and signatures.
+    ///   - pages: The code-page digests of each slice (matched by the slice's range).
+    ///   - infoPlist: The bundle's `Info.plist`, for special slot −1.
+    ///   - codeResources: The bundle's `_CodeSignature/CodeResources`, for special slot −3.
+    ///   - bundle: The bundle path findings name.
+    ///   - location: The executable's path, when findings should name it (a nested dylib).
+    ///   - now: The time certificate expiry is judged at.
+    public static func verify(
+        container: MachOContainer,
+        pages: [CodePageDigests],
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        bundle: String? = nil,
+        location: String? = nil,
+        now: Date = Date()
+    ) -> SignatureCheck {
+        let context = Context(bundle: bundle, location: location, now: now)
         let slices = container.slices.map { slice in
             verify(
                 slice: slice,
-                bytes: fileBytes[slice.range],
+                pages: pages.first { $0.slice == slice.range },
                 infoPlist: infoPlist,
                 codeResources: codeResources,
-                bundle: bundle,
-                now: now
+                context: context
             )
         }
         return SignatureCheck(slices: slices)
     }
 
-    /// Verifies one slice; `bytes` are the slice's bytes.
-    public static func verify(
+    /// Where findings point and when expiry is judged.
+    private struct Context {
+        let bundle: String?
+        let location: String?
+        let now: Date
+
+        func finding(_ rule: Rule, _ message: String, slice: String) -> Finding {
+            rule.finding(message, bundle: bundle, location: location, affects: [slice])
+        }
+    }
+
+    /// Verifies one slice.
+    private static func verify(
         slice: MachOSlice,
-        bytes: ArraySlice<UInt8>,
+        pages: CodePageDigests?,
         infoPlist: SealedFile,
         codeResources: SealedFile,
-        bundle: String? = nil,
-        now: Date = Date()
+        context: Context
     ) -> SliceSignatureCheck {
         let arch = slice.architecture.name
         var problems: [Finding] = []
         var notes: [Finding] = []
-        guard let signature = slice.signature else {
+        guard let signature = slice.signature, !signature.codeDirectories.isEmpty else {
+            let what = slice.signature == nil ? "has no code signature" : "has a signature without a CodeDirectory"
             return SliceSignatureCheck(
                 architecture: arch,
                 isSigned: false,
                 isAdHoc: false,
                 codeDirectories: [],
                 cms: nil,
-                problems: [unsigned.finding("The \(arch) slice has no code signature.", bundle: bundle)],
-                notes: []
-            )
-        }
-        guard !signature.codeDirectories.isEmpty else {
-            return SliceSignatureCheck(
-                architecture: arch,
-                isSigned: false,
-                isAdHoc: false,
-                codeDirectories: [],
-                cms: nil,
-                problems: [unsigned.finding("The \(arch) signature has no CodeDirectory.", bundle: bundle)],
+                problems: [context.finding(unsigned, "The executable \(what).", slice: arch)],
                 notes: []
             )
         }
@@ -262,11 +316,11 @@ public enum SignatureVerifier {
             let result = check(
                 directory,
                 signature: signature,
-                code: bytes,
+                pages: pages,
                 infoPlist: infoPlist,
                 codeResources: codeResources,
-                context: "\(arch) CodeDirectory 0x\(String(directory.slot, radix: 16))",
-                bundle: bundle
+                arch: arch,
+                context: context
             )
             directoryChecks.append(result.check)
             problems += result.problems
@@ -281,43 +335,46 @@ public enum SignatureVerifier {
                 cmsCheck = result
                 if !result.signatureVerifies {
                     problems.append(
-                        cmsInvalid.finding("The \(arch) signer's signature does not verify.", bundle: bundle)
+                        context.finding(cmsInvalid, "The signer's signature does not verify.", slice: arch)
                     )
                 }
                 if !result.messageDigestMatches {
                     problems.append(
-                        cmsInvalid.finding(
-                            "The \(arch) CMS messageDigest does not match the CodeDirectory.",
-                            bundle: bundle
+                        context.finding(
+                            cmsInvalid,
+                            "The CMS message digest does not match the primary CodeDirectory.",
+                            slice: arch
                         )
                     )
                 }
                 if result.codeDirectoryHashesMatch == false {
                     problems.append(
-                        cmsInvalid.finding("The \(arch) CMS list of cdhashes does not match.", bundle: bundle)
-                    )
-                }
-                if let signer = result.signer, signer.notValidAfter < now {
-                    notes.append(
-                        signerExpired.finding(
-                            "The \(arch) signer certificate \"\(signer.subject)\" expired on "
-                                + "\(ISO8601DateFormatter().string(from: signer.notValidAfter)).",
-                            bundle: bundle
+                        context.finding(
+                            cmsInvalid,
+                            "The CMS list of CodeDirectory hashes does not match the CodeDirectories.",
+                            slice: arch
                         )
                     )
                 }
-                if !result.chainReachesRoot {
+                if let signer = result.signer, signer.notValidAfter < context.now {
                     notes.append(
-                        chainIncomplete.finding("The \(arch) certificate chain does not reach a root.", bundle: bundle)
+                        context.finding(
+                            signerExpired,
+                            "The signer certificate \"\(signer.subjectCommonName ?? signer.subject)\" expired on "
+                                + "\(ISO8601DateFormatter().string(from: signer.notValidAfter)).",
+                            slice: arch
+                        )
                     )
                 }
             } catch {
-                problems.append(cmsMalformed.finding("The \(arch) CMS signature: \(error.reason).", bundle: bundle))
+                problems.append(
+                    context.finding(cmsMalformed, "The CMS signature cannot be read: \(error.reason).", slice: arch)
+                )
             }
         } else if !primaryAdHoc {
             let what = signature.cmsSignature == nil ? "has no CMS signature slot" : "has an empty CMS signature"
             notes.append(
-                noCMS.finding("The \(arch) signature \(what) but is not flagged ad hoc.", bundle: bundle)
+                context.finding(noCMS, "The signature \(what) but is not flagged ad hoc.", slice: arch)
             )
         }
         return SliceSignatureCheck(
@@ -337,22 +394,32 @@ public enum SignatureVerifier {
         var notes: [Finding]
     }
 
+    /// `the primary CodeDirectory (sha1)`, `the alternate CodeDirectory (sha256)`: how findings name one.
+    private static func describe(_ directory: CodeDirectory) -> String {
+        let kind = directory.slot == CodeSignSlot.codeDirectory.rawValue ? "primary" : "alternate"
+        let hash = directory.hashType?.name ?? "hash type \(directory.rawHashType)"
+        return "the \(kind) CodeDirectory (\(hash))"
+    }
+
     private static func check(
         _ directory: CodeDirectory,
         signature: CodeSignature,
-        code: ArraySlice<UInt8>,
+        pages: CodePageDigests?,
         infoPlist: SealedFile,
         codeResources: SealedFile,
-        context: String,
-        bundle: String?
+        arch: String,
+        context: Context
     ) -> DirectoryResult {
         var problems: [Finding] = []
         var notes: [Finding] = []
+        let name = describe(directory)
+        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
         guard let hashType = directory.hashType else {
             problems.append(
-                codeDirectoryInvalid.finding(
-                    "\(context) uses unknown hash type \(directory.rawHashType).",
-                    bundle: bundle
+                context.finding(
+                    codeDirectoryInvalid,
+                    "\(capitalized) uses a hash type ipacheck does not know.",
+                    slice: arch
                 )
             )
             return DirectoryResult(
@@ -375,47 +442,61 @@ public enum SignatureVerifier {
         // Code pages: [0, codeLimit) in pages of 2^pageSize; the last page may be short.
         var modified: [Int] = []
         var pageCount = 0
-        if let limit = Int(exactly: directory.codeLimit), limit <= code.count {
+        let sliceLength = pages?.slice.count ?? 0
+        if let limit = Int(exactly: directory.codeLimit), limit <= sliceLength {
             let pageSize = directory.pageSize ?? max(limit, 1)
             pageCount = limit == 0 ? 0 : (limit - 1) / pageSize + 1
             if pageCount != directory.codeSlotCount {
                 problems.append(
-                    codeDirectoryInvalid.finding(
-                        "\(context) has \(directory.codeSlotCount) code slots but codeLimit \(limit) makes "
-                            + "\(pageCount) pages.",
-                        bundle: bundle
+                    context.finding(
+                        codeDirectoryInvalid,
+                        "\(capitalized) has \(directory.codeSlotCount) code slots, but its code limit of \(limit) "
+                            + "bytes makes \(pageCount) pages.",
+                        slice: arch
+                    )
+                )
+            } else if pageSize != CodePageDigests.pageSize || hashType == .sha384
+                || (0..<pageCount).contains(where: { pages?.digest(hashType, page: $0, codeLimit: limit) == nil })
+            {
+                notes.append(
+                    context.finding(
+                        codePagesNotChecked,
+                        "The code pages of \(name) were not checked (pages of \(pageSize) bytes, code limit \(limit), "
+                            + "signature at \(pages?.hashedLength ?? 0)).",
+                        slice: arch
                     )
                 )
             } else {
                 for page in 0..<pageCount {
-                    let start = code.startIndex + page * pageSize
-                    let end = code.startIndex + min(limit, (page + 1) * pageSize)
                     let expected = directory.codeSlotHash(page).map(Array.init)
-                    if CodeHash.digest(hashType, code[start..<end]) != expected { modified.append(page) }
+                    if pages?.digest(hashType, page: page, codeLimit: limit) != expected { modified.append(page) }
                 }
             }
         } else {
             problems.append(
-                codeDirectoryInvalid.finding(
-                    "\(context) codeLimit \(directory.codeLimit) passes the \(code.count)-byte slice.",
-                    bundle: bundle
+                context.finding(
+                    codeDirectoryInvalid,
+                    "\(capitalized) seals \(directory.codeLimit) bytes of code, more than the \(sliceLength)-byte "
+                        + "slice holds.",
+                    slice: arch
                 )
             )
         }
         if !modified.isEmpty {
             let list = modified.prefix(10).map(String.init).joined(separator: ", ")
             problems.append(
-                codePageModified.finding(
-                    "\(context): \(modified.count) of \(pageCount) code pages differ (pages \(list)"
-                        + (modified.count > 10 ? ", ..." : "") + ").",
-                    bundle: bundle
+                context.finding(
+                    codePageModified,
+                    "\(modified.count) of \(pageCount) code pages differ from \(name) (pages \(list)"
+                        + (modified.count > 10 ? ", …" : "") + ").",
+                    slice: arch
                 )
             )
         }
 
         // Special slots.
         func blobFile(_ slot: CodeSignSlot) -> SealedFile {
-            signature.blob(slot).map { .bytes($0.bytes) } ?? .missing
+            signature.blob(slot).map { .file(FileDigests(of: $0.bytes)) } ?? .missing
         }
         let sealed: [(Int, String, SealedFile)] = [
             (1, "Info.plist", infoPlist),
@@ -425,46 +506,53 @@ public enum SignatureVerifier {
             (7, "DER entitlements", blobFile(.derEntitlements)),
         ]
         var slots: [SpecialSlotCheck] = []
-        for (slot, name, file) in sealed {
+        for (slot, slotName, file) in sealed {
             let stored = directory.specialSlotHash(slot)
             let bound = stored.map { $0.contains { $0 != 0 } } ?? false
             let status: SpecialSlotCheck.Status
             switch (bound, file) {
-            case (true, .bytes(let bytes)):
-                status = CodeHash.digest(hashType, bytes) == stored.map(Array.init) ? .valid : .modified
+            case (true, .file(let digests)):
+                status = digests.digest(for: hashType) == stored.map(Array.init) ? .valid : .modified
             case (true, .missing): status = .missing
             case (true, .notChecked): status = .notChecked
-            case (false, .bytes):
+            case (false, .file):
                 // A blob in the SuperBlob that no slot seals can be swapped freely; a bundle file is only advisory.
                 status = slot == 1 || slot == 3 ? .notBound : .unsealed
             case (false, _): status = .notBound
             }
             if stored == nil, status == .notBound { continue }
-            slots.append(SpecialSlotCheck(slot: slot, name: name, status: status))
+            slots.append(SpecialSlotCheck(slot: slot, name: slotName, status: status))
             switch status {
             case .modified:
                 problems.append(
-                    specialSlotBroken.finding(
-                        "\(context): \(name) was modified after signing (slot −\(slot)).",
-                        bundle: bundle
+                    context.finding(
+                        specialSlotBroken,
+                        "\(slotName) was modified after signing: it does not match \(name).",
+                        slice: arch
                     )
                 )
             case .missing:
                 problems.append(
-                    specialSlotBroken.finding(
-                        "\(context): \(name) is sealed (slot −\(slot)) but missing.",
-                        bundle: bundle
+                    context.finding(
+                        specialSlotBroken,
+                        "\(slotName) is sealed by \(name) but missing.",
+                        slice: arch
                     )
                 )
             case .unsealed:
                 problems.append(
-                    specialSlotBroken.finding("\(context): the \(name) blob is present but not sealed.", bundle: bundle)
+                    context.finding(
+                        specialSlotBroken,
+                        "The \(slotName) blob is present but not sealed by \(name).",
+                        slice: arch
+                    )
                 )
             case .notChecked:
                 notes.append(
-                    slotNotChecked.finding(
-                        "\(context): \(name) (slot −\(slot)) was not available to check.",
-                        bundle: bundle
+                    context.finding(
+                        slotNotChecked,
+                        "\(slotName), sealed by \(name), was not available to check.",
+                        slice: arch
                     )
                 )
             case .valid, .notBound:

@@ -83,22 +83,25 @@ public struct SignedEntitlements: Hashable, Sendable {
             do {
                 xml = try PlistParser.parse(blob.payload)
             } catch {
-                findings.append(malformed.finding("The \(context) XML entitlements: \(error.reason).", bundle: bundle))
+                findings.append(
+                    malformed.finding("The XML entitlements: \(error.reason).", bundle: bundle, affects: [context])
+                )
             }
         }
         if let blob = signature.derEntitlements {
             do {
                 der = try DEREntitlements.decode(blob.payload)
             } catch {
-                findings.append(malformed.finding("The \(context) \(error.description).", bundle: bundle))
+                findings.append(malformed.finding("The \(error.description).", bundle: bundle, affects: [context]))
             }
         }
         for (name, value) in [("XML", xml), ("DER", der)] {
             if let value, value.dictionaryValue == nil {
                 findings.append(
                     notDictionary.finding(
-                        "The \(context) \(name) entitlements are a \(value.typeName).",
-                        bundle: bundle
+                        "The \(name) entitlements are a \(value.typeName).",
+                        bundle: bundle,
+                        affects: [context]
                     )
                 )
             }
@@ -106,13 +109,16 @@ public struct SignedEntitlements: Hashable, Sendable {
         if let xml, let der, xml != der {
             findings.append(
                 xmlDERDisagree.finding(
-                    "The \(context) XML and DER entitlements differ (\(differences(xml, der))).",
-                    bundle: bundle
+                    "The XML and DER entitlements differ (\(differences(xml, der))).",
+                    bundle: bundle,
+                    affects: [context]
                 )
             )
         }
         if signature.xmlEntitlements != nil, signature.derEntitlements == nil {
-            findings.append(noDER.finding("The \(context) signature has XML entitlements only.", bundle: bundle))
+            findings.append(
+                noDER.finding("The signature has XML entitlements only.", bundle: bundle, affects: [context])
+            )
         }
         return SignedEntitlements(
             xml: xml,

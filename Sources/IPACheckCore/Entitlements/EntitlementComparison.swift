@@ -179,7 +179,8 @@ public enum EntitlementComparison {
             return ungranted(signed, granted).map { entry in
                 associatedDomainNotGranted.finding(
                     "associated domain \(describe(entry)) is not granted by the profile "
-                        + (granted == nil ? "(the profile has no associated domains)" : "(\(describe(granted)))"),
+                        + (granted == nil
+                            ? "(the profile has no associated domains)" : "(it grants \(describe(granted)))"),
                     bundle: bundle,
                     domain: entry.stringValue.map { AssociatedDomain.parse(entry: $0).findingDomain },
                     location: key
@@ -264,15 +265,17 @@ public enum EntitlementComparison {
         }
     }
 
+    /// A value as people read it: strings as they are, lists as `a, b, c … (10 in all)`, never program syntax.
     private static func describe(_ value: PlistValue?) -> String {
         guard let value else { return "(absent)" }
         switch value {
-        case .string(let text): return "'\(text)'"
+        case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
         case .array(let elements):
+            if elements.isEmpty { return "an empty list" }
             let shown = elements.prefix(5).map { describe($0) }.joined(separator: ", ")
-            return "[\(shown)\(elements.count > 5 ? ", … (\(elements.count) in all)" : "")]"
+            return shown + (elements.count > 5 ? ", … (\(elements.count) in all)" : "")
         default: return "a \(value.typeName)"
         }
     }

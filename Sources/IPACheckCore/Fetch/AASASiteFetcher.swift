@@ -134,6 +134,27 @@ public struct AASASiteFetcher: Sendable {
         return result
     }
 
+    /// Records which serving and CDN rules a run with `options` carries out, and why the others are not.
+    public static func recordCoverage(options: FetchOptions, into coverage: inout RuleCoverage) {
+        if options.isOffline {
+            coverage.ran(ServingRules.offline)
+            coverage.skip(
+                ServingRules.all,
+                because: "offline (--offline): files were read from --aasa-dir, so how each host serves its file "
+                    + "was not checked"
+            )
+            coverage.skip(CDNRules.all, because: "offline (--offline): Apple's CDN was not asked")
+            return
+        }
+        coverage.ran(ServingRules.all.filter { $0 != ServingRules.offlineMissing })
+        coverage.skip([ServingRules.offlineMissing], because: "only with --offline")
+        if options.skipCDN {
+            coverage.skip(CDNRules.all, because: "--no-cdn: Apple's CDN was not asked")
+        } else {
+            coverage.ran(CDNRules.all)
+        }
+    }
+
     // MARK: - Origin
 
     private struct OriginPart {
@@ -384,10 +405,9 @@ public struct AASASiteFetcher: Sendable {
                 default: "the TLS handshake fails"
                 }
             if target.mode == .developer || target.mode == .developerAndManaged {
-                return ServingRules.tls.finding(
+                return ServingRules.developerModeTLS.finding(
                     "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
                         + "but ipacheck could not read the file",
-                    severity: .warning,
                     domain: host,
                     url: url
                 )
@@ -405,7 +425,13 @@ public struct AASASiteFetcher: Sendable {
             return ServingRules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
         case .dnsFailure:
             return ServingRules.unreachable.finding(
-                "\(host) does not resolve (\(failure.detail))",
+                "\(host) could not be resolved from this machine (\(failure.detail))",
+                domain: host,
+                url: url
+            )
+        case .networkUnreachable:
+            return ServingRules.unreachable.finding(
+                "\(url) could not be reached from this machine: \(failure.detail)",
                 domain: host,
                 url: url
             )

@@ -1,52 +1,55 @@
 public import IPACheckReport
 
 extension AASASiteReport {
-    /// The host's report for people: what the origin served, to whom, what Apple's CDN holds, and the findings.
-    public func text(style: TextStyle = .plain) -> String {
-        var out = style.bold(host)
-        if fetchHost != host { out += "  (served by \(fetchHost))" }
-        if let mode { out += "  [mode \(mode.rawValue): devices fetch from the origin, not the CDN]" }
-        out += "\n"
+    /// The host's observations for people: what the origin served, to whom, and what Apple's CDN holds (the
+    /// findings are the report's own).
+    public var lines: [StyledLine] {
+        var title = StyledLine.text(host, .bold)
+        if fetchHost != host { title.append("  (served by \(fetchHost))") }
+        if let mode { title.append("  [mode \(mode.rawValue): devices fetch from the origin, not the CDN]") }
+        var lines = [title]
         if let origin {
-            var line = "  origin  \(origin.url)  "
+            var line = StyledLine.text("  origin  \(origin.url)  ")
             if let status = origin.status {
-                line += "HTTP \(status)"
-                if let type = origin.contentType { line += " · \(type)" }
-                if let bytes = origin.bodyBytes { line += " · \(bytes) bytes" }
-                if let target = origin.redirectLocation { line += " · redirects to \(target)" }
+                var text = "HTTP \(status)"
+                if let type = origin.contentType { text += " · \(type)" }
+                if let bytes = origin.bodyBytes { text += " · \(bytes) bytes" }
+                if let target = origin.redirectLocation { text += " · redirects to \(target)" }
+                line.append(text)
             } else if let failure = origin.failure {
-                line += style.red("\(failure.kind.rawValue): \(failure.detail)")
+                line.append("\(failure.kind.summary): \(failure.detail)", .red)
             }
-            out += line + "\n"
+            lines.append(line)
         }
         for agent in userAgents {
             let answer =
-                agent.status.map { "HTTP \($0)" } ?? agent.failure.map { "\($0.kind.rawValue): \($0.detail)" }
+                agent.status.map { "HTTP \($0)" } ?? agent.failure.map { "\($0.kind.summary): \($0.detail)" }
                 ?? "no answer"
-            out += "  as \(agent.userAgent.prefix(40))  \(answer)\n"
+            lines.append(.text("  as \(agent.userAgent.prefix(40))  \(answer)"))
         }
         if let cdn {
-            var line = "  CDN     "
+            var line = StyledLine.text("  CDN     ")
             if let status = cdn.status {
-                line += "HTTP \(status)"
-                if let reason = cdn.failureReason { line += " · " + style.red(reason.raw) }
-                if let age = cdn.ageSeconds { line += " · age \(age) s" }
-                if let fresh = cdn.freshForSeconds { line += " · fresh for \(fresh) s" }
+                line.append("HTTP \(status)")
+                if let reason = cdn.failureReason {
+                    line.append(" · ")
+                    line.append(reason.raw, .red)
+                }
+                if let age = cdn.ageSeconds { line.append(" · age \(age) s") }
+                if let fresh = cdn.freshForSeconds { line.append(" · fresh for \(fresh) s") }
             } else if let failure = cdn.failure {
-                line += style.red("\(failure.kind.rawValue): \(failure.detail)")
+                line.append("\(failure.kind.summary): \(failure.detail)", .red)
             }
-            out += line + "\n"
+            lines.append(line)
+        } else {
+            lines.append(.text("  CDN     not asked", .dim))
         }
         for difference in cdnDifferences ?? [] {
-            out +=
-                "  " + style.yellow("CDN ≠ origin")
-                + " \(difference.service) \(difference.appID): \(difference.detail)\n"
+            var line = StyledLine.text("  ")
+            line.append("CDN ≠ origin", .yellow)
+            line.append(" \(difference.service) \(difference.appID): \(difference.detail)")
+            lines.append(line)
         }
-        for finding in findings {
-            out += "  " + style.severity(finding.severity) + " \(finding.rule) \(finding.message)\n"
-            if let fix = finding.fix { out += "      " + style.dim("fix: \(fix)") + "\n" }
-        }
-        if findings.isEmpty { out += "  " + style.green("served as Apple requires") + "\n" }
-        return out
+        return lines
     }
 }

@@ -86,6 +86,8 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
         case dnsFailure
         /// Nothing listens on the port (or a firewall rejects the connection).
         case connectionRefused
+        /// This machine has no route to the host's network (no network, or a sandboxed runner).
+        case networkUnreachable
         /// The certificate chain does not lead to a trusted root (self-signed, missing intermediate, private CA).
         case tlsUntrusted
         /// The certificate does not name this host.
@@ -120,6 +122,27 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
         self.kind = kind
         self.detail = detail
         self.elapsedSeconds = elapsed.seconds
+    }
+}
+
+extension FetchFailure.Kind {
+    /// The kind in a few words, for people (`DNS lookup failed`).
+    public var summary: String {
+        switch self {
+        case .dnsFailure: "DNS lookup failed"
+        case .connectionRefused: "connection refused"
+        case .networkUnreachable: "network unreachable"
+        case .tlsUntrusted: "certificate not trusted"
+        case .tlsHostnameMismatch: "certificate for another host"
+        case .tlsExpired: "certificate expired or not yet valid"
+        case .tlsHandshake: "TLS handshake failed"
+        case .timeout: "timed out"
+        case .connectionReset: "connection reset"
+        case .tooLarge: "answer too large"
+        case .invalidRequest: "not a URL that can be fetched"
+        case .offline: "not fetched (offline)"
+        case .other: "failed"
+        }
     }
 }
 

@@ -71,9 +71,11 @@ public enum ServingRules {
         "SERVE007",
         .error,
         "host unreachable",
-        summary: "The host name does not resolve, nothing accepts HTTPS connections on port 443, or the connection "
-            + "is reset; Apple's CDN cannot fetch the file either.",
-        fix: "Check the DNS records and that an HTTPS server listens on port 443 for this host from the internet."
+        summary: "From the machine ipacheck ran on, the host name did not resolve, nothing accepted HTTPS connections "
+            + "on port 443, or the connection was reset. When Apple's CDN was reached in the same run, the problem is "
+            + "the host's, and the CDN's own answer (CDN findings) says whether it could fetch the file.",
+        fix: "Check the DNS records and that an HTTPS server listens on port 443 for this host from the internet; "
+            + "if the host works from elsewhere, check this machine's network and proxy."
     )
 
     /// The file is served as HTML.
@@ -202,6 +204,19 @@ public enum ServingRules {
     public static let all: [Rule] = [
         notFound, rootOnly, redirect, badStatus, tls, timeout, unreachable, htmlContentType, looseContentType,
         signedMismatch, tooLarge, compressed, exceedsFetchLimit, userAgentBlocked, userAgentBodyDiffers, slow,
-        notJSON, offlineMissing, invalidHost,
+        notJSON, offlineMissing, invalidHost, developerModeTLS,
     ]
+
+    /// The rules judged on a file read from `--aasa-dir` (the others need the host itself).
+    public static let offline: [Rule] = [offlineMissing, tooLarge, exceedsFetchLimit, notJSON, invalidHost]
+
+    /// A developer-mode host's certificate is not accepted here, which developer-mode devices tolerate.
+    public static let developerModeTLS = Rule(
+        "SERVE008",
+        .warning,
+        "TLS certificate not accepted (developer mode)",
+        summary: "The host is claimed with ?mode=developer, where devices accept any certificate, but ipacheck "
+            + "verifies certificates and so could not read the file to check it.",
+        fix: "Pass the test CA with --ca-file, or serve a certificate the system trusts."
+    )
 }

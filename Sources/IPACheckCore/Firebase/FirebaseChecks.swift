@@ -188,8 +188,83 @@ public enum FirebaseChecks {
     public static let rules: [Rule] = [
         bundleIDMismatch, badGoogleAppID, callbackSchemeMissing, inconsistentServiceFile, emailLinkDomainMissing,
         otherProjectDomain, deadDynamicLinks, leftoverDynamicLinksConfig, emailLinkAASA, defaultLinkDomain,
-        missingKeys,
+        missingKeys, serviceFileNotDictionary, signInSchemeMissing, emailLinkDomainMoved, emailLinkCDNUnavailable,
     ]
+
+    /// FIRE012: a GoogleService-Info plist that is not a dictionary.
+    public static let serviceFileNotDictionary = Rule(
+        "FIRE012",
+        .error,
+        "GoogleService-Info.plist is not a dictionary",
+        summary: "The Firebase SDK reads GoogleService-Info.plist as a dictionary; any other plist makes "
+            + "FirebaseApp.configure() fail at launch.",
+        fix: "Download GoogleService-Info.plist again from the Firebase console and add it to the target."
+    )
+
+    /// FIRE013: the `app-…` scheme is registered but REVERSED_CLIENT_ID is not.
+    public static let signInSchemeMissing = Rule(
+        "FIRE013",
+        .warning,
+        "REVERSED_CLIENT_ID not a URL scheme (Google Sign-In)",
+        summary: "Info.plist registers the app-GOOGLE_APP_ID scheme, so Firebase Auth's callbacks work, but not "
+            + "REVERSED_CLIENT_ID, which Google Sign-In needs.",
+        fix: "Add REVERSED_CLIENT_ID to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
+    )
+
+    /// FIRE014: email links arrive on the firebaseapp.com host while the app claims only the web.app one.
+    public static let emailLinkDomainMoved = Rule(
+        "FIRE014",
+        .warning,
+        "email links on firebaseapp.com, app claims web.app",
+        summary: "Email links arrive on PROJECT.firebaseapp.com (the migration guide's default) while the app "
+            + "claims only PROJECT.web.app; set linkDomain if the project sends links on web.app.",
+        fix: "Claim applinks:PROJECT.firebaseapp.com, or set the linkDomain the project really sends."
+    )
+
+    /// FIRE015: Apple's CDN copy of the email-link host's AASA could not be read.
+    public static let emailLinkCDNUnavailable = Rule(
+        "FIRE015",
+        .warning,
+        "Apple's CDN copy unavailable for email links",
+        summary: "The origin's AASA was judged, but Apple's CDN copy, which devices use, could not be read, so "
+            + "whether devices open email links is not known.",
+        fix: "Run again later or from another network; see the CDN findings for the host."
+    )
+
+    /// Records which Firebase rules a gate run carried out, and why the others were not.
+    static func recordCoverage(
+        _ bundles: [FirebaseBundleFacts],
+        settings: FirebaseLinkSettings,
+        cdnAsked: Bool,
+        into coverage: inout RuleCoverage
+    ) {
+        let serviceFileRules = [
+            bundleIDMismatch, badGoogleAppID, callbackSchemeMissing, inconsistentServiceFile, missingKeys,
+            serviceFileNotDictionary, signInSchemeMissing,
+        ]
+        let emailRules = [
+            emailLinkDomainMissing, otherProjectDomain, emailLinkAASA, defaultLinkDomain, emailLinkDomainMoved,
+        ]
+        coverage.ran([deadDynamicLinks, leftoverDynamicLinksConfig])
+        if bundles.contains(where: { !$0.serviceFiles.isEmpty }) {
+            coverage.ran(serviceFileRules)
+        } else {
+            coverage.skip(serviceFileRules, because: "the build has no GoogleService-Info.plist")
+        }
+        guard settings.emailLinkSignIn || settings.linkDomain != nil else {
+            coverage.skip(
+                emailRules + [emailLinkCDNUnavailable],
+                because: "email-link sign-in is not declared (firebase.emailLinkSignIn in the config file)"
+            )
+            return
+        }
+        coverage.ran(emailRules)
+        if cdnAsked {
+            coverage.ran([emailLinkCDNUnavailable])
+        } else {
+            coverage.skip([emailLinkCDNUnavailable], because: "Apple's CDN was not asked (--offline or --no-cdn)")
+        }
+    }
 
     /// Host suffixes of the retired Firebase Dynamic Links service.
     public static let dynamicLinksSuffixes = ["page.link", "app.goo.gl"]
@@ -229,9 +304,8 @@ public enum FirebaseChecks {
     private static func checkServiceFile(_ file: FirebaseServiceFile, in bundle: FirebaseBundleFacts) -> [Finding] {
         guard let plist = file.plist.dictionaryValue else {
             return [
-                missingKeys.finding(
+                serviceFileNotDictionary.finding(
                     "\(file.path) is a \(file.plist.typeName), not a dictionary.",
-                    severity: .error,
                     bundle: bundle.path,
                     location: file.path
                 )
@@ -315,13 +389,12 @@ public enum FirebaseChecks {
         let appScheme = appID.map { "app-" + $0.replacingOccurrences(of: ":", with: "-") }
         let hasAppScheme = appScheme.map { schemes.contains($0.lowercased()) } ?? false
         findings.append(
-            callbackSchemeMissing.finding(
+            (hasAppScheme ? signInSchemeMissing : callbackSchemeMissing).finding(
                 hasAppScheme
                     ? "Info.plist registers \(appScheme ?? "") but not REVERSED_CLIENT_ID \(scheme): Firebase Auth "
                         + "works, Google Sign-In does not."
                     : "Info.plist CFBundleURLTypes has neither REVERSED_CLIENT_ID \(scheme) nor "
                         + "\(appScheme ?? "app-GOOGLE_APP_ID") as a URL scheme.",
-                severity: hasAppScheme ? .warning : nil,
                 bundle: bundle.path,
                 location: "Info.plist:CFBundleURLTypes",
                 fix: "Add \(scheme) to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
@@ -475,12 +548,11 @@ public enum FirebaseChecks {
                 settings.linkDomain == nil && webApp != host
                 && LinkHostCoverage.find(host: webApp, in: bundle.associatedDomains) != nil
             return [
-                emailLinkDomainMissing.finding(
+                (hasWebApp ? emailLinkDomainMoved : emailLinkDomainMissing).finding(
                     hasWebApp
                         ? "Email links arrive on \(host) (the migration guide's default), but the app claims only "
                             + "\(webApp)."
                         : "Email links arrive on \(host), but the app has no plain applinks:\(host) entry.",
-                    severity: hasWebApp ? .warning : nil,
                     bundle: bundle.path,
                     domain: host,
                     location: "com.apple.developer.associated-domains",
@@ -491,24 +563,22 @@ public enum FirebaseChecks {
         guard let matcher, let appID = bundle.appID else { return [] }
         let url = sampleEmailLink(host: host)
         var findings: [Finding] = []
-        for copy in AASACopy.allCases {
+        for copy in matcher.copies(of: coverage.aasaHost) {
             let outcome = matcher(AASAMatchRequest(host: coverage.aasaHost, url: url, appID: appID, copy: copy))
             let source =
                 copy == .cdn
                 ? "Apple's CDN copy of the AASA of \(coverage.aasaHost)" : "The AASA of \(coverage.aasaHost)"
             let message: String
-            var severity: Severity?
+            var rule = emailLinkAASA
             switch outcome {
             case .match: continue
             case .block(let why): message = "\(source) blocks /__/auth/links for \(appID): \(why)."
             case .none(let why): message = "\(source) does not open /__/auth/links in \(appID): \(why)."
             case .unavailable(let why):
                 message = "\(source) could not be read: \(why)."
-                if copy == .cdn { severity = .warning }
+                if copy == .cdn { rule = emailLinkCDNUnavailable }
             }
-            findings.append(
-                emailLinkAASA.finding(message, severity: severity, bundle: bundle.path, domain: host, url: url)
-            )
+            findings.append(rule.finding(message, bundle: bundle.path, domain: host, url: url))
         }
         return findings
     }

@@ -32,46 +32,58 @@ public struct BundleFacts: Sendable {
     /// The signed entitlements key naming the associated domains.
     public static let associatedDomainsKey = "com.apple.developer.associated-domains"
 
-    /// Reads the signature, entitlements, profile and domains of `bundle`.
-    ///
-    /// - Parameters:
-    ///   - isReleaseBuild: Whether the caller gates a release (a development profile is then an error).
-    ///   - now: The time expiry is judged at.
-    public static func gather(ipa: IPAFile, bundle: AppBundle, isReleaseBuild: Bool, now: Date) -> BundleFacts {
-        gather(ipa: ipa, bundle: bundle, container: nil, isReleaseBuild: isReleaseBuild, now: now)
-    }
-
-    /// The facts of every bundle, the main app first.
+    /// The facts of every bundle, the main app first, streaming each executable's headers and signatures.
     ///
     /// As in `info`, an unreadable main executable makes the ipa unreadable (exit 2): there is nothing to check
     /// without it. Nested bundles' unreadable executables stay findings.
-    public static func gatherAll(ipa: IPAFile, isReleaseBuild: Bool, now: Date) throws(InputError) -> [BundleFacts] {
+    public static func gatherAll(ipa: IPAFile, now: Date) throws(InputError) -> [BundleFacts] {
         var facts: [BundleFacts] = []
         for bundle in ipa.bundles {
-            let container = bundle.parent == nil && bundle.executable != nil ? try ipa.machO(of: bundle) : nil
-            facts.append(
-                gather(ipa: ipa, bundle: bundle, container: container, isReleaseBuild: isReleaseBuild, now: now)
-            )
+            var container: Result<MachOContainer, InputError>?
+            if bundle.executable != nil {
+                do {
+                    container = .success(try ipa.machO(of: bundle))
+                } catch {
+                    if bundle.parent == nil { throw error }
+                    container = .failure(error)
+                }
+            }
+            facts.append(gather(ipa: ipa, bundle: bundle, executable: container, scan: nil, now: now))
         }
         return facts
     }
 
-    /// Gathers with the executable already parsed (`container`), or parses it here when nil.
+    /// The facts of every bundle from a ``SealScan`` that already read the executables and kept the profiles.
+    public static func gatherAll(ipa: IPAFile, scan: SealScan, now: Date) -> [BundleFacts] {
+        scan.bundles.map { scanned in
+            let executable = scanned.executable.map { $0.map(\.container) }
+            return gather(ipa: ipa, bundle: scanned.bundle, executable: executable, scan: scan, now: now)
+        }
+    }
+
+    /// The members a ``SealScan`` must keep for ``gatherAll(ipa:scan:now:)``: the embedded profiles.
+    public static func keepsMember(_ member: String) -> Bool {
+        member.hasSuffix("/embedded.mobileprovision") || member.hasSuffix("/embedded.provisionprofile")
+    }
+
+    /// Gathers with the executable already read (or the reason it could not be).
     private static func gather(
         ipa: IPAFile,
         bundle: AppBundle,
-        container parsed: MachOContainer?,
-        isReleaseBuild: Bool,
+        executable: Result<MachOContainer, InputError>?,
+        scan: SealScan?,
         now: Date
     ) -> BundleFacts {
         var findings: [Finding] = []
-        var container = parsed
-        if container == nil, bundle.executable != nil {
-            do {
-                container = try ipa.machO(of: bundle)
-            } catch {
+        var container: MachOContainer?
+        switch executable {
+        case .success(let parsed)?: container = parsed
+        case .failure(let error)?:
+            // With a scan, the seal check reports the unreadable executable (one cause, one finding).
+            if scan == nil {
                 findings.append(ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path))
             }
+        case nil: break
         }
         var slices: [(architecture: String, entitlements: SignedEntitlements)] = []
         for slice in container?.slices ?? [] {
@@ -86,31 +98,18 @@ public struct BundleFacts: Sendable {
                 bundle: bundle.path
             )
         }
-        if let container, container.slices.contains(where: { $0.signature == nil }) {
-            findings.append(
-                SignatureVerifier.unsigned.finding(
-                    "\(bundle.path)'s executable is not code-signed",
-                    bundle: bundle.path
-                )
-            )
-        }
         let entitlements = slices.first?.entitlements.effective?.dictionaryValue ?? [:]
 
         var profile: ProvisioningProfile? = nil
         var profileSignature: ProfileSignatureStatus? = nil
         if let profilePath = bundle.provisioningProfile {
             do {
-                let parsed = try ProvisioningProfile.parse(try ipa.read(profilePath), allowingUnsigned: true)
+                let bytes = try scan?.bytes(of: profilePath) ?? ipa.read(profilePath)
+                let parsed = try ProvisioningProfile.parse(bytes, allowingUnsigned: true)
                 let status = parsed.verifySignature()
                 profile = parsed
                 profileSignature = status
-                findings += ProfileChecks.findings(
-                    for: parsed,
-                    signature: status,
-                    now: now,
-                    isReleaseBuild: isReleaseBuild,
-                    bundle: bundle.path
-                )
+                findings += ProfileChecks.findings(for: parsed, signature: status, now: now, bundle: bundle.path)
             } catch {
                 findings.append(
                     BundleFactRules.profileUnreadable.finding(

@@ -36,6 +36,9 @@ public struct DomainsReport: Encodable, Sendable {
     /// Problems with the entries, signatures and archive.
     public let findings: [Finding]
 
+    /// The rules `domains` applies: the archive's and the entries'.
+    public static let rules = ArchiveRules.rules + AssociatedDomainRules.rules
+
     /// Reads the domains of every bundle of `ipa`.
     public static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
         let bundles = facts.map { fact in
@@ -47,37 +50,35 @@ public struct DomainsReport: Encodable, Sendable {
                 associatedDomains: fact.domains
             )
         }
-        let entryRules = Set(AssociatedDomainRules.rules.map(\.id))
+        let entryRules = Set(rules.map(\.id))
         let findings = ipa.findings + facts.flatMap(\.findings).filter { entryRules.contains($0.rule) }
         return DomainsReport(bundles: bundles, findings: findings.sorted())
     }
 
-    /// The domains for people: one block per bundle that has any.
-    public func text(style: TextStyle = .plain) -> String {
-        var out = ""
+    /// The domains as a report section: JSON `bundles`, and for people one block per bundle.
+    public func section() throws -> ReportSection {
+        var lines: [StyledLine] = []
         for bundle in bundles {
             let id = bundle.appID ?? bundle.bundleID ?? "(no app ID)"
-            out += style.bold(bundle.path) + "  [\(bundle.kind.rawValue)]  \(id)\n"
+            var title = StyledLine.text(bundle.path, .bold)
+            title.append("  [\(bundle.kind.rawValue)]  \(id)")
+            lines.append(title)
             if bundle.associatedDomains.isEmpty {
-                out += "  " + style.dim("no associated domains") + "\n"
+                lines.append(.text("  no associated domains", .dim))
                 continue
             }
             for domain in bundle.associatedDomains {
-                var line = "  \(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))"
-                line += (domain.wildcard ? "*." : "") + domain.host
-                if let mode = domain.mode { line += "  (mode \(mode.rawValue))" }
+                var line = StyledLine.text(
+                    "  \(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))"
+                )
+                line.append((domain.wildcard ? "*." : "") + domain.host)
+                if let mode = domain.mode { line.append("  (mode \(mode.rawValue))") }
                 if !domain.problems.isEmpty {
-                    line += "  " + style.red("✗ " + domain.problems.map(\.message).joined(separator: "; "))
+                    line.append("  ✗ " + domain.problems.map(\.message).joined(separator: "; "), .red)
                 }
-                out += line + "\n"
+                lines.append(line)
             }
         }
-        if !findings.isEmpty {
-            out += "\n"
-            for finding in findings {
-                out += style.severity(finding.severity) + " \(finding.rule) \(finding.message)\n"
-            }
-        }
-        return out
+        return try ReportSection(key: "bundles", value: bundles, lines: lines)
     }
 }

@@ -31,42 +31,39 @@ public enum TargetKind: Sendable, Hashable {
     }
 }
 
-/// Reads a bare Mach-O from disk.
+/// Reads a bare Mach-O from disk, in chunks: headers and signatures are kept, code pages only hashed.
 enum MachOFile {
-    /// The largest bare Mach-O read whole.
-    static let maximumBytes = 2 * 1024 * 1024 * 1024
-
     /// Parses headers and signatures only, reading the file in chunks and keeping what the scanner needs.
     static func scan(path: String) throws(InputError) -> MachOContainer {
+        try read(path: path).container
+    }
+
+    /// Reads the headers, signatures and code-page digests in one pass (for verification).
+    static func read(path: String) throws(InputError) -> SealScan.Executable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError("unreadable", file: path, "cannot be read")
         }
         defer { try? handle.close() }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-        var scanner = MachOStreamScanner(fileSize: size)
-        do {
-            while !scanner.isComplete {
-                guard let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty else { break }
-                try scanner.consume(Array(chunk)[...])
+        var reader = ExecutableReader(fileSize: size)
+        var buffer = [UInt8](repeating: 0, count: SealScan.chunkSize)
+        while true {
+            let chunk: Data
+            do {
+                guard let read = try handle.read(upToCount: SealScan.chunkSize), !read.isEmpty else { break }
+                chunk = read
+            } catch {
+                throw InputError("unreadable", file: path, "\(error.localizedDescription)")
             }
-            return try scanner.finish()
-        } catch let error as ParseError {
+            buffer.replaceSubrange(0..<chunk.count, with: chunk)
+            reader.consume(buffer, count: chunk.count)
+        }
+        switch reader.finish() {
+        case .success(let result):
+            return SealScan.Executable(member: path, container: result.container, pages: result.pages)
+        case .failure(let error):
             throw InputError("bad-macho", file: path, error.description)
-        } catch {
-            throw InputError("unreadable", file: path, "\(error)")
         }
-    }
-
-    /// Reads the whole file (for verification, which hashes every page).
-    static func read(path: String) throws(InputError) -> [UInt8] {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-        guard size <= maximumBytes else {
-            throw InputError("too-large", file: path, "is larger than \(maximumBytes) bytes")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("unreadable", file: path, "cannot be read")
-        }
-        return Array(data)
     }
 }
 

@@ -2,8 +2,8 @@ public import Foundation
 public import IPACheckCMS
 import IPACheckPlist
 
-/// The result of checking a profile's CMS signature: the verdict on its mathematics, and beside it who signed
-/// and how far the certificates it carries lead, because ipacheck ships no trust store.
+/// The result of checking a profile's CMS signature: the verdict on its mathematics, and beside it who signed and
+/// how far the certificates it carries lead; whether that signer is Apple's is ``TrustChecks``' question.
 public struct ProfileSignatureStatus: Hashable, Sendable {
     /// The judgement on integrity.
     public enum Verdict: Hashable, Sendable {
@@ -28,8 +28,8 @@ public struct ProfileSignatureStatus: Hashable, Sendable {
     public var chain: [CertificateSummary]
     /// The issuer name (CN) the chain stops at when that issuer's certificate is not in the envelope.
     public var missingIssuer: String?
-    /// Whether the chain ends at one of Apple's published root certificates (matched by SHA-256 fingerprint).
-    public var chainEndsAtAppleRoot: Bool
+    /// The signer, for trust evaluation (``TrustChecks``); `nil` when the message does not carry it.
+    public var identity: SignerIdentity?
     /// The digest algorithm (`SHA-1`, `SHA-256`, …), when known.
     public var digestAlgorithm: String?
     /// The `signingTime` signed attribute, when present.
@@ -37,31 +37,11 @@ public struct ProfileSignatureStatus: Hashable, Sendable {
 
     /// Whether the signature mathematics hold (``Verdict/valid``).
     public var isValid: Bool { verdict == .valid }
-
-    /// Whether the signer is named as Apple's provisioning-profile signer.
-    ///
-    /// That is, an Apple-issued certificate whose subject organization is Apple. Only ``chainEndsAtAppleRoot``
-    /// is evidence; this is the name.
-    public var isSignerAppleNamed: Bool {
-        guard let signer else { return false }
-        return signer.isIssuerAppleNamed
-            && (signer.subjectOrganization.map(CertificateSummary.isAppleOrganization) ?? false)
-    }
-
-    /// SHA-256 fingerprints of Apple's root certificates (https://www.apple.com/certificateauthority/):
-    /// Apple Root CA, Apple Root CA - G2, Apple Root CA - G3, Apple Root Certificate Authority.
-    static let appleRootFingerprints: Set<String> = [
-        "B0B1730ECBC7FF4505142C49F1295E6EDA6BCAED7E2C68C5BE91B5A11001F024",
-        "C2B9B042DD57830E7D117DAC55AC8AE19407D38E41D88F3215BC3A890444A050",
-        "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179",
-        "0D83B611B648A1A75EB8558400795375CAD92E264ED8E9D7A757C1F5EE2BB22D",
-    ]
 }
 
 extension ProfileSignatureStatus: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case verdict, reason, signer, chain, missingIssuer, chainEndsAtAppleRoot, signerAppleNamed, digestAlgorithm
-        case signingTime
+        case verdict, reason, signer, chain, missingIssuer, digestAlgorithm, signingTime
     }
 
     /// Encodes for `--format json`: `verdict` is `valid`, `contentDigestMismatch`, `invalidSignature`,
@@ -80,8 +60,6 @@ extension ProfileSignatureStatus: Encodable {
         try container.encodeIfPresent(signer, forKey: .signer)
         try container.encode(chain, forKey: .chain)
         try container.encodeIfPresent(missingIssuer, forKey: .missingIssuer)
-        try container.encode(chainEndsAtAppleRoot, forKey: .chainEndsAtAppleRoot)
-        try container.encode(isSignerAppleNamed, forKey: .signerAppleNamed)
         try container.encodeIfPresent(digestAlgorithm, forKey: .digestAlgorithm)
         try container.encodeIfPresent(signingTime.map(PlistValue.iso8601), forKey: .signingTime)
     }
@@ -90,17 +68,16 @@ extension ProfileSignatureStatus: Encodable {
 extension ProvisioningProfile {
     /// Checks the CMS signature over the profile's property list, as a device does before installing it.
     ///
-    /// Integrity only: the chain, the signer's names and expiry are reported beside the verdict, since Apple's
-    /// root is not shipped with ipacheck (its fingerprint is compared instead).
+    /// Integrity only: the chain, the signer and its expiry are reported beside the verdict; trust in the signer
+    /// is evaluated apart (``SignerIdentity/evaluateTrust()``).
     public func verifySignature() -> ProfileSignatureStatus {
         guard let envelope else {
-            return ProfileSignatureStatus(verdict: .unsigned, chain: [], chainEndsAtAppleRoot: false)
+            return ProfileSignatureStatus(verdict: .unsigned, chain: [])
         }
         guard envelope.signers.count == 1, let signer = envelope.signers.first else {
             return ProfileSignatureStatus(
                 verdict: .unverifiable(reason: "the CMS message has \(envelope.signers.count) signers, expected 1"),
-                chain: [],
-                chainEndsAtAppleRoot: false
+                chain: []
             )
         }
         let result = envelope.verify(signer: signer)
@@ -116,25 +93,13 @@ extension ProvisioningProfile {
             signer: result.signer,
             chain: result.chain,
             missingIssuer: result.missingIssuer,
-            chainEndsAtAppleRoot: result.chain.last.map {
-                ProfileSignatureStatus.appleRootFingerprints.contains($0.sha256Fingerprint)
-            } ?? false,
+            identity: SignerIdentity(
+                result,
+                signingTime: signer.signedAttributes?.signingTime ?? creationDate,
+                purpose: .content
+            ),
             digestAlgorithm: result.digestAlgorithm?.displayName,
             signingTime: signer.signedAttributes?.signingTime
         )
-    }
-}
-
-extension CertificateSummary {
-    /// Whether the issuer's organization is Apple's (`Apple Inc.` or the older `Apple Computer, Inc.`).
-    ///
-    /// A name is not proof: anyone can write it. ``ProfileSignatureStatus/chainEndsAtAppleRoot`` is the check
-    /// that means something.
-    public var isIssuerAppleNamed: Bool {
-        issuerOrganization.map(Self.isAppleOrganization) ?? false
-    }
-
-    static func isAppleOrganization(_ name: String) -> Bool {
-        name == "Apple Inc." || name == "Apple Computer, Inc."
     }
 }

@@ -1,5 +1,6 @@
-/// The report as GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding,
-/// which the runner turns into annotations on the job and the pull request, and a plain summary line at the end.
+/// The report as GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding
+/// (and per input that could not be read), which the runner turns into annotations on the job and the pull
+/// request, and a plain summary line at the end that never reads PASS unless every input was read and passed.
 ///
 ///     ::error file=App.ipa,title=ipacheck AASA104::The AASA file mixes legacy and modern formats.%0Abundle: ...
 ///     ipacheck: ✗ FAIL  1 error, 0 warnings, 0 notes (gate: --fail-on error)
@@ -11,34 +12,55 @@ public struct GitHubAnnotationsRenderer: ReportRendering {
     /// Creates the renderer.
     public init() {}
 
-    /// One command per finding, worst first, then the summary line; ends with a newline.
+    /// One `::error` per input that could not be read, one command per finding (suppressed ones as notices with
+    /// their reason), then the summary line, which counts the rules not checked; ends with a newline.
     public func render(_ report: Report) throws -> String {
         var lines: [String] = []
+        for input in report.inputs {
+            guard let error = input.error else { continue }
+            lines.append(
+                command("error", file: input.path, title: report.tool.name, "\(input.path) could not be read: \(error)")
+            )
+        }
         for entry in report.findings {
             let finding = entry.finding
-            let command =
-                switch finding.severity {
-                case .error: "error"
-                case .warning: "warning"
-                case .note: "notice"
-                }
             var details = [finding.message]
             if let bundle = finding.bundle { details.append("bundle: " + bundle) }
             if let domain = finding.domain { details.append("domain: " + domain) }
             if let url = finding.url { details.append("url: " + url) }
             if let location = finding.location { details.append("at: " + location) }
-            if let fix = finding.fix { details.append("fix: " + fix) }
-            let properties = [
-                ("file", entry.input),
-                ("title", "\(report.tool.name) \(finding.rule)"),
-            ]
-            .map { name, value in "\(name)=\(Self.escapeProperty(value))" }
-            .joined(separator: ",")
-            lines.append("::\(command) \(properties)::" + Self.escapeData(details.joined(separator: "\n")))
+            if let affects = finding.affects { details.append("affects: " + affects.joined(separator: ", ")) }
+            var title = "\(report.tool.name) \(finding.rule)"
+            var kind = Self.command(for: finding.severity)
+            if let suppression = entry.suppression {
+                title += " (suppressed)"
+                kind = "notice"
+                details.append("suppressed: " + suppression.reason)
+            } else if let fix = finding.fix {
+                details.append("fix: " + fix)
+            }
+            lines.append(command(kind, file: entry.input, title: title, details.joined(separator: "\n")))
         }
-        let mark = report.verdict == .pass ? "✓ PASS" : "✗ FAIL"
-        lines.append("\(report.tool.name): \(mark)  \(report.summary) (gate: \(report.gate))")
+        var summary = "\(report.tool.name): " + UntrustedText.visibleOnOneLine(TextRenderer().verdictLine(report))
+        let notChecked = Set(report.inputs.flatMap { report.notChecked($0).flatMap(\.rules) })
+        if !notChecked.isEmpty { summary += "; \(notChecked.count) rules not checked (--format text says why)" }
+        lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func command(for severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "notice"
+        }
+    }
+
+    private func command(_ kind: String, file: String, title: String, _ message: String) -> String {
+        let properties = [("file", file), ("title", title)]
+            .map { name, value in "\(name)=\(Self.escapeProperty(UntrustedText.visible(value)))" }
+            .joined(separator: ",")
+        return "::\(kind) \(properties)::" + Self.escapeData(UntrustedText.visible(message))
     }
 
     /// A command's message: `%` → `%25`, CR → `%0D`, LF → `%0A` (in that order, so escapes are not doubled).

@@ -1,10 +1,13 @@
 /// The report as JUnit XML, the test-report format Jenkins, GitLab and GitHub test-report actions read.
 ///
 /// `<testsuites>` holds one `<testsuite>` per input. Each rule × subject (bundle and domain) that has findings
-/// is one `<testcase>` (classname `INPUT/BUNDLE`, name `RULE title [domain]`): it has a `<failure>` when any of its findings is at or above the gate, and lists findings
-/// below the gate in `<system-out>`. Each catalogue rule that found nothing in an input is one passing
-/// `<testcase>`. `tests` and `failures` count test cases; `errors` and `skipped` are always 0 (ipacheck's own
-/// failures exit with status 2 instead). No timestamps or durations, so the output is deterministic.
+/// is one `<testcase>` (classname `INPUT/BUNDLE`, name `RULE title [domain]`): it has a `<failure>` when any of its
+/// unsuppressed findings is at or above the gate, and lists the others (below the gate, or suppressed with their
+/// reason) in `<system-out>`. Each catalogue rule that was carried out and found nothing is one passing
+/// `<testcase>`; each rule that was not carried out is a `<testcase>` with `<skipped message="why"/>`, never a
+/// pass. An input that could not be read is a suite with one `<testcase>` holding an `<error>`. `tests`,
+/// `failures`, `errors` and `skipped` count test cases. No timestamps or durations, so the output is
+/// deterministic. Everything that came from an input is passed through ``UntrustedText/visible(_:)``.
 public struct JUnitRenderer: ReportRendering {
     /// Creates the renderer.
     public init() {}
@@ -12,14 +15,14 @@ public struct JUnitRenderer: ReportRendering {
     /// The XML document, ending with a newline.
     public func render(_ report: Report) throws -> String {
         let suites = report.inputs.map { suite(for: $0, in: report) }
-        let tests = suites.reduce(0) { $0 + $1.cases.count }
-        let failures = suites.reduce(0) { $0 + $1.failures }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml +=
             "<testsuites"
             + Self.attributes([
-                ("name", report.tool.name), ("tests", "\(tests)"), ("failures", "\(failures)"), ("errors", "0"),
-                ("skipped", "0"),
+                ("name", report.tool.name), ("tests", "\(suites.reduce(0) { $0 + $1.cases.count })"),
+                ("failures", "\(suites.reduce(0) { $0 + $1.count(.failure) })"),
+                ("errors", "\(suites.reduce(0) { $0 + $1.count(.error) })"),
+                ("skipped", "\(suites.reduce(0) { $0 + $1.count(.skipped) })"),
             ])
         if suites.isEmpty { return xml + "/>\n" }
         xml += ">\n"
@@ -27,21 +30,27 @@ public struct JUnitRenderer: ReportRendering {
             xml +=
                 "  <testsuite"
                 + Self.attributes([
-                    ("name", suite.name), ("tests", "\(suite.cases.count)"), ("failures", "\(suite.failures)"),
-                    ("errors", "0"), ("skipped", "0"),
+                    ("name", suite.name), ("tests", "\(suite.cases.count)"), ("failures", "\(suite.count(.failure))"),
+                    ("errors", "\(suite.count(.error))"), ("skipped", "\(suite.count(.skipped))"),
                 ]) + ">\n"
             for testCase in suite.cases {
                 xml += "    <testcase" + Self.attributes([("name", testCase.name), ("classname", testCase.className)])
-                if testCase.failure == nil && testCase.output == nil {
+                if testCase.result == nil && testCase.output == nil {
                     xml += "/>\n"
                     continue
                 }
                 xml += ">\n"
-                if let failure = testCase.failure {
+                switch testCase.result {
+                case .failure(let message, let type, let body):
                     xml +=
-                        "      <failure"
-                        + Self.attributes([("message", failure.message), ("type", failure.type)]) + ">"
-                        + Self.escapeText(failure.body) + "</failure>\n"
+                        "      <failure" + Self.attributes([("message", message), ("type", type)]) + ">"
+                        + Self.escapeText(body) + "</failure>\n"
+                case .error(let message):
+                    xml += "      <error" + Self.attributes([("message", message), ("type", "unreadable")]) + "/>\n"
+                case .skipped(let message):
+                    xml += "      <skipped" + Self.attributes([("message", message)]) + "/>\n"
+                case nil:
+                    break
                 }
                 if let output = testCase.output {
                     xml += "      <system-out>" + Self.escapeText(output) + "</system-out>\n"
@@ -56,20 +65,31 @@ public struct JUnitRenderer: ReportRendering {
     private struct Suite {
         let name: String
         let cases: [TestCase]
-        var failures: Int { cases.filter { $0.failure != nil }.count }
+
+        func count(_ kind: TestCase.Kind) -> Int { cases.filter { $0.result?.kind == kind }.count }
     }
 
     private struct TestCase {
+        enum Kind { case failure, error, skipped }
+
+        enum Result {
+            case failure(message: String, type: String, body: String)
+            case error(message: String)
+            case skipped(message: String)
+
+            var kind: Kind {
+                switch self {
+                case .failure: .failure
+                case .error: .error
+                case .skipped: .skipped
+                }
+            }
+        }
+
         let name: String
         let className: String
-        let failure: Failure?
-        let output: String?
-    }
-
-    private struct Failure {
-        let message: String
-        let type: String
-        let body: String
+        var result: Result? = nil
+        var output: String? = nil
     }
 
     private struct Subject: Hashable {
@@ -79,47 +99,72 @@ public struct JUnitRenderer: ReportRendering {
     }
 
     private func suite(for input: Report.Input, in report: Report) -> Suite {
+        let name = UntrustedText.visibleOnOneLine(input.path)
+        if let error = input.error {
+            return Suite(
+                name: name,
+                cases: [
+                    TestCase(
+                        name: "read \(name)",
+                        className: name,
+                        result: .error(message: "cannot be read: " + UntrustedText.visibleOnOneLine(error))
+                    )
+                ]
+            )
+        }
         var order: [Subject] = []
-        var groups: [Subject: [Finding]] = [:]
+        var groups: [Subject: [Report.Entry]] = [:]
         for entry in report.findings where entry.input == input.path {
             let subject = Subject(rule: entry.rule, bundle: entry.bundle, domain: entry.domain)
             if groups[subject] == nil { order.append(subject) }
-            groups[subject, default: []].append(entry.finding)
+            groups[subject, default: []].append(entry)
         }
         var cases = order.map { subject in
-            testCase(for: subject, findings: groups[subject] ?? [], input: input.path, report: report)
+            testCase(for: subject, entries: groups[subject] ?? [], input: name, report: report)
         }
         let fired = Set(order.map(\.rule))
         for rule in report.rules where !fired.contains(rule.id) {
-            cases.append(TestCase(name: "\(rule.id) \(rule.title)", className: input.path, failure: nil, output: nil))
+            var testCase = TestCase(name: "\(rule.id) \(rule.title)", className: name)
+            if case .notRun(let reason) = report.outcome(of: rule.id, for: input) {
+                testCase.result = .skipped(message: "not checked: " + reason)
+            }
+            cases.append(testCase)
         }
-        return Suite(name: input.path, cases: cases)
+        return Suite(name: name, cases: cases)
     }
 
-    private func testCase(for subject: Subject, findings: [Finding], input: String, report: Report) -> TestCase {
+    private func testCase(for subject: Subject, entries: [Report.Entry], input: String, report: Report) -> TestCase {
         var name = [subject.rule, report.rule(withID: subject.rule)?.title].compactMap { $0 }.joined(separator: " ")
-        if let domain = subject.domain { name += " [" + domain + "]" }
-        let className = [input, subject.bundle].compactMap { $0 }.joined(separator: "/")
-        let failing = findings.filter { report.gate.fails($0.severity) }
-        let passing = findings.filter { !report.gate.fails($0.severity) }
-        let failure = failing.first.map { worst in
-            Failure(
-                message: worst.message,
+        if let domain = subject.domain { name += " [" + UntrustedText.visibleOnOneLine(domain) + "]" }
+        let className = [input, subject.bundle.map(UntrustedText.visibleOnOneLine)].compactMap { $0 }
+            .joined(separator: "/")
+        let failing = entries.filter { $0.suppression == nil && report.gate.fails($0.severity) }
+        let others = entries.filter { !($0.suppression == nil && report.gate.fails($0.severity)) }
+        var testCase = TestCase(name: name, className: className)
+        if let worst = failing.first {
+            testCase.result = .failure(
+                message: UntrustedText.visibleOnOneLine(worst.message),
                 type: worst.severity.rawValue,
                 body: failing.map(Self.describe).joined(separator: "\n\n")
             )
         }
-        let output = passing.isEmpty ? nil : passing.map(Self.describe).joined(separator: "\n\n")
-        return TestCase(name: name, className: className, failure: failure, output: output)
+        testCase.output = others.isEmpty ? nil : others.map(Self.describe).joined(separator: "\n\n")
+        return testCase
     }
 
-    /// `error AASA104: message`, then `url:`, `at:` and `fix:` lines.
-    private static func describe(_ finding: Finding) -> String {
+    /// `error AASA104: message`, then `url:`, `at:`, `affects:` and `fix:` (or `suppressed:`) lines.
+    private static func describe(_ entry: Report.Entry) -> String {
+        let finding = entry.finding
         var lines = ["\(finding.severity.rawValue) \(finding.rule): \(finding.message)"]
         if let url = finding.url { lines.append("url: " + url) }
         if let location = finding.location { lines.append("at: " + location) }
-        if let fix = finding.fix { lines.append("fix: " + fix) }
-        return lines.joined(separator: "\n")
+        if let affects = finding.affects { lines.append("affects: " + affects.joined(separator: ", ")) }
+        if let suppression = entry.suppression {
+            lines.append("suppressed: " + suppression.reason)
+        } else if let fix = finding.fix {
+            lines.append("fix: " + fix)
+        }
+        return UntrustedText.visible(lines.joined(separator: "\n"))
     }
 
     private static func attributes(_ pairs: [(String, String)]) -> String {

@@ -4,12 +4,17 @@ import Foundation
 /// The report as a SARIF 2.1.0 log, for GitHub code scanning (`github/codeql-action/upload-sarif`) and other
 /// SARIF viewers.
 ///
-/// One run; `tool.driver.rules` is the report's rule catalogue; each finding is a result whose physical location
+/// One run; `tool.driver.rules` lists the rules that were carried out (never one that was not); each finding is a
+/// result (a suppressed one with `suppressions[].justification`) whose physical location
 /// is the ipa (its path as given, percent-encoded as a URI reference, with no `region`: findings have no line)
 /// and whose logical locations are the bundle (`Payload/App.app`, kind `module`) and the associated domain
 /// (`applinks:example.com`, kind `resource`). `partialFingerprints["ipacheckFinding/v1"]` is a SHA-256 over
 /// rule, bundle, domain, URL, location and message, so code scanning keeps one alert per problem across runs
 /// (codeql-action computes its own line hash only for results with a line).
+///
+/// `invocations[0].executionSuccessful` is `false` when an input could not be read, with one error notification
+/// per such input, so uploading the log never closes alerts for a build that was not checked. Rules that were not
+/// carried out are named in note notifications with the reason.
 public struct SARIFRenderer: ReportRendering {
     /// The schema URI written as `$schema`: OASIS's SARIF 2.1.0 schema (errata 01).
     public static let schemaURI =
@@ -72,8 +77,9 @@ public struct SARIFRenderer: ReportRendering {
     }
 
     private func log(for report: Report) -> SARIFLog {
+        let ranRules = report.rulesThatRan
         let ruleIndex = Dictionary(
-            report.rules.enumerated().map { ($0.element.id, $0.offset) },
+            ranRules.enumerated().map { ($0.element.id, $0.offset) },
             uniquingKeysWith: { first, _ in first }
         )
         let artifactIndex = Dictionary(
@@ -81,7 +87,7 @@ public struct SARIFRenderer: ReportRendering {
             uniquingKeysWith: { first, _ in first }
         )
         let helpBase = report.tool.informationUri
-        let rules = report.rules.map { rule in
+        let rules = ranRules.map { rule in
             ReportingDescriptor(
                 id: rule.id,
                 name: Self.ruleName(forTitle: rule.title),
@@ -108,6 +114,7 @@ public struct SARIFRenderer: ReportRendering {
             properties["url"] = finding.url
             properties["location"] = finding.location
             properties["fix"] = finding.fix
+            properties["affects"] = finding.affects?.joined(separator: ", ")
             let text = finding.fix.map { finding.message + "\nFix: " + $0 } ?? finding.message
             return SARIFResult(
                 ruleId: finding.rule,
@@ -126,8 +133,45 @@ public struct SARIFRenderer: ReportRendering {
                     )
                 ],
                 partialFingerprints: [Self.fingerprintKey: Self.fingerprint(of: finding)],
+                suppressions: entry.suppression.map {
+                    [SARIFSuppression(kind: "external", status: "accepted", justification: $0.reason)]
+                },
                 properties: properties
             )
+        }
+        var notifications: [Notification] = []
+        for input in report.inputs {
+            if let error = input.error {
+                notifications.append(
+                    Notification(
+                        level: "error",
+                        message: SARIFMessage(text: "\(input.path) could not be read: \(error)"),
+                        locations: [
+                            SARIFLocation(
+                                physicalLocation: PhysicalLocation(
+                                    artifactLocation: ArtifactLocation(
+                                        uri: Self.uriReference(forPath: input.path),
+                                        index: artifactIndex[input.path]
+                                    )
+                                ),
+                                logicalLocations: nil
+                            )
+                        ]
+                    )
+                )
+            }
+            for group in report.notChecked(input) {
+                notifications.append(
+                    Notification(
+                        level: "note",
+                        message: SARIFMessage(
+                            text: "\(input.path): not checked (\(group.reason)): "
+                                + group.rules.joined(separator: ", ")
+                        ),
+                        locations: nil
+                    )
+                )
+            }
         }
         let run = SARIFRun(
             tool: SARIFTool(
@@ -141,13 +185,20 @@ public struct SARIFRenderer: ReportRendering {
             artifacts: report.inputs.map {
                 Artifact(location: ArtifactLocation(uri: Self.uriReference(forPath: $0.path), index: nil))
             },
+            invocations: [
+                Invocation(
+                    executionSuccessful: report.verdict != .error,
+                    toolExecutionNotifications: notifications.isEmpty ? nil : notifications
+                )
+            ],
             results: results,
             properties: RunProperties(
                 failOn: report.gate.failOn.rawValue,
                 verdict: report.verdict.rawValue,
                 errors: report.summary.errors,
                 warnings: report.summary.warnings,
-                notes: report.summary.notes
+                notes: report.summary.notes,
+                suppressed: report.summary.suppressed
             )
         )
         return SARIFLog(schema: Self.schemaURI, version: "2.1.0", runs: [run])
@@ -170,8 +221,26 @@ private struct SARIFLog: Encodable {
 private struct SARIFRun: Encodable {
     let tool: SARIFTool
     let artifacts: [Artifact]
+    let invocations: [Invocation]
     let results: [SARIFResult]
     let properties: RunProperties
+}
+
+private struct Invocation: Encodable {
+    let executionSuccessful: Bool
+    let toolExecutionNotifications: [Notification]?
+}
+
+private struct Notification: Encodable {
+    let level: String
+    let message: SARIFMessage
+    let locations: [SARIFLocation]?
+}
+
+private struct SARIFSuppression: Encodable {
+    let kind: String
+    let status: String
+    let justification: String
 }
 
 private struct RunProperties: Encodable {
@@ -180,6 +249,7 @@ private struct RunProperties: Encodable {
     let errors: Int
     let warnings: Int
     let notes: Int
+    let suppressed: Int
 }
 
 private struct SARIFTool: Encodable {
@@ -223,6 +293,7 @@ private struct SARIFResult: Encodable {
     let message: SARIFMessage
     let locations: [SARIFLocation]
     let partialFingerprints: [String: String]
+    let suppressions: [SARIFSuppression]?
     let properties: [String: String]
 }
 

@@ -1,16 +1,23 @@
 /// The report for people: each input, then its bundles, then their domains, each finding with its severity,
-/// rule ID, message and `fix:` line, and one verdict line at the end that names the gate.
+/// rule ID, message and `fix:` line; what was not checked and why; and one verdict line at the end that names
+/// the gate.
 ///
 /// Groups are ordered worst first (a group ranks by its worst finding; ties keep the order findings are sorted in),
-/// and a parent's own findings form a group like any other. Example:
+/// and a parent's own findings form a group like any other. Suppressed findings stay in their group, marked
+/// `suppressed` with their reason, and count for nothing. An input that could not be read says so on its first
+/// line, and the verdict line then reads `ERROR`, never `PASS`. Example:
 ///
 ///     App.ipa  ✗ FAIL  1 error, 0 warnings, 0 notes
 ///       Payload/App.app
 ///         applinks:example.com
 ///           error   AASA104  The AASA file mixes legacy and modern formats.
 ///               fix: Use only `components`.
+///       not checked:
+///         offline: Apple's CDN was not asked: CDN001–CDN012
 ///
 ///     ✗ FAIL  1 error, 0 warnings, 0 notes (gate: --fail-on error)
+///
+/// Everything that came from an input is passed through ``UntrustedText/visible(_:)``.
 public struct TextRenderer: ReportRendering {
     /// Colours or not.
     public let style: TextStyle
@@ -20,70 +27,124 @@ public struct TextRenderer: ReportRendering {
         self.style = style
     }
 
-    /// The grouped findings and the verdict line, ending with a newline.
+    /// The grouped findings, what was not checked, and the verdict line, ending with a newline.
     public func render(_ report: Report) throws -> String {
         var lines: [String] = []
-        for input in report.inputs {
-            lines.append(style.bold(input.path) + "  " + verdictLabel(input.verdict) + "  " + input.summary.description)
-            let entries = report.findings.filter { $0.input == input.path }
-            if entries.isEmpty {
-                lines.append("  " + style.dim("no findings"))
-            }
-            for bundleGroup in Self.grouped(entries, by: \.bundle) {
-                var indent = 2
-                if let bundle = bundleGroup.key {
-                    lines.append(String(repeating: " ", count: indent) + style.bold(bundle))
-                    indent += 2
-                }
-                for domainGroup in Self.grouped(bundleGroup.entries, by: \.domain) {
-                    var depth = indent
-                    if let domain = domainGroup.key {
-                        lines.append(String(repeating: " ", count: depth) + domain)
-                        depth += 2
-                    }
-                    for entry in domainGroup.entries {
-                        lines += findingLines(entry.finding, indent: depth)
-                    }
-                }
-            }
+        for section in report.sections where !section.lines.isEmpty {
+            lines += section.lines.map { $0.render(style) }
             lines.append("")
         }
-        let verdict = verdictLabel(report.verdict) + "  " + report.summary.description + " (gate: \(report.gate))"
-        lines.append(verdict)
+        for input in report.inputs {
+            lines += inputLines(input, in: report)
+            lines.append("")
+        }
+        lines.append(verdictLine(report))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One input's block: its header line, its findings grouped by bundle and domain, what was not checked.
+    public func inputLines(_ input: Report.Input, in report: Report) -> [String] {
+        let path = style.bold(UntrustedText.visibleOnOneLine(input.path))
+        if let error = input.error {
+            return [path + "  " + verdictLabel(.error) + "  cannot be read: " + UntrustedText.visibleOnOneLine(error)]
+        }
+        let label = report.kind == .listing ? "" : verdictLabel(input.verdict) + "  "
+        var lines = [path + "  " + label + input.summary.description]
+        let entries = report.findings.filter { $0.input == input.path }
+        if entries.isEmpty {
+            lines.append("  " + style.dim("no findings"))
+        }
+        lines += findingLines(entries, indent: 2)
+        let notChecked = report.notChecked(input)
+        if !notChecked.isEmpty {
+            lines.append("  " + style.dim("not checked:"))
+            for group in notChecked {
+                lines.append("    " + style.dim(group.reason + ": " + RuleIDList.compact(group.rules)))
+            }
+        }
+        return lines
+    }
+
+    /// Entries grouped by bundle, then domain, worst group first, starting at `indent` spaces.
+    public func findingLines(_ entries: [Report.Entry], indent: Int) -> [String] {
+        var lines: [String] = []
+        for bundleGroup in Self.grouped(entries, by: \.bundle) {
+            var depth = indent
+            if let bundle = bundleGroup.key {
+                lines.append(String(repeating: " ", count: depth) + style.bold(UntrustedText.visibleOnOneLine(bundle)))
+                depth += 2
+            }
+            for domainGroup in Self.grouped(bundleGroup.entries, by: \.domain) {
+                var inner = depth
+                if let domain = domainGroup.key {
+                    lines.append(String(repeating: " ", count: inner) + UntrustedText.visibleOnOneLine(domain))
+                    inner += 2
+                }
+                for entry in domainGroup.entries {
+                    lines += entryLines(entry, indent: inner)
+                }
+            }
+        }
+        return lines
+    }
+
+    /// The last line: the run's verdict, its counts and the gate.
+    public func verdictLine(_ report: Report) -> String {
+        if report.kind == .listing && report.verdict != .error { return "findings: " + report.summary.description }
+        var text = verdictLabel(report.verdict) + "  "
+        let unreadable = report.inputs.filter { $0.verdict == .error }.count
+        if unreadable > 0 {
+            let which = report.inputs.count == 1 ? "the input" : "\(unreadable) of \(report.inputs.count) inputs"
+            text += "\(which) could not be read; "
+        }
+        return text + report.summary.description + (report.kind == .gate ? " (gate: \(report.gate))" : "")
     }
 
     private func verdictLabel(_ verdict: Report.Verdict) -> String {
         switch verdict {
         case .pass: style.bold(style.green("✓ PASS"))
         case .fail: style.bold(style.red("✗ FAIL"))
+        case .error: style.bold(style.red("✗ ERROR"))
         }
     }
 
-    /// `error   RULE  message`, then indented `url:`, `at:` and `fix:` lines; multi-line text stays indented.
-    private func findingLines(_ finding: Finding, indent: Int) -> [String] {
+    /// `error   RULE  message`, then indented `url:`, `at:`, `affects:`, `fix:` (or `reason:` when suppressed)
+    /// lines; multi-line text stays indented.
+    private func entryLines(_ entry: Report.Entry, indent: Int) -> [String] {
+        let finding = entry.finding
         let pad = String(repeating: " ", count: indent)
         let detailPad = pad + "    "
         let labelWidth = Severity.allCases.map(\.rawValue.count).max() ?? 0
         let label =
-            style.severity(finding.severity)
-            + String(repeating: " ", count: max(0, labelWidth - finding.severity.rawValue.count))
-        var lines = [pad + label + " " + finding.rule + "  " + Self.indented(finding.message, by: detailPad)]
-        if let url = finding.url { lines.append(detailPad + style.dim("url: ") + Self.indented(url, by: detailPad)) }
-        if let location = finding.location {
-            lines.append(detailPad + style.dim("at: ") + Self.indented(location, by: detailPad))
+            entry.suppression == nil
+            ? style.severity(finding.severity)
+                + String(repeating: " ", count: max(0, labelWidth - finding.severity.rawValue.count))
+            : style.dim("suppressed \(finding.severity.rawValue)")
+        var lines = [pad + label + " " + finding.rule + "  " + indented(finding.message, by: detailPad)]
+        func detail(_ name: String, _ value: String?) {
+            guard let value else { return }
+            lines.append(detailPad + style.dim(name + ": ") + indented(value, by: detailPad))
         }
-        if let fix = finding.fix { lines.append(detailPad + style.dim("fix: ") + Self.indented(fix, by: detailPad)) }
+        detail("url", finding.url)
+        detail("at", finding.location)
+        detail("affects", finding.affects?.joined(separator: ", "))
+        if let suppression = entry.suppression {
+            detail("reason", suppression.reason)
+        } else {
+            detail("fix", finding.fix)
+        }
         return lines
     }
 
     /// Keeps continuation lines of a multi-line value under the finding instead of at the left margin.
-    private static func indented(_ text: String, by pad: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
+    private func indented(_ text: String, by pad: String) -> String {
+        UntrustedText.visible(text).split(separator: "\n", omittingEmptySubsequences: false)
+            .joined(separator: "\n" + pad)
     }
 
-    /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted worst
-    /// first, so a group's first entry is its worst, and a stable sort by it keeps ties in arrival order.
+    /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted
+    /// (unsuppressed, then worst first), so a group's first entry is its worst, and a stable sort by it keeps
+    /// ties in arrival order.
     static func grouped(
         _ entries: [Report.Entry],
         by key: KeyPath<Finding, String?>
@@ -95,10 +156,13 @@ public struct TextRenderer: ReportRendering {
             if groups[value] == nil { order.append(value) }
             groups[value, default: []].append(entry)
         }
-        let worst = { (key: String?) in groups[key]?.first?.finding.severity ?? .note }
+        func rank(_ key: String?) -> Int {
+            guard let first = groups[key]?.first else { return 0 }
+            return first.suppression != nil ? 0 : 1 + first.finding.severity.rank
+        }
         let ranked = order.enumerated().sorted { left, right in
-            worst(left.element) != worst(right.element)
-                ? worst(left.element) > worst(right.element) : left.offset < right.offset
+            rank(left.element) != rank(right.element)
+                ? rank(left.element) > rank(right.element) : left.offset < right.offset
         }
         return ranked.map { (key: $0.element, entries: groups[$0.element] ?? []) }
     }

@@ -9,7 +9,7 @@ struct AASACommand: AsyncParsableCommand {
         commandName: "aasa",
         abstract: "Fetch and judge hosts' apple-app-site-association files as Apple's CDN would.",
         discussion: """
-            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers decoded and compared with the origin's file by meaning. *.example.com is served by example.com. A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do. Exit 1 when a finding reaches --fail-on.
+            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers decoded and compared with the origin's file by meaning. *.example.com is served by example.com. A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do. Exit 1 when a finding reaches --fail-on, 2 when no network at all can be reached.
 
             Examples:
               ipacheck aasa example.com www.example.com
@@ -24,7 +24,7 @@ struct AASACommand: AsyncParsableCommand {
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity = .error
 
-    @OptionGroup var output: FormatOption
+    @OptionGroup var output: ReportFormatOption
 
     @OptionGroup var network: NetworkOptions
 
@@ -43,19 +43,30 @@ struct AASACommand: AsyncParsableCommand {
             }
             return AASAFetchTarget(host: parts[0], mode: mode)
         }
-        let results = try await network.withFetcher { options, fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(targets)
+        let (options, results) = try await network.withFetcher { options, fetcher in
+            (options, await AASASiteFetcher(fetcher: fetcher, options: options).check(targets))
+        }
+        if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) {
+            Console.diagnose("ipacheck: error: \(failure)")
+            throw ExitStatus.badInput
+        }
+        var coverage = RuleCoverage()
+        AASASiteFetcher.recordCoverage(options: options, into: &coverage)
+        var report = ReportOutput.report(
+            rules: ServingRules.all + CDNRules.all,
+            gate: FailThreshold(failOn: failOn)
+        )
+        for (host, result) in zip(hosts, results) {
+            report.add(input: host, findings: result.report.findings, coverage: coverage)
         }
         let reports = results.map(\.report)
-        switch output.format {
-        case .json: try Console.printJSON(SitesOutput(sites: reports))
-        case .text: Console.print(reports.map { $0.text(style: Console.style) }.joined(separator: "\n"))
-        }
-        if reports.flatMap(\.findings).contains(where: { $0.severity >= failOn }) { throw ExitStatus.problems }
+        report.add(
+            section: try ReportSection(
+                key: "sites",
+                value: reports,
+                lines: reports.flatMap { $0.lines + [StyledLine()] }.dropLast().map { $0 }
+            )
+        )
+        try ReportOutput.finish(report, format: output.format)
     }
-}
-
-/// `ipacheck aasa --format json`.
-private struct SitesOutput: Encodable {
-    let sites: [AASASiteReport]
 }

@@ -9,14 +9,17 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "The release gate: will this build's links, web credentials, App Clips and App Flip work?",
         discussion: """
-            For every bundle: the signature and profile, every associated-domains entry, and the AASA file of every domain (the origin's and Apple's CDN copy, or --offline --aasa-dir) cross-checked against the bundle's signed application-identifier. Findings carry a stable rule ID (see `ipacheck rules`). Exit 0 when nothing reaches --fail-on (default error), 1 when something does, 2 when an ipa cannot be read.
+            For every bundle: the seal (code pages, special slots, CMS, every sealed resource, read in one pass), the profile and what the build is distributed for, every associated-domains entry, and the AASA file of every domain (the origin's and Apple's CDN copy, or --offline --aasa-dir) cross-checked against the bundle's signed application-identifier. Findings carry a stable rule ID (see `ipacheck rules`); checks that did not run are listed with the reason, never as passed. Exit 0 when nothing reaches --fail-on (default error), 1 when something does, 2 when an ipa cannot be read or no network at all can be reached.
 
-            A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains, suppress a rule for a domain with a reason, and pin App Flip and Firebase settings.
+            --distribution says what the build is for (default: the kind of its embedded profile). A development profile, no profile, a simulator build, or ad hoc or unsigned code fails every gate but --distribution development.
+
+            A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains, suppress a rule for a domain with a reason, pin the distribution, and App Flip and Firebase settings.
 
             Examples:
               ipacheck check App.ipa
               ipacheck check App.ipa --format sarif > ipacheck.sarif
               ipacheck check App.ipa --offline --aasa-dir aasa/ --appflip appflip.json
+              ipacheck check Debug.ipa --distribution development
               ipacheck check build/*.ipa --fail-on warning --format github
             """
     )
@@ -33,14 +36,14 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity?
 
+    @Option(help: "What the build is for: app-store, ad-hoc, enterprise or development (default: its profile's kind).")
+    var distribution: Distribution?
+
     @Option(help: "Output: text, json, sarif, junit or github.")
     var format: ReportFormat = .text
 
     @Option(help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
     var output: String?
-
-    @Flag(help: "The build is a development build: development signing and profiles are not errors.")
-    var development = false
 
     @OptionGroup var network: NetworkOptions
 
@@ -52,70 +55,35 @@ struct CheckCommand: AsyncParsableCommand {
         let configuration = try await ExitStatus.reportingInputErrors { try loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
         let progress = Progress(total: ipas.count)
-        let results = try await network.withFetcher { options, fetcher in
-            let gate = GateOptions(
-                fetch: options,
-                fetcher: fetcher,
-                configuration: configuration,
-                isReleaseBuild: !development
-            )
-            return await withTaskGroup(of: (Int, Result<GateResult, InputError>).self) { group in
-                for (index, path) in ipas.enumerated() {
-                    group.addTask {
-                        do {
-                            return (index, .success(try await ReleaseGate.check(path: path, options: gate)))
-                        } catch let error as InputError {
-                            return (index, .failure(error))
-                        } catch {
-                            return (index, .failure(InputError("unreadable", file: path, "\(error)")))
-                        }
-                    }
-                }
-                var results: [(Int, Result<GateResult, InputError>)] = []
-                for await result in group {
-                    results.append(result)
-                    progress.advance(ipas[result.0])
-                }
-                return results.sorted { $0.0 < $1.0 }.map(\.1)
+        let outcomes: [ReleaseGate.Outcome]
+        do {
+            outcomes = try await network.withFetcher { options, fetcher in
+                let gate = GateOptions(
+                    fetch: options,
+                    fetcher: fetcher,
+                    configuration: configuration,
+                    distribution: distribution
+                )
+                return try await ReleaseGate.run(paths: ipas, options: gate) { progress.advance($0) }
             }
+        } catch let error as NetworkUnavailable {
+            progress.finish()
+            Console.diagnose("ipacheck: error: \(error)")
+            throw ExitStatus.badInput
         }
         progress.finish()
 
-        var report = Report(
-            tool: Report.Tool(version: IPACheck.configuration.version, informationUri: Self.projectURL),
-            gate: threshold,
-            rules: RuleCatalog.all
-        )
-        var unreadable = false
-        for (path, result) in zip(ipas, results) {
-            switch result {
-            case .success(let gate):
-                report.add(input: path, findings: gate.findings)
-                if !gate.suppressed.isEmpty {
-                    Console.diagnose("ipacheck: \(path): \(gate.suppressed.count) finding(s) suppressed by the config")
-                }
-            case .failure(let error):
-                Console.diagnose("ipacheck: error: \(error.description)")
-                unreadable = true
+        var report = ReportOutput.report(rules: RuleCatalog.all, gate: threshold)
+        for (path, outcome) in zip(ipas, outcomes) {
+            switch outcome {
+            case .checked(let gate):
+                report.add(input: path, findings: gate.findings, suppressed: gate.suppressed, coverage: gate.coverage)
+            case .unreadable(let error):
+                report.add(unreadable: path, reason: error.message)
             }
         }
-        let rendered = try format.renderer(style: output == nil ? Console.style : .plain).render(report)
-        if let output {
-            do {
-                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                Console.diagnose("ipacheck: error: \(output): cannot be written (\(error.localizedDescription))")
-                throw ExitStatus.badInput
-            }
-        } else {
-            Console.print(rendered)
-        }
-        if unreadable { throw ExitStatus.badInput }
-        if report.exitCode != 0 { throw ExitStatus.problems }
+        try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true)
     }
-
-    /// Where the README (and its rule anchors) live, for SARIF help links.
-    static let projectURL = "https://github.com/ipacheck/ipacheck"
 
     private func loadConfiguration() throws(InputError) -> GateConfiguration {
         var configuration = GateConfiguration()
@@ -155,7 +123,7 @@ final class Progress: @unchecked Sendable {
         guard enabled else { return }
         lock.lock()
         done += 1
-        let line = "\r\u{1B}[2Kchecked \(done)/\(total): \(name)"
+        let line = "\r\u{1B}[2Kread \(done)/\(total): \(UntrustedText.visibleOnOneLine(name))"
         lock.unlock()
         FileHandle.standardError.write(Data(line.utf8))
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IPACheckCore
+import IPACheckReport
 
 /// `ipacheck domains APP.ipa`: every bundle's associated domains, parsed.
 struct DomainsCommand: AsyncParsableCommand {
@@ -8,7 +9,7 @@ struct DomainsCommand: AsyncParsableCommand {
         commandName: "domains",
         abstract: "List every bundle's associated domains: service, host, wildcard, mode.",
         discussion: """
-            Reads each bundle's signed entitlements (what iOS obeys), not the project's .entitlements file. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason.
+            Reads each bundle's signed entitlements (what iOS obeys), not the project's .entitlements file. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason. The exit status is 0 unless the ipa cannot be read (2); use `ipacheck check` to gate on them.
 
             Examples:
               ipacheck domains App.ipa
@@ -19,17 +20,18 @@ struct DomainsCommand: AsyncParsableCommand {
     @Argument(help: "The .ipa to read.")
     var ipa: String
 
-    @OptionGroup var output: FormatOption
+    @OptionGroup var output: ReportFormatOption
 
     func run() async throws {
-        let report = try await ExitStatus.reportingInputErrors {
+        var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
+        do {
             let file = try IPAFile(path: ipa)
-            let facts = try BundleFacts.gatherAll(ipa: file, isReleaseBuild: false, now: Date())
-            return DomainsReport.make(for: file, facts: facts)
+            let domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
+            report.add(input: ipa, findings: domains.findings)
+            report.add(section: try domains.section())
+        } catch let error as InputError {
+            report.add(unreadable: ipa, reason: error.message)
         }
-        switch output.format {
-        case .json: try Console.printJSON(report)
-        case .text: Console.print(report.text(style: Console.style))
-        }
+        try ReportOutput.finish(report, format: output.format)
     }
 }

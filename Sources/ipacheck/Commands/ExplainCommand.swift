@@ -22,9 +22,6 @@ struct ExplainCommand: AsyncParsableCommand {
     @Argument(help: "The installed build (.ipa).")
     var ipa: String
 
-    @Flag(help: "The build is a development build (developer-mode domains count).")
-    var development = false
-
     @OptionGroup var output: FormatOption
 
     @OptionGroup var network: NetworkOptions
@@ -35,7 +32,7 @@ struct ExplainCommand: AsyncParsableCommand {
                 try await LinkExplainer.explain(
                     url: url,
                     ipaPath: ipa,
-                    options: GateOptions(fetch: options, fetcher: fetcher, isReleaseBuild: !development)
+                    options: GateOptions(fetch: options, fetcher: fetcher)
                 )
             }
         }

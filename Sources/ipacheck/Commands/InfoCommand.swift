@@ -1,5 +1,6 @@
 import ArgumentParser
 import IPACheckCore
+import IPACheckReport
 
 /// `ipacheck info APP.ipa`: the bundle tree.
 struct InfoCommand: AsyncParsableCommand {
@@ -7,7 +8,7 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show the bundle tree: app, extensions, App Clips, watch apps and frameworks.",
         discussion: """
-            For each bundle: bundle ID, version, platform, minimum OS, executable, architectures and a signing summary. The main app comes first.
+            For each bundle: bundle ID, version, platform, minimum OS, executable, architectures and a signing summary. The main app comes first. Problems with the archive are listed after the tree; they do not change the exit status, which is 0 unless the ipa cannot be read (2).
 
             Examples:
               ipacheck info App.ipa
@@ -18,15 +19,17 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: "The .ipa to read.")
     var ipa: String
 
-    @OptionGroup var output: FormatOption
+    @OptionGroup var output: ReportFormatOption
 
     func run() async throws {
-        let report = try await ExitStatus.reportingInputErrors {
-            try InfoReport.make(for: try IPAFile(path: ipa))
+        var report = ReportOutput.report(rules: InfoReport.rules, kind: .listing)
+        do {
+            let info = try InfoReport.make(for: try IPAFile(path: ipa))
+            report.add(input: ipa, findings: info.findings)
+            report.add(section: try info.section())
+        } catch let error as InputError {
+            report.add(unreadable: ipa, reason: error.message)
         }
-        switch output.format {
-        case .json: try Console.printJSON(report)
-        case .text: Console.print(report.text(style: Console.style))
-        }
+        try ReportOutput.finish(report, format: output.format)
     }
 }

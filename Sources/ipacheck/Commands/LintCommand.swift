@@ -26,65 +26,36 @@ struct LintCommand: AsyncParsableCommand {
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity = .error
 
-    @OptionGroup var output: FormatOption
+    @OptionGroup var output: ReportFormatOption
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one AASA file to lint") }
     }
 
     func run() async throws {
+        var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn))
         var results: [LintOutput] = []
-        var unreadable = false
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
                 let exists = FileManager.default.fileExists(atPath: file)
-                Console.diagnose("ipacheck: error: \(file): \(exists ? "cannot be read" : "no such file")")
-                unreadable = true
+                report.add(unreadable: file, reason: exists ? "cannot be read" : "no such file")
                 continue
             }
             do {
-                results.append(
-                    LintOutput(file: file, findings: try AASALinter.lint(bytes: Array(data), domain: domain).findings)
-                )
+                let findings = try AASALinter.lint(bytes: Array(data), domain: domain).findings
+                results.append(LintOutput(file: file, findings: findings))
+                report.add(input: file, findings: findings)
             } catch {
-                Console.diagnose("ipacheck: error: \(file): \(error.description)")
-                unreadable = true
+                report.add(unreadable: file, reason: error.description)
             }
         }
-        switch output.format {
-        case .json: try Console.printJSON(LintReport(files: results))
-        case .text: Console.print(text(results, showNames: files.count > 1))
-        }
-        if unreadable { throw ExitStatus.badInput }
-        if results.flatMap(\.findings).contains(where: { $0.severity >= failOn }) { throw ExitStatus.problems }
-    }
-
-    private func text(_ results: [LintOutput], showNames: Bool) -> String {
-        let style = Console.style
-        var out = ""
-        for result in results {
-            if showNames { out += style.bold(result.file) + "\n" }
-            for finding in result.findings {
-                out += style.severity(finding.severity) + " \(finding.rule) "
-                if let location = finding.location { out += style.dim(location) + ": " }
-                out += finding.message + "\n"
-                if let fix = finding.fix { out += "    " + style.dim("fix: " + fix) + "\n" }
-            }
-            let count = result.findings.count
-            out += count == 0 ? style.green("no problems found") + "\n" : "\(count) finding\(count == 1 ? "" : "s")\n"
-            if showNames { out += "\n" }
-        }
-        return out
+        report.add(section: try ReportSection(key: "files", value: results, lines: []))
+        try ReportOutput.finish(report, format: output.format)
     }
 }
 
-/// One file's findings in `ipacheck lint --format json`.
+/// One file's findings in `ipacheck lint --format json` (`files`, beside the report's own keys).
 private struct LintOutput: Encodable {
     let file: String
     let findings: [Finding]
-}
-
-/// `ipacheck lint --format json`: `{"files": [{"file": ..., "findings": [...]}]}`.
-private struct LintReport: Encodable {
-    let files: [LintOutput]
 }

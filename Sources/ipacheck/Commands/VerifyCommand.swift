@@ -1,5 +1,6 @@
 import ArgumentParser
 import IPACheckCore
+import IPACheckReport
 
 /// `ipacheck verify TARGET`: the code signature's integrity.
 struct VerifyCommand: AsyncParsableCommand {
@@ -7,7 +8,7 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Verify code signatures as codesign --verify would: hashes, special slots, CMS.",
         discussion: """
-            Checks every slice of every bundle's executable: code-page hashes, the special slots (Info.plist, requirements, CodeResources, XML and DER entitlements) against the real bytes, and the CMS signature's mathematics over the CodeDirectory. Ad-hoc signatures can be valid. The signer's chain, trust and expiry are reported beside the verdict and fail it only with --strict. Exit 0 when valid, 1 when broken, 2 when the target cannot be read.
+            Checks every slice of every bundle's executable: code-page hashes, the special slots (Info.plist, requirements, CodeResources, XML and DER entitlements) against the real bytes, and the CMS signature's mathematics over the CodeDirectory. --resources also checks every file against _CodeSignature/CodeResources and the nested code (frameworks, extensions, dylibs) against the hashes the seal names. The target is read once, as a stream. Ad-hoc signatures can be valid. The signer's chain, trust and expiry are reported beside the verdict and fail it only with --strict. Exit 0 when valid, 1 when broken, 2 when the target cannot be read.
 
             Examples:
               ipacheck verify App.ipa
@@ -22,19 +23,21 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Also check _CodeSignature/CodeResources against each bundle's files.")
     var resources = false
 
-    @Flag(help: "Fail on trust problems too (self-signed or incomplete chain, expired signer).")
+    @Flag(help: "Fail on trust problems too (signer not traced to an Apple root, expired signer, no signer).")
     var strict = false
 
-    @OptionGroup var output: FormatOption
+    @OptionGroup var output: ReportFormatOption
 
     func run() async throws {
-        let report = try await ExitStatus.reportingInputErrors {
-            try VerifyReport.verify(path: target, resources: resources, strict: strict)
+        var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict))
+        do {
+            let answer = try await VerifyReport.verify(path: target, resources: resources)
+            report.add(input: target, findings: answer.findings, coverage: answer.coverage)
+            report.add(section: try answer.section())
+            report.add(section: try ReportSection(key: "valid", value: answer.isValid, lines: []))
+        } catch let error as InputError {
+            report.add(unreadable: target, reason: error.message)
         }
-        switch output.format {
-        case .json: try Console.printJSON(report)
-        case .text: Console.print(report.text(style: Console.style))
-        }
-        if !report.valid { throw ExitStatus.problems }
+        try ReportOutput.finish(report, format: output.format)
     }
 }

@@ -12,3 +12,5 @@ extension Severity: ExpressibleByArgument {}
 extension ReportFormat: ExpressibleByArgument {}
 
 extension AASAService: ExpressibleByArgument {}
+
+extension Distribution: ExpressibleByArgument {}

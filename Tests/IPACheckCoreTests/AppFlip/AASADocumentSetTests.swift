@@ -76,9 +76,12 @@ struct AASADocumentSetTests {
         let json = #"{"applinks":{"details":[{"appIDs":["\#(Self.appID)"],"components":[{"/":"/appflip"}]}]}}"#
         let findings = try flipFindings(json, entry: "applinks:*.lightbulb-co.net", aasaHost: "lightbulb-co.net")
         #expect(findings.isEmpty)
+        // Nothing was fetched for the apex: the origin copy is asked anyway and answers "not fetched" (an error),
+        // and no CDN copy is asked about, since none was fetched.
         let wrongHost = try flipFindings(json, entry: "applinks:*.lightbulb-co.net")
-        #expect(wrongHost.map(\.rule) == ["FLIP005", "FLIP005"])
-        #expect(wrongHost.last?.severity == .warning)  // the CDN copy "was not fetched": a warning
+        #expect(wrongHost.map(\.rule) == ["FLIP005"])
+        #expect(wrongHost.last?.severity == .error)
+        #expect(wrongHost.last?.message.contains("not fetched") == true)
     }
 
     @Test func missingCopiesAreUnavailable() {

@@ -1,9 +1,10 @@
 import Foundation
-import IPACheckCore
 import IPACheckPlist
 import IPACheckReport
 import IPACheckTestSupport
 import Testing
+
+@testable import IPACheckCore
 
 /// The App Flip config checks with sample data.
 ///
@@ -33,6 +34,11 @@ struct AppFlipChecksTests {
     }
 
     private func rules(_ findings: [Finding]) -> [String] { findings.map(\.rule) }
+
+    /// A matcher that answers for both copies of every host (origin and Apple's CDN).
+    private func bothCopies(_ answer: @escaping @Sendable (AASAMatchRequest) -> AASAMatchOutcome) -> AASALinkMatcher {
+        AASALinkMatcher(copies: { _ in [.origin, .cdn] }, match: answer)
+    }
 
     @Test func associatedHostPasses() {
         let findings = AppFlipChecks.check(
@@ -107,7 +113,7 @@ struct AppFlipChecksTests {
             appID: Self.appID,
             signing: .distribution
         )
-        #expect(rules(shipped) == ["FLIP003"])
+        #expect(rules(shipped) == ["FLIP014"])
         #expect(shipped.first?.severity == .error)
         let development = AppFlipChecks.check(
             config: config(),
@@ -135,7 +141,7 @@ struct AppFlipChecksTests {
     /// The AASA is asked about the link exactly as Google sends it, for this app ID, in both copies.
     @Test func aasaIsAskedAboutTheFlipURLInBothCopies() throws {
         let asked = MatchQuestionLog()
-        let matcher: AASALinkMatcher = { request in
+        let matcher = bothCopies { request in
             asked.append(request)
             return request.copy == .origin ? .match : .none(why: "CDN copy is older: no rule for /appflip")
         }
@@ -167,9 +173,9 @@ struct AppFlipChecksTests {
             associatedDomains: domains("applinks:flip.lightbulb-co.net"),
             appID: Self.appID,
             signing: .distribution,
-            matcher: { $0.copy == .origin ? .match : .unavailable(why: "HTTP 404") }
+            matcher: bothCopies { $0.copy == .origin ? .match : .unavailable(why: "HTTP 404") }
         )
-        #expect(rules(findings) == ["FLIP005"])
+        #expect(rules(findings) == ["FLIP015"])
         #expect(findings.first?.severity == .warning)
     }
 
@@ -179,7 +185,9 @@ struct AppFlipChecksTests {
             associatedDomains: domains("applinks:flip.lightbulb-co.net"),
             appID: Self.appID,
             signing: .distribution,
-            matcher: { $0.copy == .origin ? .block(why: "details[0].components[0] excludes /appflip") : .match }
+            matcher: bothCopies {
+                $0.copy == .origin ? .block(why: "details[0].components[0] excludes /appflip") : .match
+            }
         )
         #expect(rules(findings) == ["FLIP005"])
         #expect(findings.first?.severity == .error)
@@ -206,6 +214,25 @@ struct AppFlipChecksTests {
         #expect(findings.allSatisfy { $0.severity == .error })
     }
 
+    /// googleApps lists the Assistant, whose redirect URI the allowlist lacks: flips from it are refused (a
+    /// warning, FLIP016); with the URI listed, nothing.
+    @Test(arguments: [false, true])
+    func listedGoogleAppsRedirectMissing(listed: Bool) {
+        let home = "https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast"
+        let assistant = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA"
+        let findings = AppFlipChecks.check(
+            config: config(
+                googleApps: [.googleHome, .googleAssistant],
+                redirectURIs: [home] + (listed ? [assistant] : [])
+            ),
+            associatedDomains: domains("applinks:flip.lightbulb-co.net"),
+            appID: Self.appID,
+            signing: .distribution
+        )
+        #expect(rules(findings) == (listed ? [] : ["FLIP016"]))
+        #expect(findings.allSatisfy { $0.severity == .warning && $0.url == assistant })
+    }
+
     @Test func assistantOnlyConfigMissesGoogleHome() {
         let findings = AppFlipChecks.check(
             config: config(googleApps: [.googleAssistant]),
@@ -218,10 +245,16 @@ struct AppFlipChecksTests {
 
     // MARK: - Heuristics (warnings, never errors)
 
-    private func executable(_ strings: String...) -> [UInt8] {
+    /// The strings the streaming search finds in an executable holding `strings`, fed in 7-byte chunks so that
+    /// needles split across chunks are found too.
+    private func executable(_ strings: String...) -> BinaryStrings {
         var bytes: [UInt8] = [0xcf, 0xfa, 0xed, 0xfe] + [UInt8](repeating: 0, count: 64)
         for string in strings { bytes += Array(string.utf8) + [0] }
-        return bytes
+        var search = StringSearch(AppFlipChecks.executableNeedles)
+        for start in stride(from: 0, to: bytes.count, by: 7) {
+            search.consume(bytes[start..<min(start + 7, bytes.count)])
+        }
+        return BinaryStrings(found: search.found)
     }
 
     @Test func assistantOnlyBinaryIsWarned() {

@@ -96,8 +96,9 @@ struct ArchiveRuleTests {
         #expect(fromInfo.map(\.bundle) == [Self.appex])
         #expect(fromInfo.first?.severity == .error)
 
-        let bundle = try #require(ipa.bundles.first { $0.path == Self.appex })
-        let facts = BundleFacts.gather(ipa: ipa, bundle: bundle, isReleaseBuild: true, now: Self.now)
+        let facts = try #require(
+            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+        )
         #expect(facts.findings.filter { $0.rule == "ARC009" }.map(\.bundle) == [Self.appex])
         #expect(facts.container == nil)
     }
@@ -113,8 +114,9 @@ struct ArchiveRuleTests {
         #expect(!info.findings.contains { $0.rule == "ARC009" })
         #expect(info.bundles.map(\.architectures) == [["arm64"], ["arm64"]])
 
-        let bundle = try #require(ipa.bundles.first { $0.path == Self.appex })
-        let facts = BundleFacts.gather(ipa: ipa, bundle: bundle, isReleaseBuild: true, now: Self.now)
+        let facts = try #require(
+            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+        )
         #expect(!facts.findings.contains { $0.rule == "ARC009" })
         #expect(facts.container != nil)
     }

@@ -84,14 +84,17 @@ enum Gate {
             fetch: FetchOptions(offlineDirectory: folder.url),
             fetcher: nil,
             configuration: configuration,
-            isReleaseBuild: release
+            distribution: release ? nil : .development
         )
         return try await ReleaseGate.check(path: ipa, options: options)
     }
 
     /// Checks `ipa` "online" through `fetcher`, Apple's CDN included.
-    static func online(_ ipa: String, fetcher: some HTTPFetching) async throws -> GateResult {
-        try await ReleaseGate.check(path: ipa, options: GateOptions(fetch: FetchOptions(), fetcher: fetcher))
+    static func online(_ ipa: String, fetcher: some HTTPFetching, release: Bool = true) async throws -> GateResult {
+        try await ReleaseGate.check(
+            path: ipa,
+            options: GateOptions(fetch: FetchOptions(), fetcher: fetcher, distribution: release ? nil : .development)
+        )
     }
 }
 

@@ -37,10 +37,15 @@ struct ReleaseGateTests {
         }
     }
 
-    /// Minimal.ipa: "No errors" (acme.example lists it in details[2]).
+    /// Minimal.ipa, an ad hoc simulator build: "No errors" in a development gate (acme.example lists it in
+    /// details[2]); any other gate fails it for what it is built for (no profile, simulator, ad hoc).
     @Test func minimalHasNoErrors() async throws {
-        let result = try await Gate.offline(Acme.minimalIPA, AASAFolder())
+        let result = try await Gate.offline(Acme.minimalIPA, AASAFolder(), release: false)
         #expect(!result.findings.contains { $0.severity == .error }, "\(result.dump)")
+        let release = try await Gate.offline(Acme.minimalIPA, AASAFolder())
+        #expect(
+            Set(release.findings.filter { $0.severity == .error }.map(\.rule)) == ["DIST001", "DIST002", "DIST003"]
+        )
     }
 
     // MARK: - LINK001 app ID not listed
@@ -158,7 +163,7 @@ struct ReleaseGateTests {
         let origin = try Data(contentsOf: AASAFolder().file("acme.example"))
         let cdnBytes = try JSONSerialization.data(withJSONObject: cdn, options: [.sortedKeys])
         let fetcher = InMemoryFetcher(host: "acme.example", origin: Array(origin), cdn: Array(cdnBytes))
-        return try await Gate.online(Acme.minimalIPA, fetcher: fetcher)
+        return try await Gate.online(Acme.minimalIPA, fetcher: fetcher, release: false)
     }
 
     @Test func link005FiresWhenTheCDNHasOtherRulesForTheApp() async throws {
@@ -196,10 +201,15 @@ struct ReleaseGateTests {
 
     // MARK: - LINK006 no usable AASA
 
+    /// One cause, one finding: acme.page.link has no file, which is one finding for the host (SERVE060 offline)
+    /// naming the claim it breaks; LINK006 speaks only when the fetch left no finding to name the claims.
     @Test func link006FiresForAcmePageLinkWhichHasNoFile() async throws {
         let result = try await Gate.offline(Acme.ipa, AASAFolder())
-        #expect(result.findings("LINK006", bundle: Acme.mainBundle, domain: "acme.page.link").count == 1)
-        #expect(result.findings("LINK006").count == 1, "\(result.dump)")
+        let missing = result.findings("SERVE060", domain: "acme.page.link")
+        #expect(missing.count == 1, "\(result.dump)")
+        #expect(missing.first?.affects == ["applinks:acme.page.link (\(Acme.mainBundle))"])
+        #expect(result.findings("LINK006").isEmpty)
+        #expect(result.findings.filter { $0.domain == "acme.page.link" && $0.rule.hasPrefix("SERVE") }.count == 1)
     }
 
     @Test func link006QuietOnceAcmePageLinkServesTheApp() async throws {
@@ -215,12 +225,14 @@ struct ReleaseGateTests {
         let folder = try AASAFolder()
         try folder.remove("acme.example")
         let result = try await Gate.offline(Acme.ipa, folder)
-        let apex = result.findings("LINK006", bundle: Acme.mainBundle, domain: "acme.example")
-        #expect(apex.contains { $0.message.hasPrefix("applinks:*.acme.example:") }, "\(result.dump)")
-        #expect(apex.contains { $0.message.hasPrefix("applinks:acme.example:") })
+        let apex = try #require(result.findings("SERVE060", domain: "acme.example").first, "\(result.dump)")
+        let affected = apex.affects ?? []
+        #expect(affected.contains("applinks:*.acme.example (\(Acme.mainBundle))"), "\(affected)")
+        #expect(affected.contains("applinks:acme.example (\(Acme.mainBundle))"))
         // No folder for "*.acme.example" was ever looked up.
         #expect(!result.sites.contains { $0.fetchHost.contains("*") })
-        #expect(result.findings("LINK006", domain: "www.acme.example").isEmpty)
+        #expect(result.findings("SERVE060", domain: "www.acme.example").isEmpty)
+        #expect(!affected.contains { $0.contains("www.acme.example") })
     }
 
     // MARK: - LINK007 expected domain missing
@@ -309,13 +321,13 @@ struct ReleaseGateTests {
         let folder = try AASAFolder()
         try folder.edit("acme.example") { $0["appclips"] = ["apps": [Acme.mainAppID]] }
         let result = try await Gate.offline(Acme.ipa, folder)
-        let clip = result.findings("LINK001", bundle: Acme.clipBundle, domain: "acme.example")
+        // The same claim (appclips:acme.example, answered by the clip's ID) breaks in both bundles: one finding
+        // naming both.
+        let clip = result.findings("LINK001", domain: "acme.example").filter { $0.message.contains("appclips") }
         #expect(clip.count == 1, "\(result.dump)")
         #expect(clip.first?.message.contains(Acme.clipAppID) == true)
-        #expect(clip.first?.message.contains("appclips") == true)
-        let parent = result.findings("LINK001", bundle: Acme.mainBundle, domain: "acme.example")
-        #expect(parent.count == 1)
-        #expect(parent.first?.message.contains(Acme.clipAppID) == true)
+        #expect(clip.first?.affects?.contains(Acme.clipBundle) == true)
+        #expect(clip.first?.affects?.contains(Acme.mainBundle) == true)
     }
 
     // MARK: - Suppressions
@@ -408,5 +420,51 @@ struct ReleaseGateTests {
         ).build()
         let result = try await Gate.offline(try GeneratedIPA.write(app: app), AASAFolder(), release: release)
         #expect(result.findings("PROF007").count == (release ? 1 : 0), "\(result.dump)")
+    }
+
+    // MARK: - Distribution
+
+    /// Acme embeds App Store profiles: gated for ad hoc, every bundle with a profile is of another kind (DIST004);
+    /// gated for the App Store (or by default, from the profile), none is.
+    @Test(arguments: [(Distribution?.none, false), (.appStore, false), (.adHoc, true), (.enterprise, true)])
+    func profileOfAnotherKind(distribution: Distribution?, fires: Bool) async throws {
+        let options = GateOptions(
+            fetch: FetchOptions(offlineDirectory: try AASAFolder().url),
+            fetcher: nil,
+            distribution: distribution
+        )
+        let result = try await ReleaseGate.check(path: Acme.ipa, options: options)
+        let fired = result.findings("DIST004")
+        #expect(fired.isEmpty == !fires, "\(result.dump)")
+        #expect(result.distribution == distribution ?? .appStore)
+        if fires {
+            #expect(fired.contains { $0.bundle == Acme.mainBundle || ($0.affects ?? []).contains(Acme.mainBundle) })
+        }
+    }
+
+    /// The config file's distribution applies when --distribution is not given, and the option wins over it.
+    @Test func configDistributionAndOptionOverride() async throws {
+        var configuration = GateConfiguration()
+        configuration.distribution = .adHoc
+        let folder = try AASAFolder()
+        let fromConfig = try await ReleaseGate.check(
+            path: Acme.ipa,
+            options: GateOptions(
+                fetch: FetchOptions(offlineDirectory: folder.url),
+                fetcher: nil,
+                configuration: configuration
+            )
+        )
+        #expect(!fromConfig.findings("DIST004").isEmpty)
+        let overridden = try await ReleaseGate.check(
+            path: Acme.ipa,
+            options: GateOptions(
+                fetch: FetchOptions(offlineDirectory: folder.url),
+                fetcher: nil,
+                configuration: configuration,
+                distribution: .appStore
+            )
+        )
+        #expect(overridden.findings("DIST004").isEmpty)
     }
 }

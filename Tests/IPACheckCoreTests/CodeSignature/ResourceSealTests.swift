@@ -29,6 +29,24 @@ struct ResourceSealTests {
         return Array(document.utf8)
     }
 
+    /// Parses the seal and checks files held in memory (`read` gives a present file's bytes).
+    private static func check(
+        codeResources: [UInt8],
+        bundleFiles: [String],
+        mainExecutable: String? = nil,
+        read: (String) -> [UInt8]?
+    ) throws -> ResourceSealCheck {
+        let seal = try ResourceSeal.parse(codeResources)
+        return seal.check(
+            bundleFiles: bundleFiles,
+            exists: { bundleFiles.contains($0) },
+            digests: { read($0).map { FileDigests(of: $0) } },
+            nestedCodeHashes: { _ in nil },
+            mainExecutable: mainExecutable,
+            bundle: nil
+        )
+    }
+
     @Test func modifiedMissingAndAddedFilesAreReported() throws {
         let sealed: [String: [UInt8]] = [
             "a.png": [1, 2, 3],
@@ -44,7 +62,7 @@ struct ResourceSealTests {
         present["Info.plist"] = [0]  // omitted by rule
         present["App"] = [0]  // the main executable
         present["Frameworks/X.framework/X"] = [0]  // nested code, sealed by its own signature
-        let result = try ResourceSeal.check(
+        let result = try Self.check(
             codeResources: Self.seal(for: sealed, optional: "maybe.txt"),
             bundleFiles: Array(present.keys),
             mainExecutable: "App"
@@ -58,7 +76,7 @@ struct ResourceSealTests {
 
     @Test func malformedSealIsAnError() {
         #expect(throws: CodeSignatureError.self) {
-            try ResourceSeal.check(codeResources: Array("nope".utf8), bundleFiles: []) { _ in nil }
+            try Self.check(codeResources: Array("nope".utf8), bundleFiles: []) { _ in nil }
         }
     }
 
@@ -69,7 +87,7 @@ struct ResourceSealTests {
         // Info.plist is omitted by rules2.
         let dylib = try Corpus.bytes("macho/isign_Test.app_libswiftDispatch.dylib")
         let files = ["Frameworks/libswiftDispatch.dylib", "Info.plist", "isignTestApp"]
-        let result = try ResourceSeal.check(
+        let result = try Self.check(
             codeResources: try Corpus.bytes("macho/isign_Test.app_CodeResources"),
             bundleFiles: files,
             mainExecutable: "isignTestApp"

@@ -66,6 +66,30 @@ struct FirebaseChecksTests {
 
     private func rules(_ findings: [Finding]) -> [String] { findings.map(\.rule) }
 
+    /// A GoogleService-Info.plist that is an array, not a dictionary: FirebaseApp.configure() fails (FIRE012).
+    @Test func serviceFileNotADictionary() {
+        let file = FirebaseServiceFile(path: "Payload/App.app/GoogleService-Info.plist", plist: .array([.string("x")]))
+        let findings = FirebaseChecks.check(bundle(files: [file]))
+        #expect(rules(findings) == ["FIRE012"])
+        #expect(findings.first?.severity == .error)
+        #expect(!rules(FirebaseChecks.check(bundle())).contains("FIRE012"))
+    }
+
+    /// The origin's file opens email links but Apple's CDN copy could not be read: unknown for devices, a
+    /// warning (FIRE015), not the error FIRE009.
+    @Test(arguments: [false, true])
+    func emailLinkCDNCopyUnavailable(unavailable: Bool) {
+        let findings = FirebaseChecks.check(
+            bundle(domains: ["applinks:lightbulb-prod.firebaseapp.com"]),
+            settings: FirebaseLinkSettings(emailLinkSignIn: true),
+            matcher: AASALinkMatcher(copies: { _ in [.origin, .cdn] }) { request in
+                request.copy == .cdn && unavailable ? .unavailable(why: "HTTP 404") : .match
+            }
+        )
+        #expect(rules(findings) == (unavailable ? ["FIRE015"] : []))
+        #expect(findings.allSatisfy { $0.severity == .warning })
+    }
+
     @Test func consistentFileHasNoFindings() {
         #expect(FirebaseChecks.check(bundle()).isEmpty)
     }
@@ -109,7 +133,7 @@ struct FirebaseChecksTests {
         let appScheme = FirebaseChecks.check(
             bundle(info: infoPlist(schemes: ["app-1-123456789012-ios-0a1b2c3d4e5f60718293a4"]))
         )
-        #expect(rules(appScheme) == ["FIRE003"])
+        #expect(rules(appScheme) == ["FIRE013"])  // the Google Sign-In variant of FIRE003, a warning
         #expect(appScheme.first?.severity == .warning)
     }
 
@@ -170,7 +194,7 @@ struct FirebaseChecksTests {
             bundle(domains: ["applinks:lightbulb-prod.web.app"]),
             settings: FirebaseLinkSettings(emailLinkSignIn: true)
         )
-        #expect(rules(findings) == ["FIRE005"])
+        #expect(rules(findings) == ["FIRE014"])  // the web.app variant of FIRE005, a warning
         #expect(findings.first?.severity == .warning)
     }
 
@@ -202,7 +226,7 @@ struct FirebaseChecksTests {
         let findings = FirebaseChecks.check(
             bundle(domains: ["applinks:lightbulb-prod.firebaseapp.com"]),
             settings: FirebaseLinkSettings(emailLinkSignIn: true),
-            matcher: { request in
+            matcher: AASALinkMatcher(copies: { _ in [.origin, .cdn] }) { request in
                 asked.append(request)
                 return request.copy == .cdn ? .match : .none(why: "details is empty")
             }

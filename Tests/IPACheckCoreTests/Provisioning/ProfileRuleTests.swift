@@ -23,7 +23,6 @@ struct ProfileRuleTests {
             for: profile,
             signature: profile.verifySignature(),
             now: now,
-            isReleaseBuild: false,
             bundle: app
         )
     }
@@ -54,7 +53,6 @@ struct ProfileRuleTests {
             for: profile,
             signature: profile.verifySignature(),
             now: Self.now,
-            isReleaseBuild: false,
             bundle: Self.app
         ).map(\.rule)
         #expect(rules.contains("PROF005"))
@@ -73,7 +71,7 @@ struct ProfileRuleTests {
         zip.add("\(app)/A", MachOBuilder.slice(signing: MachOBuilder.Signing()))
         zip.add(profilePath, profile)
         let ipa = try IPAFile(path: try zip.write())
-        return BundleFacts.gather(ipa: ipa, bundle: ipa.mainApp, isReleaseBuild: false, now: now)
+        return try #require(try BundleFacts.gatherAll(ipa: ipa, now: now).first)
     }
 
     /// Embedded profiles that are neither a CMS-signed property list nor a bare one.

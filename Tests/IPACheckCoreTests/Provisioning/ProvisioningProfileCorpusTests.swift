@@ -108,13 +108,13 @@ struct ProvisioningProfileCorpusTests {
     }
 
     @Test("isign's profile is signed by a self-signed, non-Apple certificate")
-    func isignSigner() throws {
+    func isignSigner() async throws {
         let status = try load("isign_test.mobileprovision").verifySignature()
         let signer = try #require(status.signer)
         #expect(signer.subjectCommonName == "isign_tests")
         #expect(signer.isSelfIssued)
-        #expect(!status.isSignerAppleNamed)
-        #expect(!status.chainEndsAtAppleRoot)
+        #expect(signer.subjectOrganization != "Apple Inc.")
+        #expect(try await trust(status) == .untrusted(reason: "it is self-signed, not issued by Apple"))
         #expect(status.digestAlgorithm == "SHA-256")
     }
 
@@ -151,28 +151,40 @@ struct ProvisioningProfileCorpusTests {
         #expect(!profile.developerCertificates.isEmpty)
     }
 
-    @Test("Apple-signed profiles name Apple's signer and, with Apple Root CA included, reach a known Apple root")
-    func appleChain() throws {
+    @Test("Apple-signed profiles name Apple's signer and chain to the pinned Apple Root CA")
+    func appleChain() async throws {
         let status = try load("appinfo_ios_adhoc.mobileprovision").verifySignature()
         #expect(status.signer?.subjectCommonName == "Apple iPhone OS Provisioning Profile Signing")
-        #expect(status.isSignerAppleNamed)
         #expect(
             status.chain.map(\.subjectCommonName) == [
                 "Apple iPhone OS Provisioning Profile Signing", "Apple iPhone Certification Authority", "Apple Root CA",
             ]
         )
-        #expect(status.chainEndsAtAppleRoot)
+        #expect(
+            try await trust(status)
+                == .trusted(chain: [
+                    "Apple iPhone OS Provisioning Profile Signing", "Apple iPhone Certification Authority",
+                    "Apple Root CA",
+                ])
+        )
         #expect(status.missingIssuer == nil)
         #expect(status.digestAlgorithm == "SHA-1")
     }
 
-    @Test("a chain whose root is not in the envelope stops at the named issuer")
-    func chainWithoutItsRoot() throws {
-        // The envelope carries "Apple Root Certificate Authority", but the intermediate is issued by "Apple Root CA".
+    /// Whether the profile's signer chains to one of Apple's pinned roots.
+    private func trust(_ status: ProfileSignatureStatus) async throws -> AppleTrust.Verdict {
+        try await #require(status.identity).evaluateTrust()
+    }
+
+    /// The envelope carries "Apple Root Certificate Authority", but the intermediate is issued by "Apple Root CA":
+    /// the chain inside the envelope stops there, and the pinned Apple Root CA completes it, so the profile is
+    /// Apple's (it was reported as "not Apple" when the chain was judged by the envelope alone).
+    @Test("a chain whose root is not in the envelope is completed by the pinned Apple Root CA")
+    func chainWithoutItsRoot() async throws {
         let status = try load("fastlane_test.mobileprovision").verifySignature()
         #expect(status.chain.count == 2)
         #expect(status.missingIssuer == "Apple Root CA")
-        #expect(!status.chainEndsAtAppleRoot)
+        #expect(try await trust(status).isTrusted)
     }
 
     @Test("the expiry date is read as the plist states it")

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import IPACheckReport
+
+/// The one way every report command (`check`, `verify`, `lint`, `aasa`, `domains`, `info`) ends: the report is
+/// rendered in the chosen format, each input that could not be read gets one line on stderr, and the exit status
+/// follows the report (0 pass, 1 fail, 2 an input could not be read).
+enum ReportOutput {
+    /// Where the README (and its rule anchors) live, for SARIF help links.
+    static let projectURL = "https://github.com/ipacheck/ipacheck"
+
+    /// The program, as reports name it.
+    static var tool: Report.Tool {
+        Report.Tool(version: IPACheck.configuration.version, informationUri: projectURL)
+    }
+
+    /// An empty report for a command.
+    static func report(rules: [Rule], gate: FailThreshold = .default, kind: Report.Kind = .gate) -> Report {
+        Report(tool: tool, gate: gate, rules: rules, kind: kind)
+    }
+
+    /// Prints (or writes to `path`) the report in `format`, then ends the command with the report's exit status.
+    ///
+    /// - Parameter alwaysPrint: Print the report even when no input could be read. Otherwise the text format stays
+    ///   silent then (the stderr lines say it all); machine formats always print, with the `error` verdict.
+    static func finish(_ report: Report, format: ReportFormat, to path: String? = nil, alwaysPrint: Bool = false) throws
+    {
+        for input in report.inputs {
+            guard let error = input.error else { continue }
+            Console.diagnose("ipacheck: error: \(UntrustedText.visibleOnOneLine(input.path)): \(error)")
+        }
+        let nothingRead = !report.inputs.isEmpty && report.inputs.allSatisfy { $0.error != nil }
+        if nothingRead && format == .text && path == nil && !alwaysPrint {
+            throw ExitCode(report.exitCode)
+        }
+        let rendered = try format.renderer(style: path == nil ? Console.style : .plain).render(report)
+        if let path {
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                Console.diagnose("ipacheck: error: \(path): cannot be written (\(error.localizedDescription))")
+                throw ExitStatus.badInput
+            }
+        } else {
+            Console.print(rendered)
+        }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}
+
+/// The `--format` option of the report commands.
+struct ReportFormatOption: ParsableArguments {
+    @Option(name: .long, help: "Output: text (for people), json, sarif, junit or github.")
+    var format: ReportFormat = .text
+}

@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+import IPACheckBinary
+import IPACheckPlist
+import IPACheckReport
+import IPACheckTestSupport
+import Testing
+
+@testable import IPACheckCore
+
+/// The single streaming pass (``SealScan``) and the seal checks it feeds: each rule that only the pass can raise
+/// fires on a build made to break it and stays quiet on one that does not.
+struct SealScanTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let app = "Payload/App.app"
+
+    /// `files2` entries for `files` (SHA-1 and SHA-256) and nested code entries, with Xcode's omit rules.
+    static func codeResources(files: [String: [UInt8]], nested: [String: [UInt8]] = [:]) -> [UInt8] {
+        func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+        var entries = ""
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            entries += "<key>\(path)</key><dict><key>hash</key><data>\(base64(Array(Insecure.SHA1.hash(data: bytes))))"
+            entries += "</data><key>hash2</key><data>\(base64(Array(SHA256.hash(data: bytes))))</data></dict>"
+        }
+        for (path, cdhash) in nested.sorted(by: { $0.key < $1.key }) {
+            entries += "<key>\(path)</key><dict><key>cdhash</key><data>\(base64(cdhash))</data>"
+            entries += "<key>requirement</key><string>identifier x</string></dict>"
+        }
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>files2</key><dict>\(entries)</dict>
+            <key>rules2</key><dict><key>^Info\\.plist$</key><dict><key>omit</key><true/></dict></dict>
+            </dict></plist>
+            """
+        return Array(document.utf8)
+    }
+
+    /// An app whose executable seals its Info.plist and this CodeResources, with `extra` members beside it.
+    static func sealedApp(
+        resources: [String: [UInt8]] = [:],
+        nested: [String: [UInt8]] = [:],
+        extra: [(String, [UInt8])] = [],
+        corruptCRC: String? = nil,
+        signing change: (inout MachOBuilder.Signing) -> Void = { _ in }
+    ) throws -> IPAFile {
+        let info = PlistFixture.info(["CFBundleIdentifier": "com.example.app", "CFBundleExecutable": "App"])
+        let seal = codeResources(files: resources, nested: nested)
+        var signing = MachOBuilder.Signing()
+        signing.infoPlist = info
+        signing.codeResources = seal
+        change(&signing)
+        var zip = ZipBuilder()
+        zip.add("\(app)/Info.plist", info)
+        zip.add("\(app)/App", MachOBuilder.slice(signing: signing))
+        zip.add("\(app)/_CodeSignature/CodeResources", seal)
+        for (name, bytes) in resources.sorted(by: { $0.key < $1.key }) {
+            zip.add("\(app)/\(name)", bytes, corruptCRC: name == corruptCRC)
+        }
+        for (name, bytes) in extra { zip.add("\(app)/\(name)", bytes) }
+        return try IPAFile(path: try zip.write())
+    }
+
+    static func verify(_ ipa: IPAFile) throws -> [Finding] {
+        let scan = try SealScan.scan(ipa, depth: .everything)
+        return scan.findings + scan.verify(ipa: ipa, now: now).flatMap(\.findings)
+    }
+
+    @Test("a build whose seal holds raises none of the seal's rules")
+    func genuineSealIsQuiet() throws {
+        let findings = try Self.verify(try Self.sealedApp(resources: ["a.png": [1, 2, 3]]))
+        #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)")
+        #expect(!findings.contains { ["SIG011", "SIG033", "SIG034", "ARC011"].contains($0.rule) })
+    }
+
+    @Test("a bundle with an executable but no _CodeSignature/CodeResources raises SIG034")
+    func notSealedFires() throws {
+        let info = PlistFixture.info(["CFBundleIdentifier": "com.example.app", "CFBundleExecutable": "App"])
+        var zip = ZipBuilder()
+        zip.add("\(Self.app)/Info.plist", info)
+        zip.add("\(Self.app)/App", MachOBuilder.slice(signing: MachOBuilder.Signing()))
+        let findings = try Self.verify(try IPAFile(path: try zip.write()))
+        #expect(findings.filter { $0.rule == "SIG034" }.map(\.bundle) == [Self.app])
+    }
+
+    /// The seal names nested code by its CodeDirectory hash (the first 20 bytes of its SHA-256): the real hash
+    /// passes, any other raises SIG033.
+    @Test("nested code whose cdhash differs from the seal's raises SIG033", arguments: [true, false])
+    func nestedCodeChanged(sealsTheRealHash: Bool) throws {
+        let frameworkInfo = PlistFixture.info([
+            "CFBundleIdentifier": "com.example.kit", "CFBundleExecutable": "Kit", "CFBundlePackageType": "FMWK",
+        ])
+        var frameworkSigning = MachOBuilder.Signing()
+        frameworkSigning.infoPlist = frameworkInfo
+        let frameworkExecutable = MachOBuilder.slice(signing: frameworkSigning)
+        let directory = try #require(
+            try MachOContainer.parse(frameworkExecutable).slices.first?.signature?.primaryCodeDirectory
+        )
+        let real = Array(SHA256.hash(data: directory.bytes).prefix(20))
+        let sealed = sealsTheRealHash ? real : [UInt8](repeating: 0xAB, count: 20)
+        let ipa = try Self.sealedApp(
+            nested: ["Frameworks/Kit.framework": sealed],
+            extra: [
+                ("Frameworks/Kit.framework/Info.plist", frameworkInfo),
+                ("Frameworks/Kit.framework/Kit", frameworkExecutable),
+            ]
+        )
+        let fired = try Self.verify(ipa).filter { $0.rule == "SIG033" }
+        #expect(fired.count == (sealsTheRealHash ? 0 : 1), "\(fired)")
+        #expect(fired.allSatisfy { $0.location == "Frameworks/Kit.framework" && $0.bundle == Self.app })
+    }
+
+    /// A CodeDirectory with 16 KiB pages cannot be compared with the 4 KiB digests the stream takes: the pages are
+    /// reported as not checked (SIG011), never as valid.
+    @Test("code pages of another page size raise SIG011", arguments: [UInt8(12), UInt8(14)])
+    func codePagesNotChecked(pageSizeLog2: UInt8) throws {
+        let ipa = try Self.sealedApp { $0.pageSizeLog2 = pageSizeLog2 }
+        let fired = try Self.verify(ipa).filter { $0.rule == "SIG011" }
+        #expect(fired.count == (pageSizeLog2 == 12 ? 0 : 1), "\(fired)")
+        #expect(fired.allSatisfy { $0.severity == .warning })
+    }
+
+    /// libzip reports a CRC mismatch at the end of the member: the member is damaged, and says so (ARC011).
+    @Test("a sealed member that does not decompress to its end raises ARC011", arguments: [true, false])
+    func damagedMember(corrupt: Bool) throws {
+        let ipa = try Self.sealedApp(resources: ["a.png": [1, 2, 3]], corruptCRC: corrupt ? "a.png" : nil)
+        let fired = try Self.verify(ipa).filter { $0.rule == "ARC011" }
+        #expect(fired.count == (corrupt ? 1 : 0), "\(fired)")
+        #expect(fired.allSatisfy { $0.location == "\(Self.app)/a.png" })
+    }
+
+    /// Each member is read once: the pass takes digests of every sealed file, the executable's pages and the kept
+    /// files in one stream each, so a member asked for twice (sealed and kept) is still one read.
+    @Test("the pass keeps what it is asked to keep and digests every sealed file")
+    func keepsAndDigests() throws {
+        let ipa = try Self.sealedApp(resources: ["a.png": [1, 2, 3], "GoogleService-Info.plist": [4, 5]])
+        let scan = try SealScan.scan(ipa, depth: .everything) { $0.hasSuffix("GoogleService-Info.plist") }
+        #expect(scan.bytes(of: "\(Self.app)/GoogleService-Info.plist") == [4, 5])
+        #expect(scan.digests(of: "\(Self.app)/a.png")?.sha256 == Array(SHA256.hash(data: [1, 2, 3] as [UInt8])))
+        #expect(scan.bytes(of: "\(Self.app)/a.png") == nil)
+    }
+
+    /// appinfo's embedded.ipa: the app's CodeResources lists the extension's files one by one (every hash
+    /// matches, per python3 hashlib): nothing is missing or modified.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func sealListingANestedExtensionsFilesHolds() throws {
+        let ipa = try IPAFile(path: Corpus.url("ipa/appinfo_embedded_universal.ipa").path)
+        let checks = try SealScan.scan(ipa, depth: .everything).verify(ipa: ipa, now: Self.now)
+        #expect(checks.count == 2)
+        #expect(checks.allSatisfy { $0.isValid })
+        let main = try #require(checks.first)
+        #expect(main.resources?.missing.isEmpty == true)
+        #expect(main.resources?.checkedCount == 11)
+    }
+}
