@@ -87,6 +87,19 @@ struct AASACLITests {
         #expect(results.count == 2)
     }
 
+    /// contract.md: a URL iOS never treats as a universal link (no scheme, another scheme) is an input error with
+    /// one line naming it, never a verdict.
+    @Test(arguments: ["acme.example/cart", "ftp://acme.example/cart", "https:///cart", "mailto:someone@acme.example"])
+    func matchRefusesWhatIsNotAUniversalLink(url: String) throws {
+        let result = try CLI.run(
+            ["match", "https://acme.example/products/1", url, "--app-id", Self.appID, "--aasa", SampleFiles.apexAASA]
+        )
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(url))
+    }
+
     @Test func matchWithAnUnreadableAASAExitsTwo() throws {
         let path = SampleFiles.brokenAASA("trailing-comma.json")
         let result = try CLI.run(["match", "https://acme.example/cart", "--app-id", Self.appID, "--aasa", path])

@@ -1,3 +1,4 @@
+import IPACheckAASA
 public import IPACheckPlist
 public import IPACheckReport
 
@@ -419,8 +420,8 @@ public enum AppFlipChecks {
     }
 
     private static func linkHost(_ url: String) -> String? {
-        guard let host = LinkURL.host(of: url), !host.isEmpty else { return nil }
-        return host.lowercased()
+        guard let host = LinkURL(url).host, !host.isEmpty else { return nil }
+        return host
     }
 
     // MARK: - Redirect allowlist from the config

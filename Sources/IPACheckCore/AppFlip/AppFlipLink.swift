@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckAASA
 
 /// The universal link a Google app opens to start App Flip: your link plus `client_id`, `scope`, `state` and
 /// `redirect_uri`, so a developer can test the app (App Flip Test Tool, `xcrun simctl openurl`) and ipacheck can ask
@@ -82,22 +83,21 @@ public struct AppFlipLink: Hashable, Sendable, Codable {
 enum AppFlipLinkShape {
     /// Why `link` cannot be the App Flip universal link, one sentence each; empty when it can.
     static func problems(of link: String) -> [String] {
-        guard let components = URLComponents(string: link), let scheme = components.scheme else {
-            return ["is not an absolute URL"]
-        }
+        let url = LinkURL(link)
+        guard let scheme = url.scheme else { return ["is not an absolute URL"] }
         var problems: [String] = []
-        if scheme.lowercased() != "https" {
+        if scheme != "https" {
             problems.append("uses \(scheme):, but universal links (and so App Flip links) must be https")
         }
-        if (components.host ?? "").isEmpty { problems.append("has no host") }
-        if components.user != nil || components.password != nil { problems.append("must not contain user info") }
-        if let port = components.port {
+        if (url.host ?? "").isEmpty { problems.append("has no host") }
+        if url.userInfo != nil { problems.append("must not contain user info") }
+        if let port = url.port {
             problems.append("carries port \(port); associated domains cannot name a port, so it never opens the app")
         }
-        if components.query != nil {
+        if url.query != nil {
             problems.append("has a query; Google appends ?client_id=…&scope=…&state=…&redirect_uri=… itself")
         }
-        if components.fragment != nil { problems.append("has a #fragment; Google appends the query after the link") }
+        if url.fragment != nil { problems.append("has a #fragment; Google appends the query after the link") }
         return problems
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckAASA
 
 /// Judges the URL an app opens to end App Flip, the way the Google app will read it, so a developer can test the
 /// answer before Google does (`ipacheck appflip response URL --state STATE`).
@@ -29,24 +30,25 @@ public enum AppFlipResponse {
     /// - Parameter expectState: The `state` Google sent; `nil` when unknown (then only its presence is checked).
     public static func judge(url: String, expectState: String?) -> AppFlipVerdict {
         var verdict = AppFlipVerdict(url: url)
-        guard let components = URLComponents(string: url), let scheme = components.scheme else {
+        let parsed = LinkURL(url)
+        guard let scheme = parsed.scheme else {
             verdict.problem("notAURL", "\"\(url)\" is not an absolute URL")
             return verdict.finished()
         }
-        judgeTarget(components, scheme: scheme, into: &verdict)
-        guard let items = queryItems(components, into: &verdict) else { return verdict.finished() }
+        judgeTarget(parsed, scheme: scheme, into: &verdict)
+        guard let items = queryItems(parsed, into: &verdict) else { return verdict.finished() }
         judgeResult(items, expectState: expectState, into: &verdict)
         return verdict.finished()
     }
 
-    private static func judgeTarget(_ components: URLComponents, scheme: String, into verdict: inout AppFlipVerdict) {
-        if scheme.lowercased() != "https" {
+    private static func judgeTarget(_ components: LinkURL, scheme: String, into verdict: inout AppFlipVerdict) {
+        if scheme != "https" {
             verdict.problem(
                 "notHTTPS",
                 "uses \(scheme):, but the redirect URI is the Google app's https universal link"
             )
         }
-        let host = (components.host ?? "").lowercased()
+        let host = components.host ?? ""
         switch host {
         case GoogleApp.redirectHost: verdict.sandbox = false
         case GoogleApp.sandboxRedirectHost: verdict.sandbox = true
@@ -57,13 +59,13 @@ public enum AppFlipResponse {
                     + "redirect_uri Google sent may be opened"
             )
         }
-        if components.port != nil || components.user != nil || components.password != nil {
+        if components.port != nil || components.userInfo != nil {
             verdict.problem("notExactRedirect", "carries a port or user info; the redirect URI has neither")
         }
         if components.fragment != nil {
             verdict.warn("fragment", "has a #fragment, which Google's redirect URI does not have")
         }
-        let path = components.percentEncodedPath
+        let path = components.path
         guard path.hasPrefix("/a/") else {
             let hint =
                 path.hasPrefix("/r/")
@@ -85,18 +87,17 @@ public enum AppFlipResponse {
 
     /// The query items by name (percent-decoded, `+` kept literally as iOS does), or `nil` after a fatal problem.
     private static func queryItems(
-        _ components: URLComponents,
+        _ components: LinkURL,
         into verdict: inout AppFlipVerdict
     ) -> [String: String]? {
-        guard let encodedItems = components.percentEncodedQueryItems, !encodedItems.isEmpty else {
+        let decoded = components.queryItems
+        guard !decoded.isEmpty else {
             verdict.problem("noQuery", "has no query; it must carry code and state, or error")
             return nil
         }
         var items: [String: String] = [:]
         var duplicates: [String] = []
-        for item in encodedItems {
-            let name = item.name.removingPercentEncoding ?? item.name
-            let value = item.value.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        for (name, value) in decoded {
             if items[name] != nil, !duplicates.contains(name) { duplicates.append(name) }
             items[name] = value
         }

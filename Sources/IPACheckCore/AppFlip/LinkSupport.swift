@@ -95,11 +95,3 @@ enum PlaceholderHost {
         return nil
     }
 }
-
-/// URL pieces read with `URLComponents`, tolerant of anything.
-enum LinkURL {
-    /// The host of `url`, when it parses and has one.
-    static func host(of url: String) -> String? {
-        URLComponents(string: url)?.host
-    }
-}

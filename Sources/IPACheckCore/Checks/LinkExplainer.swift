@@ -70,21 +70,24 @@ public enum LinkExplainer {
         func finish(_ conclusion: String, bundle: String? = nil, opens: Bool = false) -> LinkExplanation {
             LinkExplanation(url: url, steps: steps, opensApp: opens, bundle: bundle, conclusion: conclusion)
         }
-        guard let components = URLComponents(string: url), let host = components.host?.lowercased(), !host.isEmpty
-        else {
-            steps.append(.init(name: "URL", status: .fail, details: ["not a URL with a host"]))
-            return finish("✗ not a URL iOS could open as a universal link")
+        let components: LinkURL
+        do {
+            components = try LinkURL.universalLink(url)
+        } catch {
+            steps.append(.init(name: "URL", status: .fail, details: [error.reason]))
+            return finish("✗ not a URL iOS could open as a universal link (\(error.reason))")
         }
-        guard components.scheme?.lowercased() == "https" else {
+        let host = components.host ?? ""
+        guard components.scheme == "https" else {
             steps.append(.init(name: "URL", status: .fail, details: ["universal links are https only"]))
-            return finish("✗ breaks at the URL: \(components.scheme ?? "no") scheme; only https links open apps")
+            return finish("✗ breaks at the URL: http scheme; only https links open apps")
         }
         steps.append(
             .init(
                 name: "URL",
                 status: .pass,
                 details: [
-                    "https link to \(host), path \(components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)"
+                    "https link to \(host), path \(components.path.isEmpty ? "/" : components.path)"
                 ]
             )
         )

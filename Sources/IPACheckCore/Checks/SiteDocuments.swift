@@ -1,15 +1,23 @@
-import IPACheckAASA
+public import IPACheckAASA
 import IPACheckReport
 
 /// The copy of a host's AASA a verdict is judged on, and how findings name it.
-struct JudgedDocument {
+public struct JudgedDocument: Sendable {
     /// The document.
-    let document: AASADocument
+    public let document: AASADocument
     /// Which copy it is.
-    let copy: AASACopy
+    public let copy: AASACopy
     /// How a finding names it: `example.com's AASA`, `Apple's CDN copy of example.com's AASA (the origin's file
     /// could not be read)`.
-    let name: String
+    public let name: String
+}
+
+extension AASASiteResult {
+    /// The copy every verdict about this host is judged on (``SiteDocuments/judged(_:)``, the one place this is
+    /// decided), or `nil` when neither copy could be read.
+    public var judged: JudgedDocument? {
+        SiteDocuments([self]).judged(AASAFetchTarget(host: report.host, mode: report.mode))
+    }
 }
 
 /// The AASA files a run fetched, parsed once: per host and mode, the origin's document and Apple's CDN copy, and

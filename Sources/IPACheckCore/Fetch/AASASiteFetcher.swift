@@ -738,10 +738,6 @@ public struct AASASiteResult: Sendable {
     public var originBody: [UInt8]? { origin?.body }
     /// The CDN copy's bytes.
     public var cdnBody: [UInt8]? { cdn?.body }
-    /// The file devices would use: the CDN copy for CDN-routed entries when there is one, else the origin's.
-    public var effective: ParsedAASA? { cdn ?? origin }
-    /// The bytes of ``effective``.
-    public var effectiveBody: [UInt8]? { effective?.body }
 }
 
 /// An AASA file that parsed: its bytes, the document, and what the parser noticed (BOM, duplicate keys, signing).

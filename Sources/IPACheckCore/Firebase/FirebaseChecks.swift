@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckAASA
 public import IPACheckPlist
 public import IPACheckReport
 
@@ -452,7 +453,7 @@ public enum FirebaseChecks {
         }
         let customDomains = bundle.infoPlist["FirebaseDynamicLinksCustomDomains"]
         for (index, value) in (customDomains?.stringArray ?? []).enumerated() {
-            let host = LinkURL.host(of: value) ?? value
+            let host = LinkURL(value).host ?? value
             guard isDynamicLinksHost(host) else { continue }
             findings.append(
                 deadDynamicLinks.finding(

@@ -59,12 +59,21 @@ struct MatchCommand: AsyncParsableCommand {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
-        let documents = try await loadDocuments(for: all)
+        var hosts: [String: String] = [:]
+        for url in all {
+            do {
+                hosts[url] = try LinkURL.universalLink(url).host
+            } catch {
+                Console.diagnose("ipacheck: error: \(UntrustedText.visibleOnOneLine(error.description))")
+                throw ExitStatus.badInput
+            }
+        }
+        let documents = try await loadDocuments(for: Set(hosts.values))
         var results: [AASAMatchResult] = []
         var explanations: [AASAMatchExplanation] = []
         var matchers: [String: AASAMatcher] = [:]
         for url in all {
-            let host = Self.host(of: url)
+            let host = hosts[url] ?? ""
             guard let document = documents[aasa == nil ? host : ""] else {
                 results.append(
                     AASAMatchResult(
@@ -102,7 +111,7 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     /// The documents to judge against: the --aasa file under the key "", or each URL host's live file.
-    private func loadDocuments(for urls: [String]) async throws -> [String: AASADocument] {
+    private func loadDocuments(for hostSet: Set<String>) async throws -> [String: AASADocument] {
         if let aasa {
             guard let data = FileManager.default.contents(atPath: aasa) else {
                 Console.diagnose("ipacheck: error: \(aasa): cannot be read")
@@ -119,27 +128,21 @@ struct MatchCommand: AsyncParsableCommand {
                 throw ExitStatus.badInput
             }
         }
-        let hosts = Array(Set(urls.map(Self.host(of:)).filter { !$0.isEmpty })).sorted()
+        let hosts = hostSet.sorted()
         let results = try await network.withFetcher { options, fetcher in
             await AASASiteFetcher(fetcher: fetcher, options: options).check(hosts.map { AASAFetchTarget(host: $0) })
         }
         var documents: [String: AASADocument] = [:]
         for result in results {
-            guard let parsed = result.effective else {
+            guard let judged = result.judged else {
                 let worst = result.report.findings.first { $0.severity == .error }?.message ?? "no usable file"
-                Console.diagnose("ipacheck: \(result.report.host): \(worst)")
+                Console.diagnose("ipacheck: \(UntrustedText.visibleOnOneLine("\(result.report.host): \(worst)"))")
                 continue
             }
-            if result.cdnBody == nil {
-                Console.diagnose("ipacheck: \(result.report.host): judged against the origin's file (no CDN copy)")
-            }
-            documents[result.report.host] = parsed.document
+            Console.diagnose("ipacheck: judged against \(UntrustedText.visibleOnOneLine(judged.name))")
+            documents[result.report.host] = judged.document
         }
         return documents
-    }
-
-    private static func host(of url: String) -> String {
-        URLComponents(string: url)?.host?.lowercased() ?? ""
     }
 }
 

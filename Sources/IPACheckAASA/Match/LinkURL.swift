@@ -1,0 +1,97 @@
+/// A URL as ipacheck's checks read it: scheme, user info, host, port, path, query and fragment, split by the same
+/// parser the matcher uses (``URLParts``), so a host or a path means the same thing to every check.
+public struct LinkURL: Hashable, Sendable {
+    /// The scheme, lowercased (`https`), when the text has one.
+    public let scheme: String?
+    /// The user information before `@`, if any.
+    public let userInfo: String?
+    /// The host, lowercased, without brackets or port; `nil` without `scheme://`.
+    public let host: String?
+    /// The port as written, if any.
+    public let port: String?
+    /// The raw (percent-encoded) path; empty when there is none.
+    public let path: String
+    /// The raw query without `?`, if there is one.
+    public let query: String?
+    /// The raw fragment without `#`, if there is one.
+    public let fragment: String?
+
+    /// Splits `text`; anything can be split (a text without `scheme://` is a bare path).
+    public init(_ text: String) {
+        let parts = URLParts(text)
+        scheme = parts.scheme.map { $0.lowercased() }
+        userInfo = parts.userInfo.map(String.init)
+        host = parts.host.map { $0.lowercased() }
+        port = parts.port.map(String.init)
+        path = String(parts.path)
+        query = parts.query.map(String.init)
+        fragment = parts.fragment.map(String.init)
+    }
+
+    /// Why a text is not a URL iOS could ever open as a universal link.
+    public struct NotAUniversalLink: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The text as given.
+        public let text: String
+        /// What is wrong with it.
+        public let reason: String
+
+        /// `example.com/x: not a universal link (no http or https scheme)`.
+        public var description: String { "\(text): not a universal link (\(reason))" }
+    }
+
+    /// Reads `text` as a link iOS may treat as a universal link: an `http` or `https` URL with a host.
+    ///
+    /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
+    public static func universalLink(_ text: String) throws(NotAUniversalLink) -> LinkURL {
+        let url = LinkURL(text)
+        guard let scheme = url.scheme else {
+            throw NotAUniversalLink(text: text, reason: "no http or https scheme; write https://\(text)")
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw NotAUniversalLink(text: text, reason: "\(scheme): links never open apps; only http and https do")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw NotAUniversalLink(text: text, reason: "no host")
+        }
+        return url
+    }
+
+    /// The query items in order, names and values percent-decoded (`+` kept literally, as iOS does); an item
+    /// without `=` has an empty value.
+    public var queryItems: [(name: String, value: String)] {
+        guard let query else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { item in
+            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pieces[0])
+            let value = pieces.count > 1 ? String(pieces[1]) : ""
+            return (Self.percentDecoded(name), Self.percentDecoded(value))
+        }
+    }
+
+    /// `text` with `%XX` escapes decoded (invalid escapes and invalid UTF-8 kept as written).
+    public static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
+                let low = hexValue(utf8[utf8.index(after: utf8.startIndex)])
+            {
+                bytes.append(high << 4 | low)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
