@@ -223,7 +223,7 @@ public enum AppFlipChecks {
     ///   - bundle: The bundle path findings name (`Payload/App.app`).
     public static func check(
         config: AppFlipConfig,
-        associatedDomains: [AssociatedDomainEntry],
+        associatedDomains: [AssociatedDomain],
         appID: String,
         signing: SigningKind,
         infoPlist: PlistValue? = nil,
@@ -243,7 +243,7 @@ public enum AppFlipChecks {
     ///
     /// That is the App Flip host, or the apex of the `*.` entry that claims it; fetch these before calling
     /// ``check(config:associatedDomains:appID:signing:infoPlist:executable:matcher:bundle:)``.
-    public static func aasaHosts(config: AppFlipConfig, associatedDomains: [AssociatedDomainEntry]) -> [String] {
+    public static func aasaHosts(config: AppFlipConfig, associatedDomains: [AssociatedDomain]) -> [String] {
         guard let host = linkHost(config.appFlipURL),
             let coverage = LinkHostCoverage.find(host: host, in: associatedDomains)
         else { return [] }
@@ -269,7 +269,7 @@ public enum AppFlipChecks {
     }
 
     /// FLIP004 for every associated-domains entry that is a placeholder, a reserved name or not fully qualified.
-    public static func placeholderDomains(_ entries: [AssociatedDomainEntry], bundle: String? = nil) -> [Finding] {
+    public static func placeholderDomains(_ entries: [AssociatedDomain], bundle: String? = nil) -> [Finding] {
         entries.compactMap { entry in
             guard let reason = PlaceholderHost.reason(entry.host, mode: entry.mode) else { return nil }
             return placeholderDomain.finding(
@@ -285,7 +285,7 @@ public enum AppFlipChecks {
 
     private static func checkLink(
         _ config: AppFlipConfig,
-        _ domains: [AssociatedDomainEntry],
+        _ domains: [AssociatedDomain],
         _ appID: String,
         _ signing: SigningKind,
         _ matcher: AASALinkMatcher?,
@@ -320,13 +320,13 @@ public enum AppFlipChecks {
             return findings
         }
         if let mode = coverage.entry.mode {
-            let ignored = signing == .distribution && !mode.contains("managed")
+            let ignored = signing == .distribution && mode == .developer
             let message =
                 ignored
                 ? "App Flip host \(host) is claimed only by \(coverage.entry.entry), which iOS ignores in this "
                     + "distribution-signed build: the App Flip link never opens the app."
                 : "App Flip host \(host) is claimed only by \(coverage.entry.entry), so App Flip works only on "
-                    + (mode.contains("managed") ? "MDM-managed devices." : "developer-mode devices.")
+                    + (mode == .developer ? "developer-mode devices." : "MDM-managed devices.")
             findings.append(
                 (ignored ? hostIgnoredMode : hostAlternateModeOnly).finding(
                     message,
@@ -340,7 +340,8 @@ public enum AppFlipChecks {
         guard let matcher, problems.isEmpty else { return findings }
         // Developer-mode domains are fetched from the origin directly; the CDN copy matters otherwise.
         let copies: [AASACopy] =
-            coverage.entry.mode?.contains("developer") == true ? [.origin] : matcher.copies(of: coverage.aasaHost)
+            coverage.entry.mode?.requiresDevelopmentSigning == true
+            ? [.origin] : matcher.copies(of: coverage.aasaHost)
         let links = probeLinks(config: config)
         for copy in copies {
             let failures = links.compactMap { link -> (AppFlipLink, AASAMatchOutcome)? in
@@ -369,10 +370,10 @@ public enum AppFlipChecks {
     private static func notAssociated(
         host: String,
         url: String,
-        domains: [AssociatedDomainEntry],
+        domains: [AssociatedDomain],
         bundle: String?
     ) -> Finding {
-        let applinks = domains.filter { $0.service == "applinks" }
+        let applinks = domains.filter { $0.service == .applinks }
         var message = "App Flip host \(host) is not claimed by any applinks: entry of the app"
         if applinks.contains(where: { $0.wildcard && $0.host == host.lowercased() }) {
             message += " (*.\(host) covers only its subdomains, not \(host) itself)"

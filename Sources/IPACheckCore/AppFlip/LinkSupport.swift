@@ -69,18 +69,18 @@ enum PlaceholderHost {
     /// `localhost` and `.local` names under `?mode=developer` are left alone: they are development entries. So
     /// are hosts under the reserved test TLDs (`.example`, `.test`, `.invalid`): only fixtures and samples use
     /// them, and a shipped app with one fails the AASA checks anyway.
-    static func reason(_ host: String, mode: String?) -> String? {
+    static func reason(_ host: String, mode: AssociatedDomain.Mode?) -> String? {
         let reservedTLD = ["example", "test", "invalid"].contains { host.lowercased().hasSuffix("." + $0) }
         guard !reservedTLD else { return nil }
         return rawReason(host, mode: mode)
     }
 
-    private static func rawReason(_ host: String, mode: String?) -> String? {
+    private static func rawReason(_ host: String, mode: AssociatedDomain.Mode?) -> String? {
         let host = host.lowercased()
         if let word = placeholderWords.first(where: { host.contains($0) }) {
             return "is a sample placeholder (\"\(word)\"), not a real domain"
         }
-        let developer = mode?.contains("developer") == true
+        let developer = mode?.requiresDevelopmentSigning == true
         if developer && (host == "localhost" || host.hasSuffix(".local")) { return nil }
         for reserved in ["example.com", "example.net", "example.org"]
         where host == reserved || host.hasSuffix("." + reserved) {

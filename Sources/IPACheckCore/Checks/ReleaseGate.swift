@@ -148,8 +148,7 @@ public enum ReleaseGate {
         let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
         var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
         if let appFlip = configuration.appFlip, let main = facts.first {
-            let entries = main.domains.map(\.entryValue)
-            targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: entries).map {
+            targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: main.domains).map {
                 AASAFetchTarget(host: $0)
             }
         }
@@ -192,7 +191,7 @@ public enum ReleaseGate {
                 isExtension: fact.bundle.kind == .appex,
                 infoPlist: fact.bundle.infoPlist,
                 serviceFiles: serviceFiles,
-                associatedDomains: fact.domains.map(\.entryValue),
+                associatedDomains: fact.domains,
                 appID: fact.appID
             )
         }
@@ -203,8 +202,7 @@ public enum ReleaseGate {
     static func fetchTarget(_ domain: AssociatedDomain, signing: SigningKind?) -> AASAFetchTarget? {
         guard domain.isUsable, ServiceMapping.aasaService(domain.service) != nil else { return nil }
         if signing == .distribution, domain.mode?.requiresDevelopmentSigning == true { return nil }
-        let mode = domain.mode.flatMap { AASAFetchTarget.Mode(rawValue: $0.rawValue) }
-        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: mode)
+        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: domain.mode)
     }
 
     // MARK: - Judging
@@ -266,7 +264,7 @@ public enum ReleaseGate {
         if let appFlip = configuration.appFlip, let main = facts.first, let appID = main.appID {
             findings += AppFlipChecks.check(
                 config: appFlip,
-                associatedDomains: main.domains.map(\.entryValue),
+                associatedDomains: main.domains,
                 appID: appID,
                 signing: main.signingKind ?? .distribution,
                 infoPlist: main.bundle.infoPlist,

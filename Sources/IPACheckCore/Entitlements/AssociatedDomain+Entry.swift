@@ -1,13 +1,14 @@
 extension AssociatedDomain {
-    /// The entry in the small shape the App Flip and Firebase checks take, with the normalized host (A-labels).
-    public var entryValue: AssociatedDomainEntry {
-        AssociatedDomainEntry(entry: entry, service: service.name, host: host, wildcard: wildcard, mode: mode?.rawValue)
+    /// Whether this entry claims `candidate` (case-insensitive): exactly for plain entries, subdomains only (never
+    /// the apex) for `*.`.
+    public func covers(host candidate: String) -> Bool {
+        let candidate = candidate.lowercased()
+        if wildcard { return candidate.hasSuffix("." + host) && candidate.count > host.count + 1 }
+        return candidate == host
     }
 
-    /// Whether this entry claims `candidate`: exactly for plain entries, subdomains only (never the apex) for `*.`.
-    public func covers(host candidate: String) -> Bool {
-        entryValue.covers(host: candidate)
-    }
+    /// Whether the entry is usable on every user's device (no alternate mode).
+    public var isPublic: Bool { mode == nil }
 
     /// The host findings about this entry name as their `domain` (so a suppression for `example.com` covers
     /// them), or the raw entry when it has no host.

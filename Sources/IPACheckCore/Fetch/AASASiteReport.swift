@@ -2,15 +2,8 @@ public import IPACheckReport
 
 /// One host to check, as an associated-domain entry names it: the host (maybe `*.`-prefixed) and its mode.
 public struct AASAFetchTarget: Hashable, Sendable, Codable {
-    /// The entry's alternate mode (`?mode=`), which decides whether devices use Apple's CDN.
-    public enum Mode: String, Hashable, Sendable, Codable, CaseIterable {
-        /// Only devices in developer mode; fetched directly from the origin.
-        case developer
-        /// Only MDM-managed devices; fetched directly from the origin.
-        case managed
-        /// Both of the above.
-        case developerAndManaged = "developer+managed"
-    }
+    /// The entry's alternate mode (`?mode=`), which decides whether devices use Apple's CDN: the entitlement's.
+    public typealias Mode = AssociatedDomain.Mode
 
     /// The host as the entitlement writes it (`example.com`, `*.example.com`).
     public var host: String

@@ -14,7 +14,7 @@ public struct FirebaseBundleFacts: Sendable {
     /// Every `GoogleService-Info*.plist` in the bundle.
     public var serviceFiles: [FirebaseServiceFile]
     /// The bundle's signed associated-domains entries.
-    public var associatedDomains: [AssociatedDomainEntry]
+    public var associatedDomains: [AssociatedDomain]
     /// `APPIDPREFIX.BUNDLE_ID` from the `application-identifier` entitlement, when signed.
     public var appID: String?
 
@@ -24,7 +24,7 @@ public struct FirebaseBundleFacts: Sendable {
         isExtension: Bool = false,
         infoPlist: PlistValue,
         serviceFiles: [FirebaseServiceFile],
-        associatedDomains: [AssociatedDomainEntry],
+        associatedDomains: [AssociatedDomain],
         appID: String?
     ) {
         self.path = path
@@ -499,7 +499,7 @@ public enum FirebaseChecks {
     ) -> [Finding] {
         var findings: [Finding] = []
         let projects = projectIDs(bundle)
-        let applinks = bundle.associatedDomains.filter { $0.service == "applinks" }
+        let applinks = bundle.associatedDomains.filter { $0.service == .applinks }
         for entry in applinks where !entry.wildcard {
             for suffix in [".firebaseapp.com", ".web.app"] where entry.host.hasSuffix(suffix) {
                 let project = String(entry.host.dropLast(suffix.count))

@@ -29,7 +29,7 @@ struct AASADocumentSetTests {
     ) throws -> [Finding] {
         AppFlipChecks.check(
             config: AppFlipConfig(appFlipURL: url, clientID: clientID, scopes: ["devices"], googleApps: [.googleHome]),
-            associatedDomains: [try #require(AssociatedDomainEntry(entry: entry))],
+            associatedDomains: [AssociatedDomain.parse(entry: entry)],
             appID: Self.appID,
             signing: .distribution,
             matcher: try documents(json, host: aasaHost).matcher
@@ -116,7 +116,7 @@ struct AASADocumentSetTests {
                     ])
                 )
             ],
-            associatedDomains: [try #require(AssociatedDomainEntry(entry: "applinks:lightbulb-prod.firebaseapp.com"))],
+            associatedDomains: [AssociatedDomain.parse(entry: "applinks:lightbulb-prod.firebaseapp.com")],
             appID: Self.appID
         )
         return FirebaseChecks.check(

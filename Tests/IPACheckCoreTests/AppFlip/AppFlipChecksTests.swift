@@ -15,8 +15,8 @@ struct AppFlipChecksTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"
     static let link = "https://flip.lightbulb-co.net/appflip"
 
-    private func domains(_ entries: String...) -> [AssociatedDomainEntry] {
-        entries.compactMap { AssociatedDomainEntry(entry: $0) }
+    private func domains(_ entries: String...) -> [AssociatedDomain] {
+        entries.map { AssociatedDomain.parse(entry: $0) }
     }
 
     private func config(
@@ -348,13 +348,13 @@ struct AppFlipChecksTests {
         ("applinks:flip.lightbulb-co.net", false),
     ])
     func placeholders(_ entry: String, _ flagged: Bool) throws {
-        let parsed = try #require(AssociatedDomainEntry(entry: entry))
+        let parsed = AssociatedDomain.parse(entry: entry)
         #expect(AppFlipChecks.placeholderDomains([parsed]).isEmpty == !flagged)
     }
 
-    private func corpusDomains(_ name: String) throws -> [AssociatedDomainEntry] {
+    private func corpusDomains(_ name: String) throws -> [AssociatedDomain] {
         let plist = try PlistParser.parse(try Corpus.bytes("entitlements/\(name)"))
-        return AssociatedDomainEntry.entries(inEntitlements: try #require(plist.dictionaryValue))
+        return AssociatedDomains.from(entitlements: plist).domains
     }
 
     /// MANIFEST: "SUSPECT: 'applinks:your-domain-here' (placeholder, not a valid FQDN)".

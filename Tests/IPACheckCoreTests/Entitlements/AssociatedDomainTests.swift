@@ -428,12 +428,15 @@ struct AssociatedDomainCorpusTests {
 }
 
 extension AssociatedDomainTests {
-    @Test("the App Flip entry shape carries the normalized host and the mode's name")
+    @Test("one model for every check: the normalized host, the mode, what the entry covers")
     func entryValue() {
-        let entry = AssociatedDomain.parse(entry: "applinks:*.Bücher.example?mode=developer").entryValue
+        let entry = AssociatedDomain.parse(entry: "applinks:*.Bücher.example?mode=developer")
         #expect(entry.host == "xn--bcher-kva.example")
         #expect(entry.wildcard)
-        #expect(entry.mode == "developer")
-        #expect(entry.service == "applinks")
+        #expect(entry.mode == .developer)
+        #expect(entry.service == .applinks)
+        #expect(!entry.isPublic)
+        #expect(entry.covers(host: "a.XN--BCHER-KVA.example"))
+        #expect(!entry.covers(host: "xn--bcher-kva.example"))
     }
 }

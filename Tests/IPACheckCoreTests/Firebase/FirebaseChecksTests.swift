@@ -59,7 +59,7 @@ struct FirebaseChecksTests {
             isExtension: isExtension,
             infoPlist: info ?? infoPlist(),
             serviceFiles: files ?? [serviceFile()],
-            associatedDomains: domains.compactMap { AssociatedDomainEntry(entry: $0) },
+            associatedDomains: domains.map { AssociatedDomain.parse(entry: $0) },
             appID: "ABCDE12345.\(Self.bundleID)"
         )
     }

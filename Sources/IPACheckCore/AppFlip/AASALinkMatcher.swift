@@ -1,63 +1,3 @@
-public import IPACheckPlist
-
-/// One `com.apple.developer.associated-domains` entry (`applinks:*.example.com?mode=developer`), split into parts.
-///
-/// The App Flip and Firebase checks need to know which universal-link hosts an app claims, and in which mode;
-/// this is the small shape they take, so the entitlement reader fills it once and both checks share it.
-public struct AssociatedDomainEntry: Hashable, Sendable, Codable {
-    /// The entry exactly as signed (`applinks:*.example.com?mode=developer`).
-    public var entry: String
-    /// The service before the colon (`applinks`, `webcredentials`, `appclips`, ...).
-    public var service: String
-    /// The host, lowercased, without the `*.` wildcard prefix (`example.com` for `*.example.com`).
-    public var host: String
-    /// Whether the entry starts with `*.`: it then covers every subdomain of ``host``, never ``host`` itself.
-    public var wildcard: Bool
-    /// The alternate mode: `nil`, `developer`, `managed` or `developer+managed`.
-    public var mode: String?
-
-    /// Creates an entry from parts the entitlement reader already split.
-    public init(entry: String, service: String, host: String, wildcard: Bool, mode: String?) {
-        self.entry = entry
-        self.service = service
-        self.host = host.lowercased()
-        self.wildcard = wildcard
-        self.mode = mode
-    }
-
-    /// Splits a raw entry (`applinks:*.example.com?mode=developer`) the way iOS reads it; `nil` when it has no
-    /// `service:` prefix or no host.
-    public init?(entry: String) {
-        let parsed = AssociatedDomain.parse(entry: entry)
-        guard entry.contains(":"), !parsed.host.isEmpty else { return nil }
-        self = parsed.entryValue
-    }
-
-    /// The entries of an entitlements dictionary's `com.apple.developer.associated-domains` array.
-    public static func entries(inEntitlements entitlements: [String: PlistValue]) -> [AssociatedDomainEntry] {
-        AssociatedDomains.from(entitlements: .dictionary(entitlements)).domains.filter { !$0.host.isEmpty }
-            .map(\.entryValue)
-    }
-
-    /// Whether this entry claims `candidate` (case-insensitive): exact for plain entries, subdomains only for `*.`.
-    public func covers(host candidate: String) -> Bool {
-        let candidate = candidate.lowercased()
-        if wildcard { return candidate.hasSuffix("." + host) && candidate.count > host.count + 1 }
-        return candidate == host
-    }
-
-    /// Whether the entry is usable on every user's device (no alternate mode).
-    public var isPublic: Bool { mode == nil }
-}
-
-/// How the app is signed, which decides whether `?mode=developer` entries work at all.
-public enum SigningKind: String, Hashable, Sendable, Codable {
-    /// Development profile (`get-task-allow`): developer-mode domains work on devices that opted in.
-    case development
-    /// App Store, TestFlight, ad hoc or enterprise: iOS silently ignores `?mode=developer` entries.
-    case distribution
-}
-
 /// Which copy of an AASA file a match question is about.
 public enum AASACopy: String, Hashable, Sendable, Codable, CaseIterable {
     /// The file served by the host itself (`https://HOST/.well-known/apple-app-site-association`).
@@ -129,14 +69,14 @@ public struct AASALinkMatcher: Sendable {
 /// How a universal-link host is claimed by an app's `applinks:` entries.
 struct LinkHostCoverage: Hashable, Sendable {
     /// The entry that claims the host (a public one when there is any).
-    var entry: AssociatedDomainEntry
+    var entry: AssociatedDomain
     /// The host whose AASA iOS reads for it: the host itself, or the wildcard's apex (Apple TN3155).
     var aasaHost: String
 
     /// Finds the `applinks:` entry that claims `host`: exact entries first, then the longest wildcard, preferring
     /// entries without an alternate mode; `nil` when none does.
-    static func find(host: String, in entries: [AssociatedDomainEntry]) -> LinkHostCoverage? {
-        let covering = entries.filter { $0.service == "applinks" && $0.covers(host: host) }
+    static func find(host: String, in entries: [AssociatedDomain]) -> LinkHostCoverage? {
+        let covering = entries.filter { $0.service == .applinks && $0.isUsable && $0.covers(host: host) }
         let ranked = covering.sorted { left, right in
             if left.isPublic != right.isPublic { return left.isPublic }
             if left.wildcard != right.wildcard { return !left.wildcard }
