@@ -83,6 +83,17 @@ public enum AASATraceOutcome: String, Sendable, Hashable, Codable {
     case shadowed
     /// An earlier rule decided; this one would not have matched either.
     case notReached
+
+    /// The outcome in words, for the text trace (`not reached`).
+    public var words: String {
+        switch self {
+        case .matched: "matches"
+        case .blocked: "blocks"
+        case .failed: "does not match"
+        case .shadowed: "would match, but an earlier rule decided"
+        case .notReached: "not reached"
+        }
+    }
 }
 
 /// One rule tried while explaining a URL.
@@ -109,7 +120,7 @@ public struct AASAMatchExplanation: Sendable, Hashable, Codable {
         var lines = [result.textLine]
         for step in steps {
             lines.append(
-                "  [\(step.rule.detail).\(step.rule.component)] \(step.outcome.rawValue): \(step.ruleText) — \(step.reason)"
+                "  [\(step.rule.detail).\(step.rule.component)] \(step.outcome.words): \(step.ruleText) — \(step.reason)"
             )
         }
         return lines

@@ -72,7 +72,7 @@ public struct MachOContainer: Hashable, Sendable {
             return container
         case .needsBytes(let ranges):
             // Cannot happen for a whole file: every range is checked against the size before it is requested.
-            throw ParseError(.truncated, field: "Mach-O", reason: "needs bytes \(ranges)")
+            throw ParseError(.truncated, field: "Mach-O", reason: "needs \(ranges.words)")
         }
     }
 
@@ -227,7 +227,7 @@ public struct MachOContainer: Hashable, Sendable {
                     .outOfBounds,
                     field: "LC_CODE_SIGNATURE.dataoff",
                     at: start,
-                    reason: "signature \(signatureRange) passes the \(range.count)-byte slice"
+                    reason: "the signature (\(signatureRange.words)) passes the \(range.count)-byte slice"
                 )
             }
             let fileRange = (start + signatureRange.lowerBound)..<(start + signatureRange.upperBound)
@@ -276,7 +276,7 @@ public struct MachOContainer: Hashable, Sendable {
                     .outOfBounds,
                     field: "fat_arch[\(index)].offset",
                     at: 8 + index * (format == .fat ? 20 : 32),
-                    reason: "slice \(range) overlaps another slice"
+                    reason: "the slice (\(range.words)) overlaps another slice"
                 )
             }
             ranges.append(range)

@@ -45,7 +45,7 @@ public struct MachOStreamScanner: Sendable {
                             .unsupported,
                             field: "stream",
                             at: range.lowerBound,
-                            reason: "bytes \(range) were needed after the stream passed them"
+                            reason: "\(range.words) were needed after the stream passed them"
                         )
                     }
                     let wanted = range.clamped(to: chunkRange)
@@ -68,7 +68,7 @@ public struct MachOStreamScanner: Sendable {
         case .complete(let result):
             return result
         case .needsBytes(let ranges):
-            throw ParseError(.truncated, field: "stream", at: position, reason: "the stream ended before \(ranges)")
+            throw ParseError(.truncated, field: "stream", at: position, reason: "the stream ended before \(ranges.words)")
         }
     }
 }

@@ -17,6 +17,18 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
         case invalidValue
         /// A structure is valid but of a kind we do not support.
         case unsupported
+
+        /// The problem in words (`points outside its container`).
+        public var words: String {
+            switch self {
+            case .truncated: "is cut short"
+            case .badMagic: "has the wrong magic number"
+            case .outOfBounds: "points outside its container"
+            case .limitExceeded: "exceeds what ipacheck accepts"
+            case .invalidValue: "has an impossible value"
+            case .unsupported: "is of a kind ipacheck does not read"
+            }
+        }
     }
 
     /// What kind of problem was found.
@@ -46,9 +58,9 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
         self.sourceLocation = "\(file):\(line)"
     }
 
-    /// A sentence for people: `truncated CodeDirectory.hashOffset at offset 0x40: needs 4 bytes`.
+    /// A sentence for people: `CodeDirectory.hashOffset is cut short (byte 64): needs 4 bytes`.
     public var description: String {
-        var text = "\(code.rawValue) \(field) at offset 0x\(String(offset, radix: 16))"
+        var text = "\(field) \(code.words) (byte \(offset))"
         if !reason.isEmpty { text += ": \(reason)" }
         return text
     }
@@ -63,4 +75,14 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
         hasher.combine(code)
         hasher.combine(field)
     }
+}
+
+extension Range<Int> {
+    /// `bytes 5168 to 6000`: a range in words, for error messages.
+    var words: String { "bytes \(lowerBound) to \(upperBound)" }
+}
+
+extension [Range<Int>] {
+    /// `bytes 0 to 8, bytes 40 to 60`.
+    var words: String { map(\.words).joined(separator: ", ") }
 }

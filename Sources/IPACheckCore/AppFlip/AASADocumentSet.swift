@@ -40,7 +40,8 @@ public struct AASADocumentSet: Sendable {
         return AASALinkMatcher(copies: copies) { request in
             switch entries[Key(host: request.host.lowercased(), copy: request.copy)] {
             case nil:
-                return .unavailable(why: "the \(request.copy.rawValue) copy of \(request.host)'s AASA was not fetched")
+                let copy = request.copy == .cdn ? "Apple's CDN copy" : "the origin's copy"
+                return .unavailable(why: "\(copy) of \(request.host)'s AASA was not fetched")
             case .failure(let reason):
                 return .unavailable(why: reason)
             case .document(let document):
