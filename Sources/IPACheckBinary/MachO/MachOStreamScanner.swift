@@ -68,7 +68,12 @@ public struct MachOStreamScanner: Sendable {
         case .complete(let result):
             return result
         case .needsBytes(let ranges):
-            throw ParseError(.truncated, field: "stream", at: position, reason: "the stream ended before \(ranges.words)")
+            throw ParseError(
+                .truncated,
+                field: "stream",
+                at: position,
+                reason: "the stream ended before \(ranges.words)"
+            )
         }
     }
 }
