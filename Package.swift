@@ -108,6 +108,12 @@ let package = Package(
             path: "Benchmarks/AASAMatchBenchmark",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "SealBaseline",
+            dependencies: ["IPACheckArchive", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/SealBaseline",
+            swiftSettings: strict
+        ),
 
         // Tests.
         .target(

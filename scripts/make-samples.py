@@ -290,8 +290,10 @@ def build_macho(
     strings: list[str],
     dylibs: list[str] = (),
     install_name: str | None = None,
+    text_file_size: int = TEXT_FILE_SIZE,
+    text_filler: bytes = b"",
 ) -> tuple[bytes, bytes]:
-    """Returns (Mach-O bytes, CodeDirectory bytes)."""
+    """Returns (Mach-O bytes, CodeDirectory bytes); `text_filler` pads __TEXT (benchmarks use a large one)."""
     cputype, cpusubtype, bits = CPU[cpu]
     is64 = bits == 64
     ptr = "Q" if is64 else "I"
@@ -333,7 +335,7 @@ def build_macho(
             cmds.append(segment("__PAGEZERO", 0, text_vm, 0, 0, 0, 0, []))
         cmds.append(
             segment(
-                "__TEXT", text_vm, 0x4000, 0, TEXT_FILE_SIZE, 5, 5,
+                "__TEXT", text_vm, align(text_file_size, 0x4000), 0, text_file_size, 5, 5,
                 [("__text", text_vm + text_off, len(code), text_off, 0x80000400),
                  ("__cstring", text_vm + cstring_off, len(cstring), cstring_off, 0x2)],
             )
@@ -358,8 +360,8 @@ def build_macho(
     probe = commands(0, 0, 0, 0, 0)
     sizeofcmds = sum(len(c) for c in probe)
     text_off = align(header_size + sizeofcmds, 16)
-    assert text_off + len(code) + len(cstring) <= TEXT_FILE_SIZE, "strings do not fit in __TEXT"
-    linkedit_off = TEXT_FILE_SIZE
+    assert text_off + len(code) + len(cstring) + len(text_filler) <= text_file_size, "strings do not fit in __TEXT"
+    linkedit_off = text_file_size
     linkedit_payload = b"\x02\x00\x00\x00" + b"_main\0__mh_execute_header\0".ljust(44, b"\0")  # dummy, not parsed
     sig_off = align(linkedit_off + len(linkedit_payload), 16)
 
@@ -403,7 +405,8 @@ def build_macho(
     image = bytearray(header + b"".join(cmds))
     assert len(image) <= text_off
     image += bytes(text_off - len(image)) + code + cstring
-    image += bytes(TEXT_FILE_SIZE - len(image)) + linkedit_payload
+    image += text_filler
+    image += bytes(text_file_size - len(image)) + linkedit_payload
     image += bytes(sig_off - len(image))
     assert len(image) == code_limit
 
@@ -420,7 +423,7 @@ def build_macho(
         hash_offset, cd_header, n_special, n_code, code_limit,
         32, 2, 0, PAGE_SHIFT, 0,
         0, cd_header + len(ident) if team else 0, 0, 0,
-        0, TEXT_FILE_SIZE, exec_flags,
+        0, text_file_size, exec_flags,
     )  # fmt: skip
     assert len(cd) == cd_header
     cd += ident + team + special_hashes + code_hashes
@@ -518,6 +521,7 @@ def make_bundle(
     dylibs: list[str] = ("/usr/lib/libSystem.B.dylib",),
     install_name: str | None = None,
     info_bytes: bytes | None = None,
+    text_filler: bytes = b"",
 ) -> Bundle:
     """Builds a bundle bottom-up: nested bundles are complete before the parent's seal names their cdhashes."""
     files: dict[str, bytes] = {}
@@ -538,7 +542,10 @@ def make_bundle(
     team = TEAM if identity else None
     signing = Signing(info["CFBundleIdentifier"], team, identity, files["Info.plist"], seal, entitlements)
     minos = info.get("MinimumOSVersion", "16.0")
-    image, cd = build_macho(filetype, cpu, platform, minos, signing, list(strings), list(dylibs), install_name)
+    text_size = TEXT_FILE_SIZE if not text_filler else align(len(text_filler) + 0x1000, 0x4000)
+    image, cd = build_macho(
+        filetype, cpu, platform, minos, signing, list(strings), list(dylibs), install_name, text_size, text_filler
+    )
     files["_CodeSignature/CodeResources"] = seal
     files[executable] = image
     return Bundle(name, info["CFBundleIdentifier"], files, executable, cd)
@@ -615,7 +622,7 @@ def profile_entitlements(signed: dict, **overrides) -> dict:
 # Archives
 
 
-def zip_bytes(members: list[tuple[str, bytes | None, bool]]) -> bytes:
+def zip_bytes(members: list[tuple[str, bytes | None, bool]], compresslevel: int = 9) -> bytes:
     """members: (name, data or None for a directory, executable?). Fixed timestamps, deflate, Unix modes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -627,7 +634,7 @@ def zip_bytes(members: list[tuple[str, bytes | None, bool]]) -> bytes:
                 archive.writestr(entry, b"", compress_type=zipfile.ZIP_STORED)
             else:
                 entry.external_attr = (0o100755 if executable else 0o100644) << 16
-                archive.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+                archive.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=compresslevel)
     return buffer.getvalue()
 
 

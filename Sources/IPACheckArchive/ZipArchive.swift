@@ -23,7 +23,24 @@ public final class ZipArchive {
     /// Opens the archive at `path`, checking the central directory's consistency.
     ///
     /// - Throws: ``ArchiveError`` naming why the file is not a readable zip.
-    public init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
+    public convenience init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
+        try self.init(path: path, limits: limits, checkingConsistency: true)
+    }
+
+    /// Opens the archive at `path` a second time, for reading members on another thread.
+    ///
+    /// A libzip handle must stay on one thread. The first open checked consistency, so this one only reads the
+    /// central directory, which must list exactly `entries`: anything else means the file changed in between.
+    ///
+    /// - Throws: ``ArchiveError`` with code `inconsistent` when the file no longer lists the same members.
+    public convenience init(reopening path: String, entries: [ZipEntry], limits: ArchiveLimits) throws(ArchiveError) {
+        try self.init(path: path, limits: limits, checkingConsistency: false)
+        guard self.entries == entries else {
+            throw ArchiveError(.inconsistent, reason: "the file changed while it was being read")
+        }
+    }
+
+    private init(path: String, limits: ArchiveLimits, checkingConsistency: Bool) throws(ArchiveError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ArchiveError(.unreadable, reason: "no such file")
@@ -32,7 +49,7 @@ public final class ZipArchive {
             throw ArchiveError(.unreadable, reason: "is a folder, not a file")
         }
         var errorCode: Int32 = 0
-        var opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &errorCode)
+        var opened = zip_open(path, ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0), &errorCode)
         var leniency: String? = nil
         if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
             leniency =

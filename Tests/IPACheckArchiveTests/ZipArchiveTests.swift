@@ -15,6 +15,24 @@ struct ZipArchiveTests {
         #expect(archive.entries[0].isDirectory)
     }
 
+    /// A second handle (for another thread) must read the same file the first one listed: a file replaced in
+    /// between is refused rather than read as if it were the same archive.
+    @Test func reopeningRefusesAFileThatChanged() throws {
+        var first = ZipBuilder()
+        first.add("a", text: "one")
+        let path = try first.write()
+        let archive = try ZipArchive(path: path)
+        let again = try ZipArchive(reopening: path, entries: archive.entries, limits: archive.limits)
+        #expect(try again.read(try #require(again.entry(named: "a"))) == Array("one".utf8))
+
+        var second = ZipBuilder()
+        second.add("a", text: "two, longer")
+        try Data(second.build()).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ArchiveError(.inconsistent, reason: "")) {
+            _ = try ZipArchive(reopening: path, entries: archive.entries, limits: archive.limits)
+        }
+    }
+
     @Test func rejectsAFileThatIsNotAZip() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-zip-\(UUID()).ipa").path
         try Data("definitely not a zip".utf8).write(to: URL(fileURLWithPath: path))

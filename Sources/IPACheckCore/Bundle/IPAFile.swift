@@ -13,9 +13,10 @@ public final class IPAFile {
     /// Problems with the archive itself (unsafe names, duplicates, nested Payload, unreadable nested bundles).
     public let findings: [Finding]
 
-    private let archive: ZipArchive
+    /// Reads the members, on the thread that opened the file.
+    let reader: IPAMemberReader
     /// Readable member names, each mapped to its entry (the first one, for duplicates).
-    private let members: [String: ZipEntry]
+    private var members: [String: ZipEntry] { reader.members }
 
     /// The deepest bundle nesting followed (app → watch app → extension → framework is 4).
     static let maximumNesting = 6
@@ -34,6 +35,7 @@ public final class IPAFile {
     ///   missing or malformed.
     public init(path: String) throws(InputError) {
         self.path = path
+        let archive: ZipArchive
         do {
             archive = try ZipArchive(path: path)
         } catch {
@@ -48,7 +50,8 @@ public final class IPAFile {
                 )
             )
         }
-        members = Self.screenMembers(archive.entries, findings: &findings)
+        let members = Self.screenMembers(archive.entries, findings: &findings)
+        reader = IPAMemberReader(path: path, archive: archive, members: members)
         let names = members.keys.sorted()
 
         let root = try Self.locateMainApp(names: names, file: path, findings: &findings)
@@ -87,26 +90,12 @@ public final class IPAFile {
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
     public func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
-        guard let entry = members[member] else {
-            throw InputError("missing-member", file: path, "\(member) is not in the archive")
-        }
-        do {
-            return try archive.read(entry, limit: limit)
-        } catch {
-            throw InputError("unreadable-member", file: path, "\(member): \(error.reason)")
-        }
+        try reader.read(member, limit: limit)
     }
 
     /// Opens a forward-only stream over a member, to take only the parts of a large file that matter.
     public func stream(_ member: String) throws(InputError) -> ZipMemberStream {
-        guard let entry = members[member] else {
-            throw InputError("missing-member", file: path, "\(member) is not in the archive")
-        }
-        do {
-            return try archive.stream(entry)
-        } catch {
-            throw InputError("unreadable-member", file: path, "\(member): \(error.reason)")
-        }
+        try reader.stream(member)
     }
 
     /// The bundle's own files, relative to its folder, excluding nested bundles' contents and folders.
@@ -126,15 +115,6 @@ public final class IPAFile {
     public func declaredSize(of member: String) -> UInt64? {
         members[member]?.declaredSize
     }
-
-    /// The declared size as an `Int` (0 when absent or out of range): what a stream scanner sizes its view by,
-    /// never what anything is allocated by.
-    func declaredMemberSize(_ member: String) -> Int {
-        declaredSize(of: member).flatMap { Int(exactly: $0) } ?? 0
-    }
-
-    /// The most bytes of one member read whole (profiles, plists, CodeResources).
-    var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
 
     /// Every readable member's name.
     public var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }

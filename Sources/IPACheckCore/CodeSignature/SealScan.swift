@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import IPACheckArchive
 public import IPACheckBinary
 public import IPACheckReport
@@ -68,18 +70,30 @@ public struct SealScan {
     /// The chunk size members stream in.
     static let chunkSize = 256 * 1024
 
+    /// Threads a pass uses by default: one per core, at most four (inflating is CPU-bound, and each thread holds
+    /// only a chunk buffer and a libzip handle).
+    public static let defaultThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
+
+    /// Below this many declared bytes per thread a pass uses fewer threads: opening another handle would cost more
+    /// than it saves.
+    public static let bytesWorthAThread = 16 * 1024 * 1024
+
     /// Reads `ipa` once.
     ///
     /// - Parameters:
     ///   - depth: What to take.
     ///   - keep: Members whose bytes other checks need (each at most the archive's per-member limit).
     ///   - searchMainExecutable: Strings to look for in the main app's executable as it streams past.
+    ///   - threads: How many threads inflate and hash at once, each with its own handle on the file.
+    ///   - bytesPerThread: The fewest declared bytes worth another thread.
     /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
     public static func scan(
         _ ipa: IPAFile,
         depth: Depth,
         keep: (String) -> Bool = { _ in false },
-        searchMainExecutable needles: [String] = []
+        searchMainExecutable needles: [String] = [],
+        threads: Int = defaultThreads,
+        bytesPerThread: Int = bytesWorthAThread
     ) throws(InputError) -> SealScan {
         var plans: [String: MemberPlan] = [:]
         var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
@@ -125,16 +139,17 @@ public struct SealScan {
             plans[member, default: MemberPlan()].keep = true
         }
 
-        var digests: [String: FileDigests] = infoPlists.merging(sealDigests) { first, _ in first }
-        var executables: [String: Result<Executable, InputError>] = [:]
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
         if !needles.isEmpty, let main = ipa.mainApp.executable {
             plans[main, default: MemberPlan()].needles = needles
         }
+        var digests: [String: FileDigests] = infoPlists.merging(sealDigests) { first, _ in first }
+        var executables: [String: Result<Executable, InputError>] = [:]
         var mainStrings: BinaryStrings?
-        for member in ipa.inArchiveOrder(Array(plans.keys)) {
-            guard let plan = plans[member] else { continue }
-            let result = stream(member, plan: plan, ipa: ipa, buffer: &buffer)
+        let order = ipa.inArchiveOrder(Array(plans.keys))
+        let shares = split(order, into: threads, bytesPerShare: bytesPerThread, size: ipa.reader.declaredMemberSize)
+        let results = streamAll(order, shares: shares, plans: plans, reader: ipa.reader)
+        for member in order {
+            guard let result = results[member] else { continue }
             if let found = result.found { mainStrings = BinaryStrings(found: found) }
             if let taken = result.digests { digests[member] = taken }
             if let bytes = result.bytes { kept[member] = bytes }
@@ -196,6 +211,18 @@ public struct SealScan {
         var needles: [String] = []
     }
 
+    /// Results handed back by the other threads of a pass.
+    private final class CollectedResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var collected: [String: StreamResult] = [:]
+
+        func add(_ results: [String: StreamResult]) {
+            lock.withLock { collected.merge(results) { first, _ in first } }
+        }
+
+        var results: [String: StreamResult] { lock.withLock { collected } }
+    }
+
     private struct StreamResult {
         var digests: FileDigests?
         var found: Set<String>?
@@ -204,8 +231,74 @@ public struct SealScan {
         var problem: String?
     }
 
-    private static func stream(_ member: String, plan: MemberPlan, ipa: IPAFile, buffer: inout [UInt8]) -> StreamResult
-    {
+    /// Streams the planned members, one thread per share.
+    ///
+    /// Each thread has its own handle on the file and reads its share front to back. A share whose thread cannot open the file again is read afterwards with the first
+    /// handle, so every member gets a result.
+    private static func streamAll(
+        _ order: [String],
+        shares: [[String]],
+        plans: [String: MemberPlan],
+        reader: IPAMemberReader
+    ) -> [String: StreamResult] {
+        guard shares.count > 1 else { return streamShare(order, plans: plans, reader: reader) }
+        let collected = CollectedResults()
+        let group = DispatchGroup()
+        let reopening = reader.reopening
+        for share in shares.dropFirst() {
+            DispatchQueue.global().async(group: group) {
+                guard let reader = try? reopening.open() else { return }
+                collected.add(streamShare(share, plans: plans, reader: reader))
+            }
+        }
+        var results = streamShare(shares[0], plans: plans, reader: reader)
+        group.wait()
+        results.merge(collected.results) { first, _ in first }
+        let unread = order.filter { results[$0] == nil }
+        results.merge(streamShare(unread, plans: plans, reader: reader)) { first, _ in first }
+        return results
+    }
+
+    /// Splits `order` into at most `count` shares of about equal declared size, each kept in archive order.
+    ///
+    /// The largest members are placed first, each into the lightest share, with no fewer than `bytesPerShare`
+    /// bytes a share. Declared sizes only balance the work, so a lying archive costs time, never correctness.
+    static func split(_ order: [String], into count: Int, bytesPerShare: Int, size: (String) -> Int) -> [[String]] {
+        let sizes = order.map { max(size($0), 0) }
+        let total = sizes.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
+        let shareCount = min(max(count, 1), order.count, max(total / max(bytesPerShare, 1), 1))
+        guard shareCount > 1 else { return [order] }
+        var loads = [Int](repeating: 0, count: shareCount)
+        var owner = [Int](repeating: 0, count: order.count)
+        for index in order.indices.sorted(by: { (sizes[$0], $1) > (sizes[$1], $0) }) {
+            let lightest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
+            owner[index] = lightest
+            let (sum, overflow) = loads[lightest].addingReportingOverflow(sizes[index])
+            loads[lightest] = overflow ? Int.max : sum
+        }
+        return (0..<shareCount).map { share in order.indices.filter { owner[$0] == share }.map { order[$0] } }
+    }
+
+    private static func streamShare(
+        _ members: [String],
+        plans: [String: MemberPlan],
+        reader: IPAMemberReader
+    ) -> [String: StreamResult] {
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var results: [String: StreamResult] = [:]
+        for member in members {
+            guard let plan = plans[member] else { continue }
+            results[member] = stream(member, plan: plan, reader: reader, buffer: &buffer)
+        }
+        return results
+    }
+
+    private static func stream(
+        _ member: String,
+        plan: MemberPlan,
+        reader ipa: IPAMemberReader,
+        buffer: inout [UInt8]
+    ) -> StreamResult {
         var result = StreamResult()
         var digester = plan.digests.isEmpty ? nil : FileDigester(kinds: plan.digests)
         var executable = plan.isExecutable ? ExecutableReader(fileSize: ipa.declaredMemberSize(member)) : nil

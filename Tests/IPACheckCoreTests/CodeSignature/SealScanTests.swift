@@ -139,6 +139,48 @@ struct SealScanTests {
         #expect(scan.bytes(of: "\(Self.app)/a.png") == nil)
     }
 
+    /// Threads split the members by declared size, largest first into the lightest share; each share keeps archive
+    /// order, every member lands in exactly one, and a small whole stays on one thread.
+    @Test("the pass splits members into balanced shares in archive order")
+    func splitsIntoBalancedShares() {
+        let sizes = ["a": 100, "b": 1, "c": 60, "d": 50, "e": 1]
+        let order = ["a", "b", "c", "d", "e"]
+        let shares = SealScan.split(order, into: 2, bytesPerShare: 10) { sizes[$0] ?? 0 }
+        #expect(shares == [["a", "b", "e"], ["c", "d"]])
+        #expect(SealScan.split(order, into: 2, bytesPerShare: 1000) { sizes[$0] ?? 0 } == [order])
+        #expect(SealScan.split(order, into: 8, bytesPerShare: 1) { sizes[$0] ?? 0 }.count == 5)
+        #expect(SealScan.split([], into: 4, bytesPerShare: 1) { _ in 0 } == [[]])
+        #expect(SealScan.split(["x", "y"], into: 2, bytesPerShare: 1) { _ in Int.max }.count == 2)
+    }
+
+    /// The threaded pass reads what the single-threaded one reads: the same digests, kept bytes, executable
+    /// pages and findings, on a build with an unsealed and a damaged member.
+    @Test("several threads take exactly what one thread takes")
+    func threadsTakeWhatOneThreadTakes() throws {
+        var resources: [String: [UInt8]] = [:]
+        for index in 0..<24 { resources["r\(index).png"] = [UInt8](repeating: UInt8(index), count: 1000 * index) }
+        let ipa = try Self.sealedApp(
+            resources: resources,
+            extra: [("r3.png.note", [1])],
+            corruptCRC: "r7.png"
+        )
+        let keep: (String) -> Bool = { $0.hasSuffix("r5.png") }
+        let one = try SealScan.scan(ipa, depth: .everything, keep: keep, threads: 1)
+        let three = try SealScan.scan(ipa, depth: .everything, keep: keep, threads: 3, bytesPerThread: 1)
+        #expect(one.findings == three.findings)
+        #expect(one.findings.map(\.rule) == ["ARC011"])
+        for name in resources.keys {
+            #expect(one.digests(of: "\(Self.app)/\(name)") == three.digests(of: "\(Self.app)/\(name)"), "\(name)")
+        }
+        #expect(three.bytes(of: "\(Self.app)/r5.png") == resources["r5.png"])
+        let pages = { (scan: SealScan) in try scan.bundles.first?.executable?.get().pages }
+        #expect(try pages(one) == pages(three))
+        #expect(
+            one.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
+                == three.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
+        )
+    }
+
     /// appinfo's embedded.ipa: the app's CodeResources lists the extension's files one by one (every hash
     /// matches, per python3 hashlib): nothing is missing or modified.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
