@@ -112,8 +112,9 @@ struct CodePageDigester {
             let stop = end
             var start = max(offset, position)
             if start > position {
-                isComplete = false
-                position = start
+                // A gap before the cut loses pages; bytes arriving after it (the signature) lose nothing.
+                if position < stop { isComplete = false }
+                position = min(start, max(stop, position))
             }
             while start < min(offset + bytes.count, stop) {
                 let pageEnd = pageStart + CodePageDigests.pageSize

@@ -139,6 +139,41 @@ struct SealScanTests {
         #expect(scan.bytes(of: "\(Self.app)/a.png") == nil)
     }
 
+    /// Chunks that arrive wholly after the signature's start carry no code and must not mark the pages incomplete.
+    ///
+    /// A real 48 MiB executable has a signature larger than one 256 KiB chunk, which once made every
+    /// large app's pages "not checked" (SIG011); small chunks over a small binary reproduce it.
+    @Test(
+        "chunks that start after the signature leave the code pages complete",
+        arguments: [64, 4096, 1 << 20],
+        [false, true]
+    )
+    func chunksAfterTheSignatureKeepPagesComplete(chunkSize: Int, universal: Bool) throws {
+        var signing = MachOBuilder.Signing()
+        signing.hashTypes = [1, 2]
+        let thin = MachOBuilder.slice(bodySize: 20_000, signing: signing)
+        let other = MachOBuilder.slice(cpuType: 0x0100_0007, bodySize: 9_000, signing: signing)
+        let bytes =
+            universal ? MachOBuilder.fat([(0x0100_000c, 0, thin), (0x0100_0007, 3, other)], alignLog2: 14) : thin
+        let container = try MachOContainer.parse(bytes)
+        var reader = ExecutableReader(fileSize: bytes.count)
+        var offset = 0
+        while offset < bytes.count {
+            let chunk = Array(bytes[offset..<min(offset + chunkSize, bytes.count)])
+            reader.consume(chunk, count: chunk.count)
+            offset += chunk.count
+        }
+        let pages = try reader.finish().get().pages
+        #expect(pages.count == container.slices.count)
+        for slice in container.slices {
+            let limit = try #require(slice.loadCommands.codeSignatureRange?.lowerBound)
+            #expect(slice.range.count - limit > 64, "the signature spans more than one small chunk")
+            let taken = try #require(pages.first { $0.slice == slice.range })
+            #expect(taken.hashedLength == limit)
+            #expect(taken == CodePageDigests(bytes: bytes[slice.range], slice: slice.range, codeLimit: limit))
+        }
+    }
+
     /// Threads split the members by declared size, largest first into the lightest share; each share keeps archive
     /// order, every member lands in exactly one, and a small whole stays on one thread.
     @Test("the pass splits members into balanced shares in archive order")
