@@ -7,21 +7,46 @@
 public enum UntrustedText {
     /// `text` with every control and bidi override written as a visible escape; line feeds kept.
     public static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        replacingUnsafe(in: text, keeping: []) { hex in "\\u{" + hex + "}" }
     }
 
     /// `text` on one line: as ``visible(_:)``, with line feeds escaped too.
     public static func visibleOnOneLine(_ text: String) -> String {
         visible(text).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+    }
+
+    /// JSON text with every control character and bidi override written as a JSON `\uXXXX` escape.
+    ///
+    /// Encoders escape C0 controls inside strings themselves, but pass C1 controls and bidi overrides through;
+    /// those only ever stand inside strings, so the JSON means the same and shows the same on a terminal. Line
+    /// feeds (the pretty printer's layout) are kept.
+    public static func escapedInJSON(_ json: String) -> String {
+        replacingUnsafe(in: json, keeping: []) { hex in
+            "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+    }
+
+    /// An XML document (a property list as `codesign` prints it) with every control character and bidi override
+    /// written as a character reference (`&#x1B;`); tabs and line feeds, its own layout, are kept.
+    public static func escapedInXML(_ xml: String) -> String {
+        replacingUnsafe(in: xml, keeping: ["\t"]) { hex in "&#x" + hex + ";" }
+    }
+
+    private static func replacingUnsafe(
+        in text: String,
+        keeping kept: Set<Unicode.Scalar>,
+        with escape: (String) -> String
+    ) -> String {
+        guard text.unicodeScalars.contains(where: { isUnsafe($0) && !kept.contains($0) }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) && !kept.contains(scalar) {
+                out += escape(String(scalar.value, radix: 16, uppercase: true))
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Whether a scalar must not reach a terminal as it is.

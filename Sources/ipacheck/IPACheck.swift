@@ -32,6 +32,27 @@ struct IPACheck: AsyncParsableCommand {
         ]
     )
 
+    /// Runs the command line as ArgumentParser's own `main` does, except that its messages go through ``Console``:
+    /// a usage error can quote an argument or a config file's key, so no control character in it reaches the
+    /// terminal as it is.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success { Console.printRendered(message) } else { Console.diagnose(message) }
+            }
+            Self.exit(withError: code)
+        }
+    }
+
     /// Without a subcommand there is nothing to do: show the help on stderr and exit 64, as for any usage error.
     func run() async throws {
         Console.diagnose(Self.helpMessage())

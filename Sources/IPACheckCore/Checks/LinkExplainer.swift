@@ -35,9 +35,11 @@ public struct LinkExplanation: Encodable, Sendable {
     /// One line saying where it breaks, or which bundle opens it.
     public let conclusion: String
 
-    /// The explanation for people.
+    /// The explanation for people; the URL, the details and the conclusion quote inputs (the ipa, the AASA, a
+    /// server's answer), so each is made visible (``UntrustedText``) before it is styled.
     public func text(style: TextStyle = .plain) -> String {
-        var out = style.bold(url) + "\n"
+        let visible = UntrustedText.visibleOnOneLine
+        var out = style.bold(visible(url)) + "\n"
         for (index, step) in steps.enumerated() {
             let mark: String
             switch step.status {
@@ -45,10 +47,11 @@ public struct LinkExplanation: Encodable, Sendable {
             case .fail: mark = style.red("✗")
             case .info: mark = style.dim("·")
             }
-            out += "\(index + 1). \(mark) \(step.name)\n"
-            for detail in step.details { out += "     \(detail)\n" }
+            out += "\(index + 1). \(mark) \(visible(step.name))\n"
+            for detail in step.details { out += "     \(visible(detail))\n" }
         }
-        out += "\n" + (opensApp ? style.green(conclusion) : style.red(conclusion)) + "\n"
+        let ending = visible(conclusion)
+        out += "\n" + (opensApp ? style.green(ending) : style.red(ending)) + "\n"
         return out
     }
 }

@@ -11,10 +11,11 @@ public struct JSONRenderer: ReportRendering {
         try Self.encode(report)
     }
 
-    /// Encodes any value the way every ipacheck JSON output is encoded.
-    static func encode(_ value: some Encodable) throws -> String {
+    /// Encodes any value the way every ipacheck JSON output is encoded: deterministic, and with no control
+    /// character or bidi override left raw (``UntrustedText/escapedInJSON(_:)``).
+    public static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        return UntrustedText.escapedInJSON(String(decoding: try encoder.encode(value), as: UTF8.self)) + "\n"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import IPACheckCore
 import IPACheckPlist
+import IPACheckReport
 
 /// `ipacheck entitlements TARGET`: the signed entitlements, as `codesign -d --entitlements -` prints them.
 struct EntitlementsCommand: AsyncParsableCommand {
@@ -42,7 +43,7 @@ struct EntitlementsCommand: AsyncParsableCommand {
         }
         for note in answer.notes { Console.diagnose("ipacheck: note: \(note)") }
         switch format {
-        case .xml: Console.print(answer.value.xmlDocument)
+        case .xml: Console.printRendered(UntrustedText.escapedInXML(answer.value.xmlDocument))
         case .json: try Console.printJSON(answer.value)
         }
     }

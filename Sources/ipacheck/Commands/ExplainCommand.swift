@@ -38,7 +38,7 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         switch output.format {
         case .json: try Console.printJSON(explanation)
-        case .text: Console.print(explanation.text(style: Console.style))
+        case .text: Console.printRendered(explanation.text(style: Console.style))
         }
         if !explanation.opensApp { throw ExitStatus.problems }
     }

@@ -34,7 +34,7 @@ struct RulesCommand: AsyncParsableCommand {
         }
         switch format {
         case .json: try Console.printJSON(rules)
-        case .markdown: Console.print(RuleCatalog.markdownTable)
+        case .markdown: Console.printRendered(RuleCatalog.markdownTable)
         case .text:
             let style = Console.style
             var out = ""
@@ -42,7 +42,7 @@ struct RulesCommand: AsyncParsableCommand {
                 out += style.bold(rule.id) + "  " + style.severity(rule.severity) + "  \(rule.title)\n"
                 out += "    \(rule.summary)\n" + "    " + style.dim("fix: \(rule.fix)") + "\n"
             }
-            Console.print(out)
+            Console.printRendered(out)
         }
     }
 }

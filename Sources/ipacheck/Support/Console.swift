@@ -11,22 +11,31 @@ enum Console {
         return TextStyle(colored: colored)
     }
 
-    /// Writes the answer to stdout, ending it with a newline if it has none.
+    /// Writes a plain-text answer to stdout, ending it with a newline if it has none.
+    ///
+    /// The text may quote inputs (URLs, app IDs, entitlement values, a server's words), so every control character
+    /// and bidi override in it is written as a visible escape (``UntrustedText``): nothing an input holds can move
+    /// the cursor, recolour the terminal or reorder a line.
     static func print(_ text: String) {
+        printRendered(UntrustedText.visible(text))
+    }
+
+    /// Writes output a renderer made (a report, JSON, a styled explanation): it escaped what came from inputs
+    /// itself, and its own colour codes must reach the terminal.
+    static func printRendered(_ text: String) {
         let line = text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
-    /// Writes a diagnostic line to stderr.
+    /// Writes a diagnostic line to stderr, with every control character and bidi override from an input made
+    /// visible.
     static func diagnose(_ line: String) {
-        FileHandle.standardError.write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
+        let text = UntrustedText.visible(line)
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
-    /// Encodes a value as deterministic JSON (sorted keys, no escaped slashes) and prints it.
+    /// Encodes a value as every JSON output is encoded (``JSONRenderer/encode(_:)``) and prints it.
     static func printJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        print(String(decoding: data, as: UTF8.self) + "\n")
+        printRendered(try JSONRenderer.encode(value))
     }
 }

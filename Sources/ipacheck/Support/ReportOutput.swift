@@ -42,7 +42,7 @@ enum ReportOutput {
                 throw ExitStatus.badInput
             }
         } else {
-            Console.print(rendered)
+            Console.printRendered(rendered)
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
