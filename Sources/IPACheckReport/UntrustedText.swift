@@ -50,7 +50,7 @@ public enum UntrustedText {
     }
 
     /// Whether a scalar must not reach a terminal as it is.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A: false
         case 0x00...0x1F, 0x7F...0x9F: true

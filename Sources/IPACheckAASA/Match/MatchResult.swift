@@ -115,6 +115,12 @@ public struct AASAMatchExplanation: Sendable, Hashable, Codable {
     /// Every rule of the entry that applies, in evaluation order.
     public var steps: [AASATraceStep]
 
+    /// An explanation of `result` by `steps` (none when no rule was tried).
+    public init(result: AASAMatchResult, steps: [AASATraceStep]) {
+        self.result = result
+        self.steps = steps
+    }
+
     /// The explanation as indented text lines.
     public var textLines: [String] {
         var lines = [result.textLine]

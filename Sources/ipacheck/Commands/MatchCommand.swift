@@ -49,65 +49,100 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var all = urls
-        if let urlFile {
-            guard let data = FileManager.default.contents(atPath: urlFile) else {
-                Console.diagnose("ipacheck: error: \(urlFile): cannot be read")
-                throw ExitStatus.badInput
-            }
-            all += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let list: URLListFile?
+        do {
+            list = try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
+        } catch {
+            Console.diagnose("ipacheck: error: \(error.description)")
+            throw ExitStatus.badInput
         }
-        var hosts: [String: String] = [:]
-        for url in all {
-            do {
-                hosts[url] = try LinkURL.universalLink(url).host
-            } catch {
-                Console.diagnose("ipacheck: error: \(UntrustedText.visibleOnOneLine(error.description))")
-                throw ExitStatus.badInput
+        // First every URL is checked (and its host noted), so that a bad line stops the run before any output.
+        var hosts: Set<String> = []
+        try await ExitStatus.reportingInputErrors {
+            try URLBatches.forEachGroup(urls: urls, list: list) { group in
+                for checked in URLBatches.map(group, Self.check) {
+                    if let problem = checked.problem {
+                        Console.diagnose(
+                            "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
+                        )
+                        throw ExitStatus.badInput
+                    }
+                    hosts.formUnion(checked.hosts)
+                }
             }
         }
-        let documents = try await loadDocuments(for: Set(hosts.values))
-        var results: [AASAMatchResult] = []
-        var explanations: [AASAMatchExplanation] = []
+        let documents = try await loadDocuments(for: hosts)
+        let live = aasa == nil
         var matchers: [String: AASAMatcher] = [:]
-        for url in all {
-            let host = hosts[url] ?? ""
-            guard let document = documents[aasa == nil ? host : ""] else {
-                results.append(
-                    AASAMatchResult(
-                        url: url,
-                        appID: appID,
-                        verdict: .none,
-                        rule: nil,
-                        why: "no AASA could be read for \(host)"
-                    )
-                )
-                continue
-            }
-            let key = aasa == nil ? host : ""
-            let matcher =
-                matchers[key] ?? document.matcher(for: appID, service: service, domain: aasa == nil ? host : nil)
-            matchers[key] = matcher
-            if explain {
-                let explanation = matcher.explain(url)
-                explanations.append(explanation)
-                results.append(explanation.result)
-            } else {
-                results.append(matcher.evaluate(url))
+        for (host, document) in documents {
+            matchers[host] = document.matcher(for: appID, service: service, domain: live ? host : nil)
+        }
+        let writer = MatchResultWriter(format: output.format == .json ? .json : .text) { Console.write($0) }
+        let judge = Judge(appID: appID, matchers: matchers, live: live, explain: explain, format: writer.format)
+        try await ExitStatus.reportingInputErrors {
+            try URLBatches.forEachGroup(urls: urls, list: list) { group in
+                for batch in URLBatches.map(group, judge.callAsFunction) { writer.write(batch) }
             }
         }
-        switch output.format {
-        case .json: try Console.printJSON(MatchOutput(results: results))
-        case .text:
-            if explain {
-                Console.print(explanations.map { $0.textLines.joined(separator: "\n") }.joined(separator: "\n\n"))
-            } else {
-                Console.print(results.map(\.textLine).joined(separator: "\n"))
+        writer.finish()
+        if !writer.everyURLMatches { throw ExitStatus.problems }
+    }
+
+    /// The hosts of a batch's URLs, or the first that is not a universal link.
+    private static func check(
+        _ batch: [URLBatches.Entry]
+    ) -> (hosts: Set<String>, problem: (line: Int?, message: String)?) {
+        var hosts: Set<String> = []
+        for entry in batch {
+            do throws(LinkURL.NotAUniversalLink) {
+                hosts.insert(try LinkURL.universalLink(entry.url).host ?? "")
+            } catch {
+                return (hosts, (entry.line, error.description))
             }
         }
-        if !results.allSatisfy({ $0.verdict == .match }) { throw ExitStatus.problems }
+        return (hosts, nil)
+    }
+
+    /// Judges a batch of URLs against the matchers (one per host live, one under "" for --aasa) and formats them.
+    private struct Judge: Sendable {
+        let appID: String
+        let matchers: [String: AASAMatcher]
+        let live: Bool
+        let explain: Bool
+        let format: MatchResultWriter.Format
+
+        func callAsFunction(_ batch: [URLBatches.Entry]) -> MatchResultWriter.Batch {
+            if explain {
+                return MatchResultWriter.format(batch.map { explanation(of: $0.url) }, as: format)
+            }
+            return MatchResultWriter.format(
+                batch.map { entry in
+                    guard let matcher = matcher(for: entry.url) else { return unjudged(entry.url) }
+                    return matcher.evaluate(entry.url)
+                },
+                as: format
+            )
+        }
+
+        private func explanation(of url: String) -> AASAMatchExplanation {
+            guard let matcher = matcher(for: url) else { return AASAMatchExplanation(result: unjudged(url), steps: []) }
+            return matcher.explain(url)
+        }
+
+        private func matcher(for url: String) -> AASAMatcher? {
+            matchers[live ? (LinkURL(url).host ?? "") : ""]
+        }
+
+        private func unjudged(_ url: String) -> AASAMatchResult {
+            let host = LinkURL(url).host ?? ""
+            return AASAMatchResult(
+                url: url,
+                appID: appID,
+                verdict: .none,
+                rule: nil,
+                why: "no AASA could be read for \(host)"
+            )
+        }
     }
 
     /// The documents to judge against: the --aasa file under the key "", or each URL host's live file.
@@ -144,9 +179,4 @@ struct MatchCommand: AsyncParsableCommand {
         }
         return documents
     }
-}
-
-/// `ipacheck match --format json`: `{"results": [...]}`.
-private struct MatchOutput: Encodable {
-    let results: [AASAMatchResult]
 }

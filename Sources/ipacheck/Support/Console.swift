@@ -27,6 +27,11 @@ enum Console {
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
+    /// Writes bytes a renderer made to stdout as they are (a streamed answer, in pieces).
+    static func write(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
     /// Writes a diagnostic line to stderr, with every control character and bidi override from an input made
     /// visible.
     static func diagnose(_ line: String) {
