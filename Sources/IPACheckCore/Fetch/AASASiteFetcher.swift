@@ -629,13 +629,15 @@ public struct AASASiteFetcher: Sendable {
         do {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
-            let data = try handle.read(upToCount: options.bodyLimit + 1) ?? Data()
-            let truncated = data.count > options.bodyLimit
+            // One byte past the cap tells a file at the cap from a longer one (the cap is a settable property).
+            let limit = min(max(1, options.bodyLimit), Int.max - 1)
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            let truncated = data.count > limit
             outcome = .response(
                 FetchResponse(
                     status: 200,
                     headers: [],
-                    body: Array(data.prefix(options.bodyLimit)),
+                    body: Array(data.prefix(limit)),
                     bodyTruncated: truncated
                 )
             )
