@@ -1,0 +1,123 @@
+import Foundation
+import IPACheckCore
+import IPACheckReport
+import IPACheckTestSupport
+import Testing
+
+@testable import IPACheckHTTP
+
+/// How connections are made (issue 11).
+///
+/// No retry after a refusal or a rejected certificate, and `--resolve` bound to its port. Loopback servers only; every assertion is about what the servers saw or what
+/// the fetcher reported, never about how long it took.
+@Suite struct ConnectionPolicyTests {
+    private static let host = "example.test"
+    private static let url = "https://example.test/.well-known/apple-app-site-association"
+
+    // MARK: - Failing fast
+
+    /// Fetches from a TLS server presenting `identity` (made with `tls`'s CA unless it says otherwise), with a
+    /// long timeout: a fetcher that retried until the deadline would show as more than one handshake.
+    private func fetchOnce(
+        identity: (LocalTLS) throws -> ServerIdentity
+    ) async throws -> (FetchOutcome, handshakes: Int) {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        let server = try await TLSTestServer.start(identity: try identity(tls)) { _ in .ok(goodAASA) }
+        let options = tls.options(hosts: [Self.host], port: server.port, timeout: .seconds(5))
+        let outcome = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+            await fetcher.fetch(try request(Self.url, timeout: .seconds(5)))
+        }
+        let handshakes = server.serverNames.count
+        await server.shutdown()
+        return (outcome, handshakes)
+    }
+
+    @Test func aCertificateForAnotherNameIsRefusedOnTheFirstHandshake() async throws {
+        let (outcome, handshakes) = try await fetchOnce { try $0.ca.issueServerCertificate(dnsNames: ["other.test"]) }
+        #expect(outcome.failureKind == .tlsHostnameMismatch)
+        #expect(handshakes == 1)
+    }
+
+    @Test func anUntrustedCertificateIsRefusedOnTheFirstHandshake() async throws {
+        let (outcome, handshakes) = try await fetchOnce { _ in
+            try TestCA(commonName: "someone else").issueServerCertificate(dnsNames: [Self.host])
+        }
+        #expect(outcome.failureKind == .tlsUntrusted)
+        // The request's handshake, then one more that only reads the certificate's dates (expired or untrusted?).
+        #expect(handshakes == 2)
+    }
+
+    /// With a deadline far beyond the time limit, only a fetcher that gives up on the refusal itself passes.
+    @Test(.timeLimit(.minutes(1)))
+    func aRefusedConnectionFailsWithoutWaitingForTheDeadline() async throws {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        let server = try await RawServer.start(identity: nil) { nil }
+        let port = server.port
+        await server.shutdown()
+        let options = tls.options(hosts: [Self.host], port: port, timeout: .seconds(300))
+        let outcome = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+            await fetcher.fetch(try request(Self.url, timeout: .seconds(300)))
+        }
+        #expect(outcome.failureKind == .connectionRefused)
+    }
+
+    // MARK: - --resolve HOST:PORT:ADDRESS
+
+    /// Fetches `https://example.test:<server port>/…` with `overrides` (nothing else routes the name).
+    private func fetchThroughResolve(
+        _ overrides: (Int) throws -> [ResolveOverride]
+    ) async throws -> (FetchOutcome, requests: Int) {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        return try await withServer(tls, names: [Self.host], respond: { _ in .ok(goodAASA) }) { server in
+            let options = FetchOptions(extraCAFile: tls.caFile, resolve: try overrides(server.port))
+            let url = "https://\(Self.host):\(server.port)/.well-known/apple-app-site-association"
+            let outcome = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+                await fetcher.fetch(try request(url))
+            }
+            return (outcome, server.requests.count)
+        }
+    }
+
+    @Test func resolveAppliesToTheHostOnItsPort() async throws {
+        let (outcome, requests) = try await fetchThroughResolve { port in
+            [try ResolveOverride(parsing: "example.test:\(port):127.0.0.1")]
+        }
+        #expect(outcome.failureKind == nil, "\(outcome)")
+        #expect(requests == 1)
+    }
+
+    @Test func resolveForAnotherPortLeavesTheHostAlone() async throws {
+        // curl's rule: example.test:443 is mapped, example.test:<server port> is not, so the name is looked up
+        // (and .test never resolves); the server must not be reached.
+        let (outcome, requests) = try await fetchThroughResolve { _ in
+            [try ResolveOverride(parsing: "example.test:443:127.0.0.1")]
+        }
+        #expect(outcome.failureKind != nil, "\(outcome)")
+        #expect(requests == 0)
+    }
+
+    @Test func routesMatchHostAndPort() throws {
+        let overrides = [
+            try ResolveOverride(parsing: "example.com:443:127.0.0.1"),
+            try ResolveOverride(parsing: "example.com:8443:[::1]"),
+            ResolveOverride(host: "cdn.test", port: 443, address: "127.0.0.1", connectPort: 9000),
+        ]
+        func route(_ text: String) throws -> ConnectionRoute {
+            let url = try #require(URL(string: text))
+            let host = try #require(url.host)
+            return try #require(ConnectionRoute(url: url, host: host, overrides: overrides))
+        }
+        #expect(try route("https://example.com/x").dnsOverride == ["example.com": "127.0.0.1"])
+        #expect(try route("https://EXAMPLE.com:443/x").port == 443)
+        #expect(try route("https://example.com:8443/x").dnsOverride == ["example.com": "::1"])
+        #expect(try route("https://example.com:9443/x").dnsOverride == [:])
+        #expect(try route("https://www.example.com/x").dnsOverride == [:])
+        let moved = try route("https://cdn.test/a/v1/example.com")
+        #expect(moved.url.port == 9000)
+        #expect(moved.hostHeader == "cdn.test")
+        #expect(moved.address == "127.0.0.1")
+    }
+}
