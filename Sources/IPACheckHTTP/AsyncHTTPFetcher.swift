@@ -20,6 +20,10 @@ import NIOSSL
 /// once instead of at the deadline. Create one fetcher per run and call ``shutdown()``, or use
 /// ``withFetcher(options:_:)`` which always does: it waits until every connection is closed.
 public final class AsyncHTTPFetcher: HTTPFetching {
+    /// At most this many header lines are accepted in one answer; more is a header flood. (SwiftNIO's parser
+    /// already refuses more than 80 KiB of headers.)
+    static let maximumHeaderFields = 500
+
     private let tls: TLSConfiguration
     private let overrides: [ResolveOverride]
     private let closing = ClosingClients()
@@ -155,17 +159,30 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         }
 
         let response = try await client.execute(outgoing, deadline: NIODeadline.now() + timeout)
+        guard response.headers.count <= Self.maximumHeaderFields else {
+            throw BrokenResponse.tooManyHeaderFields(response.headers.count)
+        }
         var body: [UInt8] = []
         body.reserveCapacity(min(limit, 64 * 1024))
         var truncated = false
-        for try await buffer in response.body {
-            let room = limit - body.count
-            if buffer.readableBytes > room {
-                body += buffer.readableBytesView.prefix(room)
-                truncated = true
-                break
+        do {
+            for try await buffer in response.body {
+                let room = limit - body.count
+                if buffer.readableBytes > room {
+                    body += buffer.readableBytesView.prefix(room)
+                    truncated = true
+                    break
+                }
+                body += buffer.readableBytesView
             }
-            body += buffer.readableBytesView
+        } catch {
+            // Content-Length counts the bytes on the wire, which are the body's only when it is not encoded.
+            let encoded = response.headers.contains(name: "Content-Encoding")
+            throw BrokenResponse.bodyInterrupted(
+                error,
+                received: body.count,
+                announced: encoded ? nil : response.headers.first(name: "Content-Length").flatMap { UInt64($0) }
+            )
         }
         return FetchResponse(
             status: Int(response.status.code),
@@ -229,93 +246,6 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let parts = clamped(duration).components
         return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
-    }
-
-    // MARK: - Error classification
-
-    /// Maps AHC, NIO and NIOSSL errors to the kinds a person can act on.
-    static func classify(_ error: any Error, elapsed: Duration) -> FetchFailure {
-        let text = String(describing: error)
-        func failure(_ kind: FetchFailure.Kind, _ detail: String) -> FetchFailure {
-            FetchFailure(kind, detail, elapsed: elapsed)
-        }
-        if let client = error as? HTTPClientError {
-            let timeouts: [HTTPClientError] = [
-                .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-                .getConnectionFromPoolTimeout, .cancelled,
-            ]
-            if timeouts.contains(client) {
-                return failure(.timeout, "no complete answer in time (\(client.shortDescription))")
-            }
-            if client == .remoteConnectionClosed {
-                return failure(.connectionReset, "the server closed the connection before a complete answer")
-            }
-            if [.invalidURL, .emptyHost, .emptyScheme].contains(client) {
-                return failure(.invalidRequest, client.shortDescription)
-            }
-            return failure(.other, client.shortDescription)
-        }
-        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
-            switch decompression {
-            case .limit:
-                return failure(.tooLarge, "the decompressed body exceeds the body cap")
-            default:
-                return failure(.other, "the compressed body is corrupt (\(decompression))")
-            }
-        }
-        if let ssl = error as? NIOSSLExtraError, ssl == .failedToValidateHostname {
-            return failure(.tlsHostnameMismatch, "the certificate does not name the host (\(ssl))")
-        }
-        if let ssl = error as? NIOSSLError {
-            switch ssl {
-            case .handshakeFailed(let underlying):
-                let detail = String(describing: underlying)
-                if detail.contains("CERTIFICATE_VERIFY_FAILED") {
-                    return failure(.tlsUntrusted, "certificate verification failed (\(detail))")
-                }
-                return failure(.tlsHandshake, "TLS handshake failed (\(detail))")
-            case .uncleanShutdown:
-                return failure(.connectionReset, "the TLS connection was cut without close_notify")
-            default:
-                return failure(.tlsHandshake, "TLS failed (\(ssl))")
-            }
-        }
-        if let connection = error as? NIOConnectionError {
-            if connection.connectionErrors.isEmpty {
-                return failure(.dnsFailure, "the host name does not resolve (\(connection.host))")
-            }
-            return classifySocket(connection.connectionErrors.map(\.error), text: text, elapsed: elapsed)
-        }
-        if error is NIOConnectionError || error is SocketAddressError {
-            return failure(.dnsFailure, text)
-        }
-        if let io = error as? IOError {
-            return classifySocket([io], text: text, elapsed: elapsed)
-        }
-        if error is ChannelError {
-            return failure(.connectionReset, "the connection failed (\(text))")
-        }
-        if error is CancellationError {
-            return failure(.timeout, "the request was cancelled at the deadline")
-        }
-        return failure(.other, text)
-    }
-
-    private static func classifySocket(_ errors: [any Error], text: String, elapsed: Duration) -> FetchFailure {
-        let codes = errors.compactMap { ($0 as? IOError)?.errnoCode }
-        if codes.contains(ECONNREFUSED) {
-            return FetchFailure(.connectionRefused, "connection refused (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ECONNRESET) || codes.contains(EPIPE) {
-            return FetchFailure(.connectionReset, "connection reset (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ENETUNREACH) || codes.contains(EHOSTUNREACH) || codes.contains(EADDRNOTAVAIL) {
-            return FetchFailure(.networkUnreachable, "no route to the host's network (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ETIMEDOUT) {
-            return FetchFailure(.timeout, "connect timed out (\(text))", elapsed: elapsed)
-        }
-        return FetchFailure(.other, text, elapsed: elapsed)
     }
 }
 

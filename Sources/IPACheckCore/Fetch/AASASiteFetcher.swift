@@ -24,7 +24,7 @@ public struct AASASiteFetcher: Sendable {
     public static let cdnOriginTimeout: Duration = .seconds(5)
 
     private let fetcher: (any HTTPFetching)?
-    private let options: FetchOptions
+    let options: FetchOptions
 
     /// Creates a site fetcher.
     ///
@@ -393,65 +393,6 @@ public struct AASASiteFetcher: Sendable {
         }
     }
 
-    private func transportFinding(_ failure: FetchFailure, target: AASAFetchTarget, url: String) -> Finding {
-        let host = target.fetchHost
-        switch failure.kind {
-        case .tlsUntrusted, .tlsHostnameMismatch, .tlsExpired, .tlsHandshake:
-            let what =
-                switch failure.kind {
-                case .tlsUntrusted: "the certificate chain is not trusted"
-                case .tlsHostnameMismatch: "the certificate does not name \(host)"
-                case .tlsExpired: "the certificate has expired or is not yet valid"
-                default: "the TLS handshake fails"
-                }
-            if target.mode == .developer || target.mode == .developerAndManaged {
-                return ServingRules.developerModeTLS.finding(
-                    "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
-                        + "but ipacheck could not read the file",
-                    domain: host,
-                    url: url
-                )
-            }
-            return ServingRules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
-        case .timeout:
-            return ServingRules.timeout.finding(
-                "\(url) did not answer within \(Self.format(options.timeout.seconds)) s (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .tooLarge:
-            return ServingRules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
-        case .invalidRequest:
-            return ServingRules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
-        case .dnsFailure:
-            return ServingRules.unreachable.finding(
-                "\(host) could not be resolved from this machine (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .networkUnreachable:
-            return ServingRules.unreachable.finding(
-                "\(url) could not be reached from this machine: \(failure.detail)",
-                domain: host,
-                url: url
-            )
-        case .connectionRefused:
-            return ServingRules.unreachable.finding(
-                "\(url): the connection is refused (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .connectionReset:
-            return ServingRules.unreachable.finding(
-                "\(url): the connection was closed before a complete answer (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .offline, .other:
-            return ServingRules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
-        }
-    }
-
     // MARK: - User agents
 
     private func compareUserAgents(
@@ -715,7 +656,7 @@ public struct AASASiteFetcher: Sendable {
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
+    static func format(_ seconds: Double) -> String {
         String(format: "%.1f", seconds)
     }
 }

@@ -98,9 +98,15 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
         case tlsHandshake
         /// The deadline passed (connect, headers or body too slow).
         case timeout
-        /// The connection was closed or reset mid-request.
+        /// The server reset the connection, or closed it before any answer.
         case connectionReset
-        /// The response (headers, or the body after decompression) exceeds what the fetcher will read.
+        /// The body ended (the connection closed) before the length its headers announced.
+        case truncatedBody
+        /// The response headers are larger, or more numerous, than any server sends for a file (a header flood).
+        case oversizeHeaders
+        /// The bytes the server sent are not an HTTP/1.1 response (bad status line, header syntax or framing).
+        case malformedResponse
+        /// The body, after decompression, exceeds what the fetcher will read.
         case tooLarge
         /// The URL cannot be requested (not https, no host).
         case invalidRequest
@@ -138,6 +144,9 @@ extension FetchFailure.Kind {
         case .tlsHandshake: "TLS handshake failed"
         case .timeout: "timed out"
         case .connectionReset: "connection reset"
+        case .truncatedBody: "body cut short"
+        case .oversizeHeaders: "header flood"
+        case .malformedResponse: "not valid HTTP"
         case .tooLarge: "answer too large"
         case .invalidRequest: "not a URL that can be fetched"
         case .offline: "not fetched (offline)"
