@@ -14,7 +14,8 @@ import NIOSSL
 /// Every request gets a client, and so a connection, of its own, closed after that one answer:
 /// - bytes a server leaves behind (a body longer than its Content-Length) can never be read as the next request's
 ///   answer;
-/// - `--resolve HOST:PORT:ADDRESS` applies to that host and port only, as in curl.
+/// - `--resolve HOST:PORT:ADDRESS` applies to that host and port only, as in curl;
+/// - the TLS version is known for each answer.
 ///
 /// A connection that fails is not tried again, so a refused connection or a rejected certificate is reported at
 /// once instead of at the deadline. Create one fetcher per run and call ``shutdown()``, or use
@@ -35,6 +36,9 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     public init(options: FetchOptions) throws(SetupError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
+        // TLS 1.0 and 1.1 stay allowed, so that a server offering nothing newer is read and reported (SERVE009)
+        // rather than refused without a word.
+        tls.minimumTLSVersion = .tlsv1
         // Each connection serves one request and is then closed: waiting for a server's close_notify gains nothing.
         tls.shutdownTimeout = .zero
         if let file = options.extraCAFile {
@@ -143,6 +147,10 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         // Fail on the first refused connection or rejected certificate: retrying cannot fix either, and the
         // default retries until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
+        let negotiated = NegotiatedVersion()
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.nioSSL_tlsVersion().map { negotiated.store($0) }.recover { _ in }
+        }
         // MultiThreadedEventLoopGroup everywhere: on macOS the default (Network.framework) ignores
         // additionalTrustRoots; NIOSSL behaves the same on both platforms.
         let client = HTTPClient(
@@ -189,7 +197,8 @@ public final class AsyncHTTPFetcher: HTTPFetching {
             headers: response.headers.map { HTTPHeaderField($0.name, $0.value) },
             body: body,
             bodyTruncated: truncated,
-            elapsed: clock.now - start
+            elapsed: clock.now - start,
+            tlsVersion: negotiated.version
         )
     }
 
@@ -308,6 +317,26 @@ private final class ClosingClients: @unchecked Sendable {
             for task in tasks { await task.value }
         }
     }
+}
+
+/// The TLS version of a request's connection, handed over from AsyncHTTPClient's connection initializer.
+private final class NegotiatedVersion: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: TLSProtocolVersion?
+
+    func store(_ version: TLSVersion?) {
+        let known: TLSProtocolVersion? =
+            switch version {
+            case .tlsv1: .tlsv1
+            case .tlsv11: .tlsv11
+            case .tlsv12: .tlsv12
+            case .tlsv13: .tlsv13
+            case .none: nil
+            }
+        lock.withLock { stored = known }
+    }
+
+    var version: TLSProtocolVersion? { lock.withLock { stored } }
 }
 
 /// The peer's certificates, handed over from NIOSSL's verification callback.

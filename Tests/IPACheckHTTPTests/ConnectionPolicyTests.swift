@@ -2,13 +2,15 @@ import Foundation
 import IPACheckCore
 import IPACheckReport
 import IPACheckTestSupport
+import NIOSSL
 import Testing
 
 @testable import IPACheckHTTP
 
 /// How connections are made (issue 11).
 ///
-/// No retry after a refusal or a rejected certificate, and `--resolve` bound to its port. Loopback servers only; every assertion is about what the servers saw or what
+/// No retry after a refusal or a rejected certificate, the TLS version recorded, and `--resolve` bound to its
+/// port. Loopback servers only; every assertion is about what the servers saw or what
 /// the fetcher reported, never about how long it took.
 @Suite struct ConnectionPolicyTests {
     private static let host = "example.test"
@@ -61,6 +63,47 @@ import Testing
             await fetcher.fetch(try request(Self.url, timeout: .seconds(300)))
         }
         #expect(outcome.failureKind == .connectionRefused)
+    }
+
+    // MARK: - TLS version
+
+    @Test(arguments: [TLSVersion.tlsv1, .tlsv11])
+    func aServerOfferingOnlyOldTLSIsReadAndWarnedAbout(maximum: TLSVersion) async throws {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        let identity = try tls.ca.issueServerCertificate(dnsNames: [Self.host])
+        let answer =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(goodAASA.utf8.count)\r\n\r\n"
+            + goodAASA
+        let server = try await RawServer.start(identity: identity, maximumTLSVersion: maximum) {
+            RawReply(answer, then: .close)
+        }
+        let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
+        let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+            await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+        }
+        await server.shutdown()
+        let report = try #require(results.first).report
+        let expected: TLSProtocolVersion = maximum == .tlsv1 ? .tlsv1 : .tlsv11
+        #expect(report.origin?.tlsVersion == expected)
+        #expect(results.first?.originBody == Array(goodAASA.utf8))
+        let finding = try #require(report.findings.first { $0.rule == "SERVE009" }, "\(report.findings)")
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains(expected.rawValue))
+    }
+
+    @Test func aModernServerRaisesNoTLSWarning() async throws {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        let results = try await withServer(tls, names: [Self.host], respond: { _ in .ok(goodAASA) }) { server in
+            let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
+            return try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+                await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+            }
+        }
+        let report = try #require(results.first).report
+        #expect(report.origin?.tlsVersion == .tlsv13)
+        #expect(!report.findings.contains { $0.rule == "SERVE009" }, "\(report.findings)")
     }
 
     // MARK: - --resolve HOST:PORT:ADDRESS

@@ -1,6 +1,7 @@
 import IPACheckReport
 
-/// The findings about how the connection itself went: transport failures, each blamed on what was observed.
+/// The findings about how the connection itself went: transport failures, each blamed on what was observed, and
+/// the TLS version.
 extension AASASiteFetcher {
     /// The finding for a request that got no usable answer, with advice for what was observed (DNS is blamed
     /// only when the name did not resolve).
@@ -66,5 +67,15 @@ extension AASASiteFetcher {
         case .offline, .other:
             return ServingRules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
         }
+    }
+
+    /// SERVE009 when the answer came over TLS older than 1.2.
+    func tlsVersionFinding(_ response: FetchResponse, host: String, url: String) -> Finding? {
+        guard let version = response.tlsVersion, version < .tlsv12 else { return nil }
+        return ServingRules.oldTLS.finding(
+            "\(url) was served over \(version.rawValue); Apple requires TLS 1.2 or later",
+            domain: host,
+            url: url
+        )
     }
 }

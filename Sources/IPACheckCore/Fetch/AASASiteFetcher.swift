@@ -230,6 +230,9 @@ public struct AASASiteFetcher: Sendable {
             part.findings.append(transportFinding(failure, target: target, url: servedURL.absoluteString))
             return part
         case .response(let response):
+            if let finding = tlsVersionFinding(response, host: host, url: servedURL.absoluteString) {
+                part.findings.append(finding)
+            }
             let judged = judge(response, target: target, url: servedURL.absoluteString, wasNotFound: location)
             part.findings += judged.findings
             part.document = judged.document

@@ -78,6 +78,17 @@ public enum ServingRules {
             + "server on port 443 for a refused connection, this machine's network and proxy for no route."
     )
 
+    /// The server's TLS is older than 1.2.
+    public static let oldTLS = Rule(
+        "SERVE009",
+        .warning,
+        "TLS older than 1.2",
+        summary: "The server negotiated TLS 1.0 or 1.1 although ipacheck offered up to TLS 1.3, so it offers "
+            + "nothing newer. App Transport Security, Apple's baseline for HTTPS connections, requires TLS 1.2 or "
+            + "later, so Apple's fetchers may refuse a connection that ipacheck accepted in order to read the file.",
+        fix: "Enable TLS 1.2 and 1.3 on the server, and on any load balancer or CDN in front of it."
+    )
+
     /// The file is served as HTML.
     public static let htmlContentType = Rule(
         "SERVE010",
@@ -217,7 +228,7 @@ public enum ServingRules {
     public static let all: [Rule] = [
         notFound, rootOnly, redirect, badStatus, tls, timeout, unreachable, htmlContentType, looseContentType,
         signedMismatch, tooLarge, compressed, exceedsFetchLimit, userAgentBlocked, userAgentBodyDiffers, slow,
-        notJSON, offlineMissing, invalidHost, developerModeTLS, brokenAnswer,
+        notJSON, offlineMissing, invalidHost, developerModeTLS, oldTLS, brokenAnswer,
     ]
 
     /// The rules judged on a file read from `--aasa-dir` (the others need the host itself).

@@ -165,6 +165,28 @@ import Testing
         #expect(report.origin?.status == 200)
     }
 
+    // MARK: - SERVE009 oldTLS
+
+    @Test("SERVE009 fires when the file came over TLS 1.0 or 1.1", arguments: [TLSProtocolVersion.tlsv1, .tlsv11])
+    func serve009Fires(version: TLSProtocolVersion) async throws {
+        let report = await check(Web.site(wellKnown: { _ in Self.file(Self.goodFile, tlsVersion: version) })).report
+        let finding = try #require(report.findings.first { $0.rule == "SERVE009" }, "\(report.dump)")
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains(version.rawValue))
+        #expect(report.origin?.tlsVersion == version)
+        // The file was read all the same, and it matches the CDN's copy.
+        #expect(report.ruleIDs.contains("CDN003"))
+    }
+
+    @Test(
+        "SERVE009 is quiet for TLS 1.2 and 1.3, and when the version is not known",
+        arguments: [TLSProtocolVersion.tlsv12, .tlsv13, nil]
+    )
+    func serve009Quiet(version: TLSProtocolVersion?) async {
+        let report = await check(Web.site(wellKnown: { _ in Self.file(Self.goodFile, tlsVersion: version) })).report
+        #expect(!report.ruleIDs.contains("SERVE009"), "\(report.dump)")
+    }
+
     // MARK: - SERVE023 brokenAnswer
 
     @Test(
@@ -395,14 +417,16 @@ import Testing
     static func file(
         _ body: String,
         contentType: String = "application/json",
-        elapsed: Duration = .zero
+        elapsed: Duration = .zero,
+        tlsVersion: TLSProtocolVersion? = nil
     ) -> FetchOutcome {
         .response(
             FetchResponse(
                 status: 200,
                 headers: [HTTPHeaderField("Content-Type", contentType)],
                 body: Array(body.utf8),
-                elapsed: elapsed
+                elapsed: elapsed,
+                tlsVersion: tlsVersion
             )
         )
     }
