@@ -9,12 +9,34 @@ import Testing
 
 /// How connections are made (issue 11).
 ///
-/// No retry after a refusal or a rejected certificate, the TLS version recorded, and `--resolve` bound to its
-/// port. Loopback servers only; every assertion is about what the servers saw or what
+/// Every host at once, no retry after a refusal or a rejected certificate, the TLS version recorded, and
+/// `--resolve` bound to its port. Loopback servers only; every assertion is about what the servers saw or what
 /// the fetcher reported, never about how long it took.
 @Suite struct ConnectionPolicyTests {
     private static let host = "example.test"
     private static let url = "https://example.test/.well-known/apple-app-site-association"
+
+    // MARK: - All hosts at once
+
+    @Test func tenStalledHostsAreAllAskedAtOnce() async throws {
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        // Plain TCP: each TLS client hello is read and never answered, so every connection stays open until the
+        // client's timeout closes it.
+        let server = try await RawServer.start(identity: nil) { nil }
+        let hosts = (1...10).map { "stalled\($0).test" }
+        let options = tls.options(hosts: hosts, port: server.port, timeout: .seconds(2), cdnHost: nil)
+        let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+            await AASASiteFetcher(fetcher: fetcher, options: options).check(hosts.map { AASAFetchTarget(host: $0) })
+        }
+        await server.shutdown()
+        for result in results {
+            #expect(result.report.findings.map(\.rule) == ["SERVE006"], "\(result.report.findings)")
+        }
+        // No connection was ever answered, so ten open together means the ten timeouts ran at the same time.
+        #expect(server.peakOpen == 10)
+        #expect(server.accepted == 10)
+    }
 
     // MARK: - Failing fast
 

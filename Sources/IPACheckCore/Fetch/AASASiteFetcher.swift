@@ -8,7 +8,8 @@ public import IPACheckReport
 /// Per host: `https://HOST/.well-known/apple-app-site-association` (the root path only as a fallback) with
 /// Apple's user agent, every serving rule of aasa.md §1 judged as a finding; the same URL again with the other
 /// Apple user agent and a browser's, to expose WAF blocking; Apple's CDN copy (`<cdn-base><host>`) with its
-/// failure headers decoded. Hosts run concurrently (bounded); a failed host never stops the others.
+/// failure headers decoded. All hosts run at once (up to a cap that bounds open connections); a failed host never
+/// stops the others.
 public struct AASASiteFetcher: Sendable {
     /// The user agent of Apple's CDN fetcher.
     public static let cdnUserAgent = "AASA-Bot/1.0.0"
@@ -36,7 +37,8 @@ public struct AASASiteFetcher: Sendable {
         self.options = options
     }
 
-    /// Checks every target, at most `options.maximumConcurrentHosts` at a time; results in the targets' order.
+    /// Checks every target at once (up to `options.maximumConcurrentHosts`), so that many slow hosts cost one
+    /// timeout; results in the targets' order.
     ///
     /// Targets that need the same fetch (`example.com` and `*.example.com`, both via the CDN) are fetched once.
     public func check(_ targets: [AASAFetchTarget]) async -> [AASASiteResult] {
