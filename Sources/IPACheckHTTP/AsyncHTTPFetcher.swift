@@ -11,21 +11,36 @@ import NIOSSL
 /// never followed; certificates are always verified; each request has one deadline; bodies are streamed and
 /// reading stops at the cap, so a 1 GB (or endless, or gzip-bomb) body costs no more memory than the cap.
 ///
-/// Owns its own `HTTPClient` (the shared one follows redirects): create one per run and call ``shutdown()``,
-/// or use ``withFetcher(options:_:)`` which always does.
+/// Every request gets a client, and so a connection, of its own, closed after that one answer:
+/// - bytes a server leaves behind (a body longer than its Content-Length) can never be read as the next request's
+///   answer;
+/// - `--resolve HOST:PORT:ADDRESS` applies to that host and port only, as in curl;
+/// - the TLS version is known for each answer.
+///
+/// A connection that fails is not tried again, so a refused connection or a rejected certificate is reported at
+/// once instead of at the deadline. Create one fetcher per run and call ``shutdown()``, or use
+/// ``withFetcher(options:_:)`` which always does: it waits until every connection is closed.
 public final class AsyncHTTPFetcher: HTTPFetching {
-    private let client: HTTPClient
-    private let dnsOverride: [String: String]
-    private let connectPorts: [String: [Int: Int]]
+    /// At most this many header lines are accepted in one answer; more is a header flood. (SwiftNIO's parser
+    /// already refuses more than 80 KiB of headers.)
+    static let maximumHeaderFields = 500
 
-    /// Creates a fetcher for `options` (timeout, extra CA file, `--resolve` overrides, body cap).
+    private let tls: TLSConfiguration
+    private let overrides: [ResolveOverride]
+    private let closing = ClosingClients()
+
+    /// Creates a fetcher for `options` (extra CA file and `--resolve` overrides; each request brings its own
+    /// timeout and body cap).
     ///
     /// - Throws: ``AsyncHTTPFetcher/SetupError`` when the CA file cannot be read or parsed.
     public init(options: FetchOptions) throws(SetupError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
-        // Don't wait the default 5 s for a silent server's close_notify when closing a timed-out connection.
-        tls.shutdownTimeout = .milliseconds(500)
+        // TLS 1.0 and 1.1 stay allowed, so that a server offering nothing newer is read and reported (SERVE009)
+        // rather than refused without a word.
+        tls.minimumTLSVersion = .tlsv1
+        // Each connection serves one request and is then closed: waiting for a server's close_notify gains nothing.
+        tls.shutdownTimeout = .zero
         if let file = options.extraCAFile {
             let certificates: [NIOSSLCertificate]
             do {
@@ -39,30 +54,8 @@ public final class AsyncHTTPFetcher: HTTPFetching {
             // NIOSSL (used on every platform, see the event loop group below) adds these to the system roots.
             tls.additionalTrustRoots = [.certificates(certificates)]
         }
-        var dnsOverride: [String: String] = [:]
-        var connectPorts: [String: [Int: Int]] = [:]
-        for entry in options.resolve {
-            dnsOverride[entry.host] = entry.address
-            if let port = entry.connectPort { connectPorts[entry.host, default: [:]][entry.port] = port }
-        }
-        let timeoutAmount = TimeAmount.nanoseconds(Self.nanoseconds(options.timeout))
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls,
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: timeoutAmount, read: timeoutAmount),
-            // Decompressed bytes count against the cap, so a small gzip bomb cannot expand past it.
-            decompression: .enabled(limit: .size(options.bodyLimit))
-        )
-        configuration.dnsOverride = dnsOverride
-        configuration.httpVersion = .http1Only
-        self.connectPorts = connectPorts
-        self.dnsOverride = dnsOverride
-        // MultiThreadedEventLoopGroup everywhere: on macOS the default (Network.framework) ignores
-        // additionalTrustRoots; NIOSSL behaves the same on both platforms.
-        client = HTTPClient(
-            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
-            configuration: configuration
-        )
+        self.tls = tls
+        overrides = options.resolve
     }
 
     /// Runs `body` with a fetcher and shuts it down afterwards, whatever happens.
@@ -81,9 +74,9 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         }
     }
 
-    /// Closes the connections; call exactly once, when done.
+    /// Waits until the connections of every request made so far are closed; call once, when done.
     public func shutdown() async {
-        try? await client.shutdown()
+        await closing.waitForAll()
     }
 
     /// Why the fetcher could not be created.
@@ -100,19 +93,20 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     public func fetch(_ request: FetchRequest) async -> FetchOutcome {
         let clock = ContinuousClock()
         let start = clock.now
-        guard request.url.scheme?.lowercased() == "https", let host = request.url.host, !host.isEmpty else {
+        guard request.url.scheme?.lowercased() == "https", let host = request.url.host, !host.isEmpty,
+            let route = ConnectionRoute(url: request.url, host: host, overrides: overrides)
+        else {
             return .failure(FetchFailure(.invalidRequest, "only https URLs with a host are fetched"))
         }
-        let limit = max(0, request.bodyLimit)
         let timeout = request.timeout
         do {
             let response = try await withThrowingTaskGroup(of: FetchResponse?.self) { group in
                 group.addTask {
-                    try await self.perform(request, host: host, limit: limit, clock: clock, start: start)
+                    try await self.perform(request, route: route, clock: clock, start: start)
                 }
                 group.addTask {
                     // A second guard besides AHC's deadline: nothing outlives the timeout.
-                    try await Task.sleep(for: timeout + .milliseconds(250))
+                    try await Task.sleep(for: Self.clamped(timeout) + .milliseconds(250))
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -125,7 +119,7 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         } catch {
             var failure = Self.classify(error, elapsed: clock.now - start)
             if failure.kind == .tlsUntrusted,
-                let expired = await certificateValidityProblem(host: host, port: request.url.port ?? 443)
+                let expired = await certificateValidityProblem(host: host, route: route)
             {
                 failure = FetchFailure(.tlsExpired, expired, elapsed: clock.now - start)
             }
@@ -133,11 +127,84 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         }
     }
 
+    private func perform(
+        _ request: FetchRequest,
+        route: ConnectionRoute,
+        clock: ContinuousClock,
+        start: ContinuousClock.Instant
+    ) async throws -> FetchResponse {
+        let limit = max(1, request.bodyLimit)
+        let timeout = TimeAmount.nanoseconds(Self.nanoseconds(request.timeout))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: timeout, read: timeout),
+            // Decompressed bytes count against the cap, so a small gzip bomb cannot expand past it.
+            decompression: .enabled(limit: .size(limit))
+        )
+        configuration.httpVersion = .http1Only
+        configuration.dnsOverride = route.dnsOverride
+        // Fail on the first refused connection or rejected certificate: retrying cannot fix either, and the
+        // default retries until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let negotiated = NegotiatedVersion()
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.nioSSL_tlsVersion().map { negotiated.store($0) }.recover { _ in }
+        }
+        // MultiThreadedEventLoopGroup everywhere: on macOS the default (Network.framework) ignores
+        // additionalTrustRoots; NIOSSL behaves the same on both platforms.
+        let client = HTTPClient(
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            configuration: configuration
+        )
+        defer { closing.close(client) }
+
+        var outgoing = HTTPClientRequest(url: route.url.absoluteString)
+        outgoing.method = .GET
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let hostHeader = route.hostHeader, !outgoing.headers.contains(name: "Host") {
+            outgoing.headers.add(name: "Host", value: hostHeader)
+        }
+
+        let response = try await client.execute(outgoing, deadline: NIODeadline.now() + timeout)
+        guard response.headers.count <= Self.maximumHeaderFields else {
+            throw BrokenResponse.tooManyHeaderFields(response.headers.count)
+        }
+        var body: [UInt8] = []
+        body.reserveCapacity(min(limit, 64 * 1024))
+        var truncated = false
+        do {
+            for try await buffer in response.body {
+                let room = limit - body.count
+                if buffer.readableBytes > room {
+                    body += buffer.readableBytesView.prefix(room)
+                    truncated = true
+                    break
+                }
+                body += buffer.readableBytesView
+            }
+        } catch {
+            // Content-Length counts the bytes on the wire, which are the body's only when it is not encoded.
+            let encoded = response.headers.contains(name: "Content-Encoding")
+            throw BrokenResponse.bodyInterrupted(
+                error,
+                received: body.count,
+                announced: encoded ? nil : response.headers.first(name: "Content-Length").flatMap { UInt64($0) }
+            )
+        }
+        return FetchResponse(
+            status: Int(response.status.code),
+            headers: response.headers.map { HTTPHeaderField($0.name, $0.value) },
+            body: body,
+            bodyTruncated: truncated,
+            elapsed: clock.now - start,
+            tlsVersion: negotiated.version
+        )
+    }
+
     /// After a failed verification, looks at the server's certificate once more (without trusting it) to tell an
     /// expired or not-yet-valid certificate apart from an untrusted chain; `nil` when the dates are fine.
-    private func certificateValidityProblem(host: String, port: Int) async -> String? {
-        let address = dnsOverride[host.lowercased()] ?? host
-        let connectPort = connectPorts[host.lowercased()]?[port] ?? port
+    private func certificateValidityProblem(host: String, route: ConnectionRoute) async -> String? {
         let captured = CapturedChain()
         do {
             var configuration = TLSConfiguration.makeClientConfiguration()
@@ -159,7 +226,7 @@ public final class AsyncHTTPFetcher: HTTPFetching {
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
-            let channel = try await bootstrap.connect(host: address, port: connectPort).get()
+            let channel = try await bootstrap.connect(host: route.address, port: route.port).get()
             for _ in 0..<150 where captured.leaf == nil { try await Task.sleep(for: .milliseconds(20)) }
             try? await channel.close()
         } catch {
@@ -180,147 +247,96 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         Date(timeIntervalSince1970: TimeInterval(time)).formatted(.iso8601)
     }
 
-    private func perform(
-        _ request: FetchRequest,
-        host: String,
-        limit: Int,
-        clock: ContinuousClock,
-        start: ContinuousClock.Instant
-    ) async throws -> FetchResponse {
-        var url = request.url
-        var headers = request.headers
-        let port = url.port ?? 443
-        if let connectPort = connectPorts[host.lowercased()]?[port],
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        {
-            // Connect elsewhere, but keep the Host header the original URL implies.
-            components.port = connectPort
-            if let moved = components.url { url = moved }
-            if !headers.contains(where: { $0.name.lowercased() == "host" }) {
-                headers.append(HTTPHeaderField("Host", url.port == nil || port == 443 ? host : "\(host):\(port)"))
-            }
-        }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = .GET
-        for header in headers { outgoing.headers.add(name: header.name, value: header.value) }
-
-        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
-        let response = try await client.execute(outgoing, deadline: deadline)
-        var body: [UInt8] = []
-        body.reserveCapacity(min(limit, 64 * 1024))
-        var truncated = false
-        for try await buffer in response.body {
-            let room = limit - body.count
-            if buffer.readableBytes > room {
-                body += buffer.readableBytesView.prefix(room)
-                truncated = true
-                break
-            }
-            body += buffer.readableBytesView
-        }
-        let fields = response.headers.map { HTTPHeaderField($0.name, $0.value) }
-        return FetchResponse(
-            status: Int(response.status.code),
-            headers: fields,
-            body: body,
-            bodyTruncated: truncated,
-            elapsed: clock.now - start
-        )
+    /// `duration`, kept within what the clocks can add to without overflowing (a day is far beyond any timeout).
+    private static func clamped(_ duration: Duration) -> Duration {
+        min(max(duration, .zero), .seconds(86_400))
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let parts = duration.components
-        let (whole, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return Int64.max / 2 }
-        return max(0, whole + parts.attoseconds / 1_000_000_000)
+        let parts = clamped(duration).components
+        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+    }
+}
+
+/// Where one request connects: the URL handed to AsyncHTTPClient and the `dnsOverride` for it.
+struct ConnectionRoute: Sendable {
+    /// The URL to request (its port moved when an override names another port to connect to).
+    private(set) var url: URL
+    /// `[host: address]` when a `--resolve` override matches this host and port, else empty.
+    let dnsOverride: [String: String]
+    /// The `Host` header to send when the URL's port was moved, so that the server still sees the original.
+    private(set) var hostHeader: String?
+    /// The address connected to.
+    let address: String
+    /// The port connected to.
+    let port: Int
+
+    /// The route for `url`: the last override naming its host and port (443 when the URL has none) applies, as
+    /// curl applies `--resolve`.
+    init?(url: URL, host: String, overrides: [ResolveOverride]) {
+        let urlPort = url.port ?? 443
+        let name = host.lowercased()
+        self.url = url
+        guard let override = overrides.last(where: { $0.host == name && $0.port == urlPort }) else {
+            dnsOverride = [:]
+            address = host
+            port = urlPort
+            return
+        }
+        dnsOverride = [host: override.address]
+        address = override.address
+        port = override.connectPort ?? urlPort
+        guard port != urlPort else { return }
+        // Another port to connect to (curl's --connect-to): the server still sees the URL's host and port.
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        components.port = port
+        guard let moved = components.url else { return nil }
+        self.url = moved
+        hostHeader = url.port == nil || urlPort == 443 ? host : "\(host):\(urlPort)"
+    }
+}
+
+/// Connections AsyncHTTPClient closes in the background, so that an answer is returned without waiting for its
+/// connection to close, and ``AsyncHTTPFetcher/shutdown()`` can still wait for all of them.
+private final class ClosingClients: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [Task<Void, Never>] = []
+
+    func close(_ client: HTTPClient) {
+        let task = Task<Void, Never> { try? await client.shutdown() }
+        lock.withLock { pending.append(task) }
     }
 
-    // MARK: - Error classification
+    func waitForAll() async {
+        while true {
+            let tasks = lock.withLock {
+                defer { pending = [] }
+                return pending
+            }
+            guard !tasks.isEmpty else { return }
+            for task in tasks { await task.value }
+        }
+    }
+}
 
-    /// Maps AHC, NIO and NIOSSL errors to the kinds a person can act on.
-    static func classify(_ error: any Error, elapsed: Duration) -> FetchFailure {
-        let text = String(describing: error)
-        func failure(_ kind: FetchFailure.Kind, _ detail: String) -> FetchFailure {
-            FetchFailure(kind, detail, elapsed: elapsed)
-        }
-        if let client = error as? HTTPClientError {
-            let timeouts: [HTTPClientError] = [
-                .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-                .getConnectionFromPoolTimeout, .cancelled,
-            ]
-            if timeouts.contains(client) {
-                return failure(.timeout, "no complete answer in time (\(client.shortDescription))")
+/// The TLS version of a request's connection, handed over from AsyncHTTPClient's connection initializer.
+private final class NegotiatedVersion: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: TLSProtocolVersion?
+
+    func store(_ version: TLSVersion?) {
+        let known: TLSProtocolVersion? =
+            switch version {
+            case .tlsv1: .tlsv1
+            case .tlsv11: .tlsv11
+            case .tlsv12: .tlsv12
+            case .tlsv13: .tlsv13
+            case .none: nil
             }
-            if client == .remoteConnectionClosed {
-                return failure(.connectionReset, "the server closed the connection before a complete answer")
-            }
-            if [.invalidURL, .emptyHost, .emptyScheme].contains(client) {
-                return failure(.invalidRequest, client.shortDescription)
-            }
-            return failure(.other, client.shortDescription)
-        }
-        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
-            switch decompression {
-            case .limit:
-                return failure(.tooLarge, "the decompressed body exceeds the body cap")
-            default:
-                return failure(.other, "the compressed body is corrupt (\(decompression))")
-            }
-        }
-        if let ssl = error as? NIOSSLExtraError, ssl == .failedToValidateHostname {
-            return failure(.tlsHostnameMismatch, "the certificate does not name the host (\(ssl))")
-        }
-        if let ssl = error as? NIOSSLError {
-            switch ssl {
-            case .handshakeFailed(let underlying):
-                let detail = String(describing: underlying)
-                if detail.contains("CERTIFICATE_VERIFY_FAILED") {
-                    return failure(.tlsUntrusted, "certificate verification failed (\(detail))")
-                }
-                return failure(.tlsHandshake, "TLS handshake failed (\(detail))")
-            case .uncleanShutdown:
-                return failure(.connectionReset, "the TLS connection was cut without close_notify")
-            default:
-                return failure(.tlsHandshake, "TLS failed (\(ssl))")
-            }
-        }
-        if let connection = error as? NIOConnectionError {
-            if connection.connectionErrors.isEmpty {
-                return failure(.dnsFailure, "the host name does not resolve (\(connection.host))")
-            }
-            return classifySocket(connection.connectionErrors.map(\.error), text: text, elapsed: elapsed)
-        }
-        if error is NIOConnectionError || error is SocketAddressError {
-            return failure(.dnsFailure, text)
-        }
-        if let io = error as? IOError {
-            return classifySocket([io], text: text, elapsed: elapsed)
-        }
-        if error is ChannelError {
-            return failure(.connectionReset, "the connection failed (\(text))")
-        }
-        if error is CancellationError {
-            return failure(.timeout, "the request was cancelled at the deadline")
-        }
-        return failure(.other, text)
+        lock.withLock { stored = known }
     }
 
-    private static func classifySocket(_ errors: [any Error], text: String, elapsed: Duration) -> FetchFailure {
-        let codes = errors.compactMap { ($0 as? IOError)?.errnoCode }
-        if codes.contains(ECONNREFUSED) {
-            return FetchFailure(.connectionRefused, "connection refused (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ECONNRESET) || codes.contains(EPIPE) {
-            return FetchFailure(.connectionReset, "connection reset (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ENETUNREACH) || codes.contains(EHOSTUNREACH) || codes.contains(EADDRNOTAVAIL) {
-            return FetchFailure(.networkUnreachable, "no route to the host's network (\(text))", elapsed: elapsed)
-        }
-        if codes.contains(ETIMEDOUT) {
-            return FetchFailure(.timeout, "connect timed out (\(text))", elapsed: elapsed)
-        }
-        return FetchFailure(.other, text, elapsed: elapsed)
-    }
+    var version: TLSProtocolVersion? { lock.withLock { stored } }
 }
 
 /// The peer's certificates, handed over from NIOSSL's verification callback.

@@ -8,7 +8,8 @@ public import IPACheckReport
 /// Per host: `https://HOST/.well-known/apple-app-site-association` (the root path only as a fallback) with
 /// Apple's user agent, every serving rule of aasa.md §1 judged as a finding; the same URL again with the other
 /// Apple user agent and a browser's, to expose WAF blocking; Apple's CDN copy (`<cdn-base><host>`) with its
-/// failure headers decoded. Hosts run concurrently (bounded); a failed host never stops the others.
+/// failure headers decoded. All hosts run at once (up to a cap that bounds open connections); a failed host never
+/// stops the others.
 public struct AASASiteFetcher: Sendable {
     /// The user agent of Apple's CDN fetcher.
     public static let cdnUserAgent = "AASA-Bot/1.0.0"
@@ -24,7 +25,7 @@ public struct AASASiteFetcher: Sendable {
     public static let cdnOriginTimeout: Duration = .seconds(5)
 
     private let fetcher: (any HTTPFetching)?
-    private let options: FetchOptions
+    let options: FetchOptions
 
     /// Creates a site fetcher.
     ///
@@ -36,7 +37,8 @@ public struct AASASiteFetcher: Sendable {
         self.options = options
     }
 
-    /// Checks every target, at most `options.maximumConcurrentHosts` at a time; results in the targets' order.
+    /// Checks every target at once (up to `options.maximumConcurrentHosts`), so that many slow hosts cost one
+    /// timeout; results in the targets' order.
     ///
     /// Targets that need the same fetch (`example.com` and `*.example.com`, both via the CDN) are fetched once.
     public func check(_ targets: [AASAFetchTarget]) async -> [AASASiteResult] {
@@ -230,6 +232,9 @@ public struct AASASiteFetcher: Sendable {
             part.findings.append(transportFinding(failure, target: target, url: servedURL.absoluteString))
             return part
         case .response(let response):
+            if let finding = tlsVersionFinding(response, host: host, url: servedURL.absoluteString) {
+                part.findings.append(finding)
+            }
             let judged = judge(response, target: target, url: servedURL.absoluteString, wasNotFound: location)
             part.findings += judged.findings
             part.document = judged.document
@@ -390,65 +395,6 @@ public struct AASASiteFetcher: Sendable {
         case 429: "the server rate-limits this client; Apple's fetchers may be throttled the same way"
         case 500..<600: "the server fails; Apple's CDN caches this failure"
         default: "Apple accepts only 200"
-        }
-    }
-
-    private func transportFinding(_ failure: FetchFailure, target: AASAFetchTarget, url: String) -> Finding {
-        let host = target.fetchHost
-        switch failure.kind {
-        case .tlsUntrusted, .tlsHostnameMismatch, .tlsExpired, .tlsHandshake:
-            let what =
-                switch failure.kind {
-                case .tlsUntrusted: "the certificate chain is not trusted"
-                case .tlsHostnameMismatch: "the certificate does not name \(host)"
-                case .tlsExpired: "the certificate has expired or is not yet valid"
-                default: "the TLS handshake fails"
-                }
-            if target.mode == .developer || target.mode == .developerAndManaged {
-                return ServingRules.developerModeTLS.finding(
-                    "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
-                        + "but ipacheck could not read the file",
-                    domain: host,
-                    url: url
-                )
-            }
-            return ServingRules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
-        case .timeout:
-            return ServingRules.timeout.finding(
-                "\(url) did not answer within \(Self.format(options.timeout.seconds)) s (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .tooLarge:
-            return ServingRules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
-        case .invalidRequest:
-            return ServingRules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
-        case .dnsFailure:
-            return ServingRules.unreachable.finding(
-                "\(host) could not be resolved from this machine (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .networkUnreachable:
-            return ServingRules.unreachable.finding(
-                "\(url) could not be reached from this machine: \(failure.detail)",
-                domain: host,
-                url: url
-            )
-        case .connectionRefused:
-            return ServingRules.unreachable.finding(
-                "\(url): the connection is refused (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .connectionReset:
-            return ServingRules.unreachable.finding(
-                "\(url): the connection was closed before a complete answer (\(failure.detail))",
-                domain: host,
-                url: url
-            )
-        case .offline, .other:
-            return ServingRules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
         }
     }
 
@@ -629,13 +575,15 @@ public struct AASASiteFetcher: Sendable {
         do {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
-            let data = try handle.read(upToCount: options.bodyLimit + 1) ?? Data()
-            let truncated = data.count > options.bodyLimit
+            // One byte past the cap tells a file at the cap from a longer one (the cap is a settable property).
+            let limit = min(max(1, options.bodyLimit), Int.max - 1)
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            let truncated = data.count > limit
             outcome = .response(
                 FetchResponse(
                     status: 200,
                     headers: [],
-                    body: Array(data.prefix(options.bodyLimit)),
+                    body: Array(data.prefix(limit)),
                     bodyTruncated: truncated
                 )
             )
@@ -713,7 +661,7 @@ public struct AASASiteFetcher: Sendable {
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
+    static func format(_ seconds: Double) -> String {
         String(format: "%.1f", seconds)
     }
 }

@@ -106,6 +106,8 @@ public struct OriginObservation: Hashable, Sendable, Codable {
     public var bodyTruncated: Bool
     /// Seconds from request to end of body.
     public var elapsedSeconds: Double?
+    /// The TLS version the connection negotiated, when known.
+    public var tlsVersion: TLSProtocolVersion?
 
     init(url: String, location: Location, userAgent: String?, outcome: FetchOutcome) {
         self.url = url
@@ -124,6 +126,7 @@ public struct OriginObservation: Hashable, Sendable, Codable {
             bodyBytes = response.body.count
             bodyTruncated = response.bodyTruncated
             elapsedSeconds = response.elapsed.seconds
+            tlsVersion = response.tlsVersion
         }
     }
 }

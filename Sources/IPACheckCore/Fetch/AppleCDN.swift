@@ -192,8 +192,9 @@ public struct CDNObservation: Hashable, Sendable, Codable {
             originFormat = response.header("Apple-Origin-Format")
             tryDirect = response.header("Apple-Try-Direct").flatMap(Self.decodeBool)
             maxAgeSeconds = response.header("Cache-Control").flatMap(Self.maxAge)
-            ageSeconds = response.header("Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            ageSeconds = response.header("Age").flatMap(Self.deltaSeconds)
             if let maxAgeSeconds {
+                // Both values lie in 0...deltaSecondsCeiling, so the difference cannot overflow.
                 freshForSeconds = max(0, maxAgeSeconds - (ageSeconds ?? 0))
             }
             if response.status == 200 { bodyBytes = response.body.count }
@@ -207,10 +208,28 @@ public struct CDNObservation: Hashable, Sendable, Codable {
             guard parts.count == 2,
                 parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "max-age"
             else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""])
-            return Int(value)
+            return deltaSeconds(parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""]))
         }
         return nil
+    }
+
+    /// The largest number of seconds a header value stands for: RFC 9111 §1.2.2 has caches treat any larger
+    /// `delta-seconds` (or one that overflows) as 2^31.
+    static let deltaSecondsCeiling = 1 << 31
+
+    /// An RFC 9111 `delta-seconds` value (`Age`, `max-age`): ASCII digits only, so a sign, a fraction or an empty
+    /// value is no value; anything above ``deltaSecondsCeiling`` is read as the ceiling.
+    static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+        let digits = text.trimmingCharacters(in: .whitespaces).utf8
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        var value = 0
+        for digit in digits {
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            if value >= deltaSecondsCeiling { return deltaSecondsCeiling }
+        }
+        return value
     }
 
     static func decodeBool(_ value: String) -> Bool? {

@@ -24,8 +24,14 @@ public struct FetchOptions: Hashable, Sendable {
     public var offlineDirectory: URL?
     /// At most this many body bytes are read per response.
     public var bodyLimit: Int
-    /// At most this many hosts are fetched at the same time.
+    /// At most this many hosts are fetched at the same time (see ``defaultMaximumConcurrentHosts``).
     public var maximumConcurrentHosts: Int
+    /// The default cap on hosts fetched at once: high enough that an app's hosts all run together.
+    ///
+    /// Slow hosts then cost one timeout, not one per batch. The cap only bounds open connections: a host has at most three open at once (its file and Apple's CDN, then two
+    /// more user agents), so 64 hosts stay under 200 file descriptors, within macOS's default limit of 256 per
+    /// process (Linux allows 1,024). Apps rarely claim more than 30 domains.
+    public static let defaultMaximumConcurrentHosts = 64
 
     /// Creates options; the defaults are the contract's.
     public init(
@@ -36,7 +42,7 @@ public struct FetchOptions: Hashable, Sendable {
         skipCDN: Bool = false,
         offlineDirectory: URL? = nil,
         bodyLimit: Int = FetchOptions.defaultBodyLimit,
-        maximumConcurrentHosts: Int = 8
+        maximumConcurrentHosts: Int = FetchOptions.defaultMaximumConcurrentHosts
     ) {
         self.timeout = timeout
         self.extraCAFile = extraCAFile

@@ -56,6 +56,8 @@ public struct FetchResponse: Hashable, Sendable {
     public var bodyTruncated: Bool
     /// Time from sending the request to the end of the body (or the cap).
     public var elapsed: Duration
+    /// The TLS version the connection negotiated, when the fetcher knows it.
+    public var tlsVersion: TLSProtocolVersion?
 
     /// Creates a response.
     public init(
@@ -63,18 +65,38 @@ public struct FetchResponse: Hashable, Sendable {
         headers: [HTTPHeaderField],
         body: [UInt8],
         bodyTruncated: Bool = false,
-        elapsed: Duration = .zero
+        elapsed: Duration = .zero,
+        tlsVersion: TLSProtocolVersion? = nil
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.bodyTruncated = bodyTruncated
         self.elapsed = elapsed
+        self.tlsVersion = tlsVersion
     }
 
     /// The first value of header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// A TLS protocol version, oldest first, so that versions below Apple's minimum can be told apart.
+public enum TLSProtocolVersion: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    /// TLS 1.0 (RFC 2246), deprecated by RFC 8996.
+    case tlsv1 = "TLS 1.0"
+    /// TLS 1.1 (RFC 4346), deprecated by RFC 8996.
+    case tlsv11 = "TLS 1.1"
+    /// TLS 1.2 (RFC 5246), the oldest version Apple's App Transport Security accepts.
+    case tlsv12 = "TLS 1.2"
+    /// TLS 1.3 (RFC 8446).
+    case tlsv13 = "TLS 1.3"
+
+    /// Whether `lhs` is older than `rhs`.
+    public static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool {
+        let order = allCases
+        return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
     }
 }
 
@@ -98,9 +120,15 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
         case tlsHandshake
         /// The deadline passed (connect, headers or body too slow).
         case timeout
-        /// The connection was closed or reset mid-request.
+        /// The server reset the connection, or closed it before any answer.
         case connectionReset
-        /// The response (headers, or the body after decompression) exceeds what the fetcher will read.
+        /// The body ended (the connection closed) before the length its headers announced.
+        case truncatedBody
+        /// The response headers are larger, or more numerous, than any server sends for a file (a header flood).
+        case oversizeHeaders
+        /// The bytes the server sent are not an HTTP/1.1 response (bad status line, header syntax or framing).
+        case malformedResponse
+        /// The body, after decompression, exceeds what the fetcher will read.
         case tooLarge
         /// The URL cannot be requested (not https, no host).
         case invalidRequest
@@ -138,6 +166,9 @@ extension FetchFailure.Kind {
         case .tlsHandshake: "TLS handshake failed"
         case .timeout: "timed out"
         case .connectionReset: "connection reset"
+        case .truncatedBody: "body cut short"
+        case .oversizeHeaders: "header flood"
+        case .malformedResponse: "not valid HTTP"
         case .tooLarge: "answer too large"
         case .invalidRequest: "not a URL that can be fetched"
         case .offline: "not fetched (offline)"

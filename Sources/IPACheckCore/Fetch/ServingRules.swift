@@ -66,16 +66,27 @@ public enum ServingRules {
             + "check that the host answers from outside your network."
     )
 
-    /// The host could not be reached (DNS, refused, reset).
+    /// The host could not be reached (DNS, refused, no route).
     public static let unreachable = Rule(
         "SERVE007",
         .error,
         "host unreachable",
-        summary: "From the machine ipacheck ran on, the host name did not resolve, nothing accepted HTTPS connections "
-            + "on port 443, or the connection was reset. When Apple's CDN was reached in the same run, the problem is "
-            + "the host's, and the CDN's own answer (CDN findings) says whether it could fetch the file.",
-        fix: "Check the DNS records and that an HTTPS server listens on port 443 for this host from the internet; "
-            + "if the host works from elsewhere, check this machine's network and proxy."
+        summary: "From the machine ipacheck ran on, the host name did not resolve, nothing accepted connections on "
+            + "its HTTPS port, or its network could not be reached. When Apple's CDN was reached in the same run, the "
+            + "problem is the host's, and the CDN's own answer (CDN findings) says whether it could fetch the file.",
+        fix: "Follow the advice for the observed failure: DNS records for a name that does not resolve, an HTTPS "
+            + "server on port 443 for a refused connection, this machine's network and proxy for no route."
+    )
+
+    /// The server's TLS is older than 1.2.
+    public static let oldTLS = Rule(
+        "SERVE009",
+        .warning,
+        "TLS older than 1.2",
+        summary: "The server negotiated TLS 1.0 or 1.1 although ipacheck offered up to TLS 1.3, so it offers "
+            + "nothing newer. App Transport Security, Apple's baseline for HTTPS connections, requires TLS 1.2 or "
+            + "later, so Apple's fetchers may refuse a connection that ipacheck accepted in order to read the file.",
+        fix: "Enable TLS 1.2 and 1.3 on the server, and on any load balancer or CDN in front of it."
     )
 
     /// The file is served as HTML.
@@ -137,6 +148,19 @@ public enum ServingRules {
         summary: "The server sent more bytes than ipacheck reads (reading stopped at the cap); the file is far "
             + "beyond Apple's 128 KB limit or the server streams without end.",
         fix: "Serve the AASA file itself (a static file under 128 KB), not a stream or a large page."
+    )
+
+    /// The server answered, but its answer is broken: reset, cut short, flooded with headers or not HTTP.
+    public static let brokenAnswer = Rule(
+        "SERVE023",
+        .error,
+        "broken HTTP answer",
+        summary: "The host accepted the connection, but its answer could not be read: the connection was reset or "
+            + "closed before the answer was complete, the body was shorter than its Content-Length, the headers "
+            + "were a flood, or the bytes were not valid HTTP/1.1. The file could not be checked, and Apple's fetchers "
+            + "get the same broken answer.",
+        fix: "Fetch the URL with `curl -v` to see the raw answer, then fix the server, proxy or WAF that produces it; "
+            + "serve the file as a plain static asset."
     )
 
     /// Apple's user agents get a different answer from a browser's.
@@ -204,7 +228,7 @@ public enum ServingRules {
     public static let all: [Rule] = [
         notFound, rootOnly, redirect, badStatus, tls, timeout, unreachable, htmlContentType, looseContentType,
         signedMismatch, tooLarge, compressed, exceedsFetchLimit, userAgentBlocked, userAgentBodyDiffers, slow,
-        notJSON, offlineMissing, invalidHost, developerModeTLS,
+        notJSON, offlineMissing, invalidHost, developerModeTLS, oldTLS, brokenAnswer,
     ]
 
     /// The rules judged on a file read from `--aasa-dir` (the others need the host itself).

@@ -145,8 +145,8 @@ import Testing
     // MARK: - SERVE007 unreachable
 
     @Test(
-        "SERVE007 fires when the name does not resolve, the connection is refused or reset",
-        arguments: [FetchFailure.Kind.dnsFailure, .connectionRefused, .connectionReset]
+        "SERVE007 fires when the name does not resolve, the connection is refused or there is no route",
+        arguments: [FetchFailure.Kind.dnsFailure, .connectionRefused, .networkUnreachable]
     )
     func serve007Fires(kind: FetchFailure.Kind) async throws {
         let report = await check(Web.site(wellKnown: { _ in .failure(FetchFailure(kind, "no answer")) })).report
@@ -154,6 +154,8 @@ import Testing
         #expect(finding.domain == Self.host)
         #expect(finding.severity == .error)
         #expect(!report.ruleIDs.contains("SERVE005"))
+        // DNS is blamed only when the name did not resolve.
+        #expect(finding.fix?.contains("DNS records") == (kind == .dnsFailure), "\(finding.fix ?? "")")
     }
 
     @Test("SERVE007 is quiet when the host answers")
@@ -161,6 +163,52 @@ import Testing
         let report = await check(Web.site()).report
         #expect(!report.ruleIDs.contains("SERVE007"), "\(report.dump)")
         #expect(report.origin?.status == 200)
+    }
+
+    // MARK: - SERVE009 oldTLS
+
+    @Test("SERVE009 fires when the file came over TLS 1.0 or 1.1", arguments: [TLSProtocolVersion.tlsv1, .tlsv11])
+    func serve009Fires(version: TLSProtocolVersion) async throws {
+        let report = await check(Web.site(wellKnown: { _ in Self.file(Self.goodFile, tlsVersion: version) })).report
+        let finding = try #require(report.findings.first { $0.rule == "SERVE009" }, "\(report.dump)")
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains(version.rawValue))
+        #expect(report.origin?.tlsVersion == version)
+        // The file was read all the same, and it matches the CDN's copy.
+        #expect(report.ruleIDs.contains("CDN003"))
+    }
+
+    @Test(
+        "SERVE009 is quiet for TLS 1.2 and 1.3, and when the version is not known",
+        arguments: [TLSProtocolVersion.tlsv12, .tlsv13, nil]
+    )
+    func serve009Quiet(version: TLSProtocolVersion?) async {
+        let report = await check(Web.site(wellKnown: { _ in Self.file(Self.goodFile, tlsVersion: version) })).report
+        #expect(!report.ruleIDs.contains("SERVE009"), "\(report.dump)")
+    }
+
+    // MARK: - SERVE023 brokenAnswer
+
+    @Test(
+        "SERVE023 fires, without blaming DNS, when the answer is reset, cut short, flooded or not HTTP",
+        arguments: [FetchFailure.Kind.connectionReset, .truncatedBody, .oversizeHeaders, .malformedResponse]
+    )
+    func serve023Fires(kind: FetchFailure.Kind) async throws {
+        let failure = FetchFailure(kind, "what the server did")
+        let report = await check(Web.site(wellKnown: { _ in .failure(failure) })).report
+        let finding = try #require(report.findings.first { $0.rule == "SERVE023" }, "\(report.dump)")
+        #expect(finding.severity == .error)
+        #expect(finding.message.contains(kind.summary) && finding.message.contains("what the server did"))
+        #expect(!report.ruleIDs.contains("SERVE007"), "a host that answered is not unreachable")
+        #expect(!(finding.fix ?? "").contains("DNS"))
+    }
+
+    @Test("SERVE023 is quiet when the answer is whole, even when its status is an error")
+    func serve023Quiet() async {
+        for outcome in [Self.file(Self.goodFile), Self.status(500)] {
+            let report = await check(Web.site(wellKnown: { _ in outcome })).report
+            #expect(!report.ruleIDs.contains("SERVE023"), "\(report.dump)")
+        }
     }
 
     // MARK: - SERVE012 signedMismatch
@@ -369,14 +417,16 @@ import Testing
     static func file(
         _ body: String,
         contentType: String = "application/json",
-        elapsed: Duration = .zero
+        elapsed: Duration = .zero,
+        tlsVersion: TLSProtocolVersion? = nil
     ) -> FetchOutcome {
         .response(
             FetchResponse(
                 status: 200,
                 headers: [HTTPHeaderField("Content-Type", contentType)],
                 body: Array(body.utf8),
-                elapsed: elapsed
+                elapsed: elapsed,
+                tlsVersion: tlsVersion
             )
         )
     }
