@@ -4,53 +4,67 @@
 /// It is fast and tolerant of the raw strings people paste: `scheme://[userinfo@]host[:port]/path?query#fragment`.
 /// A string without `scheme://` is a path-only URL (no scheme, no host).
 struct URLParts: Sendable {
+    /// The whole text; each part is a range of it, so that a copy of the parts costs one reference, not seven.
+    private let text: String
+    private var schemeRange: Range<String.Index>?
+    private var userInfoRange: Range<String.Index>?
+    private var hostRange: Range<String.Index>?
+    private var portRange: Range<String.Index>?
+    private var pathRange: Range<String.Index>
+    private var queryRange: Range<String.Index>?
+    private var fragmentRange: Range<String.Index>?
+
     /// The scheme as written (`https`), when the text starts with `scheme://`.
-    var scheme: Substring?
+    var scheme: Substring? { schemeRange.map { text[$0] } }
     /// The user information before `@`, if any.
-    var userInfo: Substring?
+    var userInfo: Substring? { userInfoRange.map { text[$0] } }
     /// The host as written, without user info, port or IPv6 brackets.
-    var host: Substring?
+    var host: Substring? { hostRange.map { text[$0] } }
     /// The port as written after the host's `:`, if any.
-    var port: Substring?
+    var port: Substring? { portRange.map { text[$0] } }
     /// The raw (still percent-encoded) path; empty when the URL has none.
-    var path: Substring
+    var path: Substring { text[pathRange] }
     /// The raw query without `?`; nil when the URL has no `?` (M3: absent counts as empty).
-    var query: Substring?
+    var query: Substring? { queryRange.map { text[$0] } }
     /// The raw fragment without `#`; nil when the URL has no `#`.
-    var fragment: Substring?
+    var fragment: Substring? { fragmentRange.map { text[$0] } }
 
     init(_ url: String) {
-        var rest = Substring(url)
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = rest[rest.utf8.index(after: hash)...]
-            rest = rest[..<hash]
+        text = url
+        let utf8 = url.utf8
+        var rest = utf8.startIndex..<utf8.endIndex
+        if let hash = utf8[rest].firstIndex(of: UInt8(ascii: "#")) {
+            fragmentRange = utf8.index(after: hash)..<rest.upperBound
+            rest = rest.lowerBound..<hash
         }
-        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = rest[rest.utf8.index(after: mark)...]
-            rest = rest[..<mark]
+        if let mark = utf8[rest].firstIndex(of: UInt8(ascii: "?")) {
+            queryRange = utf8.index(after: mark)..<rest.upperBound
+            rest = rest.lowerBound..<mark
         }
-        guard let authorityStart = Self.authorityStart(rest) else {
-            path = rest
+        guard let authorityStart = Self.authorityStart(url[rest]) else {
+            pathRange = rest
             return
         }
-        scheme = rest[..<rest.utf8.index(authorityStart, offsetBy: -3)]
-        let afterScheme = rest[authorityStart...]
-        let authorityEnd = afterScheme.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.endIndex
-        var authority = afterScheme[..<authorityEnd]
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            userInfo = authority[..<at]
-            authority = authority[authority.utf8.index(after: at)...]
+        schemeRange = rest.lowerBound..<utf8.index(authorityStart, offsetBy: -3)
+        let afterScheme = authorityStart..<rest.upperBound
+        let authorityEnd = utf8[afterScheme].firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.upperBound
+        var authority = authorityStart..<authorityEnd
+        if let at = utf8[authority].lastIndex(of: UInt8(ascii: "@")) {
+            userInfoRange = authority.lowerBound..<at
+            authority = utf8.index(after: at)..<authority.upperBound
         }
-        if authority.utf8.first == UInt8(ascii: "["), let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) {
-            let afterClose = authority[authority.utf8.index(after: close)...]
-            if afterClose.utf8.first == UInt8(ascii: ":") { port = afterClose.dropFirst() }
-            authority = authority[authority.utf8.index(after: authority.startIndex)..<close]
-        } else if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
-            port = authority[authority.utf8.index(after: colon)...]
-            authority = authority[..<colon]
+        if utf8[authority].first == UInt8(ascii: "["), let close = utf8[authority].firstIndex(of: UInt8(ascii: "]")) {
+            let afterClose = utf8.index(after: close)..<authority.upperBound
+            if utf8[afterClose].first == UInt8(ascii: ":") {
+                portRange = utf8.index(after: afterClose.lowerBound)..<afterClose.upperBound
+            }
+            authority = utf8.index(after: authority.lowerBound)..<close
+        } else if let colon = utf8[authority].lastIndex(of: UInt8(ascii: ":")) {
+            portRange = utf8.index(after: colon)..<authority.upperBound
+            authority = authority.lowerBound..<colon
         }
-        host = authority
-        path = afterScheme[authorityEnd...]
+        hostRange = authority
+        pathRange = authorityEnd..<rest.upperBound
     }
 
     /// The index after `scheme://`, when the text starts with a scheme followed by `://`.
