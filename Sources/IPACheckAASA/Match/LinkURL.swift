@@ -43,17 +43,32 @@ public struct LinkURL: Hashable, Sendable {
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
     public static func universalLink(_ text: String) throws(NotAUniversalLink) -> LinkURL {
-        let url = LinkURL(text)
-        guard let scheme = url.scheme else {
+        _ = try universalLinkHost(text)
+        return LinkURL(text)
+    }
+
+    /// The lowercased host of `text` if it is a link iOS may treat as a universal link, without splitting the rest
+    /// into strings: what checking a million-line sitemap needs.
+    ///
+    /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
+    public static func universalLinkHost(_ text: String) throws(NotAUniversalLink) -> String {
+        let parts = URLParts(text)
+        guard let scheme = parts.scheme else {
             throw NotAUniversalLink(text: text, reason: "no http or https scheme; write https://\(text)")
         }
-        guard scheme == "https" || scheme == "http" else {
-            throw NotAUniversalLink(text: text, reason: "\(scheme): links never open apps; only http and https do")
+        guard
+            scheme.utf8.elementsEqual("https".utf8) || scheme.utf8.elementsEqual("http".utf8)
+                || ["https", "http"].contains(scheme.lowercased())
+        else {
+            throw NotAUniversalLink(
+                text: text,
+                reason: "\(scheme.lowercased()): links never open apps; only http and https do"
+            )
         }
-        guard let host = url.host, !host.isEmpty else {
+        guard let host = parts.host, !host.isEmpty else {
             throw NotAUniversalLink(text: text, reason: "no host")
         }
-        return url
+        return host.lowercased()
     }
 
     /// The query items in order, names and values percent-decoded (`+` kept literally, as iOS does); an item

@@ -95,7 +95,7 @@ struct MatchCommand: AsyncParsableCommand {
         var hosts: Set<String> = []
         for entry in batch {
             do throws(LinkURL.NotAUniversalLink) {
-                hosts.insert(try LinkURL.universalLink(entry.url).host ?? "")
+                hosts.insert(try LinkURL.universalLinkHost(entry.url))
             } catch {
                 return (hosts, (entry.line, error.description))
             }
@@ -130,7 +130,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
 
         private func matcher(for url: String) -> AASAMatcher? {
-            matchers[live ? (LinkURL(url).host ?? "") : ""]
+            matchers[live ? ((try? LinkURL.universalLinkHost(url)) ?? "") : ""]
         }
 
         private func unjudged(_ url: String) -> AASAMatchResult {
