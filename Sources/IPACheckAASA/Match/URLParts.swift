@@ -30,58 +30,93 @@ struct URLParts: Sendable {
     var fragment: Substring? { fragmentRange.map { text[$0] } }
 
     init(_ url: String) {
-        text = url
-        let utf8 = url.utf8
-        var rest = utf8.startIndex..<utf8.endIndex
-        if let hash = utf8[rest].firstIndex(of: UInt8(ascii: "#")) {
-            fragmentRange = utf8.index(after: hash)..<rest.upperBound
-            rest = rest.lowerBound..<hash
+        var contiguous = url
+        contiguous.makeContiguousUTF8()
+        text = contiguous
+        let offsets = contiguous.utf8.withContiguousStorageIfAvailable { Self.split($0) } ?? Offsets(path: 0..<0)
+        let utf8 = contiguous.utf8
+        func range(_ offsets: Range<Int>) -> Range<String.Index> {
+            utf8.index(
+                utf8.startIndex,
+                offsetBy: offsets.lowerBound
+            )..<utf8.index(
+                utf8.startIndex,
+                offsetBy: offsets.upperBound
+            )
         }
-        if let mark = utf8[rest].firstIndex(of: UInt8(ascii: "?")) {
-            queryRange = utf8.index(after: mark)..<rest.upperBound
-            rest = rest.lowerBound..<mark
-        }
-        guard let authorityStart = Self.authorityStart(url[rest]) else {
-            pathRange = rest
-            return
-        }
-        schemeRange = rest.lowerBound..<utf8.index(authorityStart, offsetBy: -3)
-        let afterScheme = authorityStart..<rest.upperBound
-        let authorityEnd = utf8[afterScheme].firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.upperBound
-        var authority = authorityStart..<authorityEnd
-        if let at = utf8[authority].lastIndex(of: UInt8(ascii: "@")) {
-            userInfoRange = authority.lowerBound..<at
-            authority = utf8.index(after: at)..<authority.upperBound
-        }
-        if utf8[authority].first == UInt8(ascii: "["), let close = utf8[authority].firstIndex(of: UInt8(ascii: "]")) {
-            let afterClose = utf8.index(after: close)..<authority.upperBound
-            if utf8[afterClose].first == UInt8(ascii: ":") {
-                portRange = utf8.index(after: afterClose.lowerBound)..<afterClose.upperBound
-            }
-            authority = utf8.index(after: authority.lowerBound)..<close
-        } else if let colon = utf8[authority].lastIndex(of: UInt8(ascii: ":")) {
-            portRange = utf8.index(after: colon)..<authority.upperBound
-            authority = authority.lowerBound..<colon
-        }
-        hostRange = authority
-        pathRange = authorityEnd..<rest.upperBound
+        schemeRange = offsets.scheme.map(range)
+        userInfoRange = offsets.userInfo.map(range)
+        hostRange = offsets.host.map(range)
+        portRange = offsets.port.map(range)
+        pathRange = range(offsets.path)
+        queryRange = offsets.query.map(range)
+        fragmentRange = offsets.fragment.map(range)
     }
 
-    /// The index after `scheme://`, when the text starts with a scheme followed by `://`.
-    private static func authorityStart(_ text: Substring) -> String.Index? {
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let schemeOK = utf8[..<colon].allSatisfy { byte in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+    /// Where each part lies, in UTF-8 offsets.
+    private struct Offsets {
+        var scheme: Range<Int>?
+        var userInfo: Range<Int>?
+        var host: Range<Int>?
+        var port: Range<Int>?
+        var path: Range<Int>
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+    }
+
+    /// Splits the bytes of a URL: `#` ends the rest, then `?`, then `scheme://authority` if the text starts so.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets {
+        func first(_ byte: UInt8, in range: Range<Int>) -> Int? { range.first { bytes[$0] == byte } }
+        func last(_ byte: UInt8, in range: Range<Int>) -> Int? { range.last { bytes[$0] == byte } }
+        var rest = 0..<bytes.count
+        var parts = Offsets(path: rest)
+        if let hash = first(UInt8(ascii: "#"), in: rest) {
+            parts.fragment = (hash + 1)..<rest.upperBound
+            rest = rest.lowerBound..<hash
+        }
+        if let mark = first(UInt8(ascii: "?"), in: rest) {
+            parts.query = (mark + 1)..<rest.upperBound
+            rest = rest.lowerBound..<mark
+        }
+        parts.path = rest
+        guard let authorityStart = authorityStart(bytes, in: rest) else { return parts }
+        parts.scheme = rest.lowerBound..<(authorityStart - 3)
+        let authorityEnd = first(UInt8(ascii: "/"), in: authorityStart..<rest.upperBound) ?? rest.upperBound
+        var authority = authorityStart..<authorityEnd
+        if let at = last(UInt8(ascii: "@"), in: authority) {
+            parts.userInfo = authority.lowerBound..<at
+            authority = (at + 1)..<authority.upperBound
+        }
+        if !authority.isEmpty, bytes[authority.lowerBound] == UInt8(ascii: "["),
+            let close = first(UInt8(ascii: "]"), in: authority)
+        {
+            if close + 1 < authority.upperBound, bytes[close + 1] == UInt8(ascii: ":") {
+                parts.port = (close + 2)..<authority.upperBound
+            }
+            authority = (authority.lowerBound + 1)..<close
+        } else if let colon = last(UInt8(ascii: ":"), in: authority) {
+            parts.port = (colon + 1)..<authority.upperBound
+            authority = authority.lowerBound..<colon
+        }
+        parts.host = authority
+        parts.path = authorityEnd..<rest.upperBound
+        return parts
+    }
+
+    /// The offset after `scheme://`, when the text starts with a scheme followed by `://`.
+    private static func authorityStart(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int? {
+        guard let colon = range.first(where: { bytes[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else {
+            return nil
+        }
+        let schemeOK = (range.lowerBound..<colon).allSatisfy { index in
+            let byte = bytes[index]
+            return (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
-        guard schemeOK, colon != utf8.startIndex else { return nil }
-        var cursor = utf8.index(after: colon)
-        for _ in 0..<2 {
-            guard cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: "/") else { return nil }
-            cursor = utf8.index(after: cursor)
-        }
-        return cursor
+        guard schemeOK, colon + 2 < range.upperBound, bytes[colon + 1] == UInt8(ascii: "/"),
+            bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        return colon + 3
     }
 
     /// Path, query and fragment as in the URL (`/buy/42?x=1#top`), `/` for an empty path, for messages.

@@ -115,6 +115,10 @@ struct MatchCommand: AsyncParsableCommand {
             if explain {
                 return MatchResultWriter.format(batch.map { explanation(of: $0.url) }, as: format)
             }
+            if !live, let matcher = matchers[""] {
+                // One document for every URL: no lookup per URL.
+                return MatchResultWriter.format(batch.map { matcher.evaluate($0.url) }, as: format)
+            }
             return MatchResultWriter.format(
                 batch.map { entry in
                     guard let matcher = matcher(for: entry.url) else { return unjudged(entry.url) }
