@@ -99,21 +99,44 @@ struct SealRuleRegex: Sendable {
     }
 }
 
-/// A set of scalars written as a bracket expression (`[a-z_]`, `[^/]`).
-struct ScalarClass: Hashable, Sendable {
-    /// The scalars listed, as ranges.
-    let ranges: [ClosedRange<UInt32>]
-    /// Whether the class is negated (`[^…]`).
-    let isNegated: Bool
+extension SealRuleRegex {
+    /// A set of scalars written as a bracket expression (`[a-z_]`, `[^/]`).
+    struct ScalarClass: Hashable, Sendable {
+        /// The scalars listed, as sorted, disjoint, non-adjacent ranges, so a lookup is a binary search.
+        let ranges: [ClosedRange<UInt32>]
+        /// Whether the class is negated (`[^…]`).
+        let isNegated: Bool
 
-    /// Whether `scalar` belongs to the class.
-    func contains(_ scalar: UInt32) -> Bool {
-        var listed = false
-        for range in ranges where range.contains(scalar) {
-            listed = true
-            break
+        /// A class of the scalars in `listed` (in any order, overlapping or not), or of all others when negated.
+        init(listing listed: [ClosedRange<UInt32>], isNegated: Bool) {
+            var merged: [ClosedRange<UInt32>] = []
+            for range in listed.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                // Scalars are at most 0x10FFFF, so `upperBound + 1` cannot overflow.
+                if let last = merged.last, range.lowerBound <= last.upperBound + 1 {
+                    merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+                } else {
+                    merged.append(range)
+                }
+            }
+            ranges = merged
+            self.isNegated = isNegated
         }
-        return listed != isNegated
+
+        /// Whether `scalar` belongs to the class.
+        func contains(_ scalar: UInt32) -> Bool {
+            var low = 0
+            var high = ranges.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if ranges[middle].upperBound < scalar {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            let listed = low < ranges.count && ranges[low].contains(scalar)
+            return listed != isNegated
+        }
     }
 }
 

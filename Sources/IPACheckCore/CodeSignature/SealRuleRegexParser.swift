@@ -37,7 +37,7 @@ struct SealRuleRegexParser {
     private var position = 0
     private var groupDepth = 0
     /// The bracket expressions read so far; ``SealRuleRegexSyntax/scalarClass(_:)`` indexes them.
-    private(set) var classes: [ScalarClass] = []
+    private(set) var classes: [SealRuleRegex.ScalarClass] = []
 
     /// Prepares to parse `pattern` (whose length the caller has checked).
     init(_ pattern: String) {
@@ -227,7 +227,7 @@ struct SealRuleRegexParser {
             }
             ranges.append(lower...upper)
         }
-        classes.append(ScalarClass(ranges: ranges, isNegated: isNegated))
+        classes.append(SealRuleRegex.ScalarClass(listing: ranges, isNegated: isNegated))
         return .scalarClass(classes.count - 1)
     }
 
