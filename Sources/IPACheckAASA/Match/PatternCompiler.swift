@@ -3,15 +3,15 @@ import Foundation
 /// Turns pattern strings into ``Glob``s: substitution variables resolved, case folded when `caseSensitive` is false.
 struct PatternCompiler: Sendable {
     /// Each custom variable's alternatives, tokenized once per case setting and shared by every pattern using it.
-    private let customGroups: [String: (sensitive: [[Glob.Token]], folded: [[Glob.Token]])]
+    private let customGroups: [String: (sensitive: GlobAlternatives, folded: GlobAlternatives)]
 
     /// Prepares the custom variables of `applinks.substitutionVariables`.
     init(customVariables: [String: [String]]) {
-        var groups: [String: (sensitive: [[Glob.Token]], folded: [[Glob.Token]])] = [:]
+        var groups: [String: (sensitive: GlobAlternatives, folded: GlobAlternatives)] = [:]
         for (name, values) in customVariables {
             groups[name] = (
-                values.map { Self.tokenizeValue($0, caseSensitive: true) },
-                values.map { Self.tokenizeValue($0, caseSensitive: false) }
+                GlobAlternatives(values.map { Self.tokenizeValue($0, caseSensitive: true) }),
+                GlobAlternatives(values.map { Self.tokenizeValue($0, caseSensitive: false) })
             )
         }
         customGroups = groups
@@ -233,11 +233,13 @@ enum BuiltinLists {
     static let languageTokens = tokens(languages, caseSensitive: true)
     static let foldedLanguageTokens = tokens(languages, caseSensitive: false)
 
-    private static func tokens(_ codes: [String], caseSensitive: Bool) -> [[Glob.Token]] {
-        codes.map { code in
-            code.unicodeScalars.flatMap { PatternCompiler.fold($0, caseSensitive: caseSensitive) }.map(
-                Glob.Token.scalar
-            )
-        }
+    private static func tokens(_ codes: [String], caseSensitive: Bool) -> GlobAlternatives {
+        GlobAlternatives(
+            codes.map { code in
+                code.unicodeScalars.flatMap { PatternCompiler.fold($0, caseSensitive: caseSensitive) }.map(
+                    Glob.Token.scalar
+                )
+            }
+        )
     }
 }
