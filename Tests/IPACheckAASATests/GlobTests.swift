@@ -105,4 +105,15 @@ struct GlobTests {
         #expect(!Self.compiledMatch(pattern, text + "y", variables: ["part": values]))
         #expect(!Self.compiledMatch(pattern, String(text.dropLast(2)), variables: ["part": values]))
     }
+
+    /// A value repeated many times is tried once, and the ends found at one start are kept once each, so wildcard
+    /// values cannot multiply the work (or the memory) by their count.
+    @Test func repeatedWildcardValuesAreTriedOnce() {
+        let values = Array(repeating: "a*", count: 50_000) + ["b"]
+        let pattern = String(repeating: "$(v)", count: 50)
+        let text = String(repeating: "a", count: 500)
+        #expect(Self.compiledMatch(pattern, text, variables: ["v": values]))
+        #expect(!Self.compiledMatch(pattern, String(repeating: "a", count: 49), variables: ["v": values]))
+        #expect(Self.compiledMatch(pattern, text + "b", variables: ["v": values]))
+    }
 }

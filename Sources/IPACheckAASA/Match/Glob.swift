@@ -221,7 +221,7 @@ private func consumes(_ token: Glob.Token, _ scalar: UInt32) -> Bool {
 /// match cost uses × values × text, quadratic in the file. Instead, ``ends(from:in:)`` answers where the values
 /// that match at one start position end, and the matcher asks it once per start and variable. Plain values are
 /// kept sorted, so their ends are found by narrowing a range one character at a time (O(text × log values)); only
-/// values with `*` or `?` are tried one by one.
+/// values with `*` or `?` are tried one by one (O(value × text) each). Repeated values are kept once.
 final class GlobAlternatives: Sendable, Hashable {
     /// The values without wildcards, sorted (a value before its extensions).
     private let literals: [[UInt32]]
@@ -232,7 +232,8 @@ final class GlobAlternatives: Sendable, Hashable {
     init(_ values: [[Glob.Token]]) {
         var literals: [[UInt32]] = []
         var wildcardValues: [[Glob.Token]] = []
-        for value in values {
+        var seen = Set<[Glob.Token]>()
+        for value in values where seen.insert(value).inserted {
             let scalars = value.compactMap { token -> UInt32? in
                 if case .scalar(let scalar) = token { scalar } else { nil }
             }
@@ -246,9 +247,9 @@ final class GlobAlternatives: Sendable, Hashable {
         self.wildcardValues = wildcardValues
     }
 
-    /// The positions where some value that matches `text` from `start` ends (possibly repeated).
+    /// The positions, in order, where some value that matches `text` from `start` ends.
     func ends(from start: Int, in text: [UInt32]) -> [Int] {
-        var ends: [Int] = []
+        var isEnd = [Bool](repeating: false, count: text.count + 1)
         // Invariant: literals[low..<high] are the values that begin with text[start..<start + depth].
         var low = 0
         var high = literals.count
@@ -256,7 +257,7 @@ final class GlobAlternatives: Sendable, Hashable {
         while low < high {
             // The values equal to that text sort first in the range.
             if literals[low].count == depth {
-                ends.append(start + depth)
+                isEnd[start + depth] = true
                 while low < high, literals[low].count == depth { low += 1 }
             }
             let position = start + depth
@@ -269,13 +270,13 @@ final class GlobAlternatives: Sendable, Hashable {
         }
         for value in wildcardValues {
             var reachable = [Bool](repeating: false, count: text.count + 1)
-            guard start < reachable.count else { break }
             reachable[start] = true
             var alive = true
             for token in value where alive { alive = advance(&reachable, through: token, text) }
-            if alive { ends += reachable.indices.filter { reachable[$0] } }
+            guard alive else { continue }
+            for position in reachable.indices where reachable[position] { isEnd[position] = true }
         }
-        return ends
+        return isEnd.indices.filter { isEnd[$0] }
     }
 
     /// The first index of `range` whose literal satisfies `isAtOrPast` (which must hold for a suffix of the range).
