@@ -573,13 +573,14 @@ private struct LintContext {
 
     mutating func lintFlow(_ detail: AASADetail, applinks: AASAAppLinks) {
         let effective = detail.rules.map { AASAEffectiveRule(rule: $0, detail: detail, appLinks: applinks) }
+        let shadowing = effective.map(RuleShadowing.init)
         let listName = detail.ruleSource == .components ? "components" : "paths"
         func location(_ index: Int) -> String { "\(detail.location).\(listName)[\(detail.rules[index].index)]" }
         var unreachable = Set<Int>()
-        var firstOccurrence: [AASAEffectiveRule: Int] = [:]
+        var firstOccurrence: [RuleShadowing.DuplicateKey: Int] = [:]
+        var pathBytesSoFar = 0
         for (index, rule) in effective.enumerated() {
-            var matchSet = rule
-            matchSet.exclude = false
+            let matchSet = shadowing[index].duplicateKey
             if let earlier = firstOccurrence[matchSet], !unreachable.contains(earlier) {
                 add(
                     AASARules.duplicateRule,
@@ -598,11 +599,14 @@ private struct LintContext {
                     at: location(index)
                 )
             }
-            // Pairwise coverage only among the first rules, so hostile files with huge lists stay linear.
-            let earlierRules = index < Self.coverageWindow ? index : 0
+            // Pairwise coverage only among the first rules and paths, so hostile files with huge lists or long
+            // paths stay linear.
+            pathBytesSoFar += shadowing[index].pathBytes
+            let inWindow = index < Self.coverageWindow && pathBytesSoFar <= Self.coverageTextWindow
+            let earlierRules = inWindow ? index : 0
             for earlier in 0..<earlierRules where !unreachable.contains(earlier) {
                 let previous = effective[earlier]
-                if previous.covers(rule) {
+                if shadowing[earlier].covers(shadowing[index]) {
                     let reason = previous.matchesEverything ? "the catch-all" : "the broader rule"
                     add(
                         AASARules.unreachableRule,
@@ -638,6 +642,9 @@ private struct LintContext {
 
     /// How many earlier rules each rule is compared with for coverage (real files have far fewer rules).
     static let coverageWindow = 500
+    /// How many bytes of paths the coverage comparison reads, counted from the first rule: Apple's size limit for
+    /// the whole file (aasa.md §1.3), so the rules of any file Apple reads are compared in full.
+    static let coverageTextWindow = 131_072
 
     /// A known name that differs from `key` only by case, or by at most two edits.
     static func closest(_ key: String, in candidates: Set<String>) -> String? {
@@ -662,35 +669,6 @@ private struct LintContext {
             previous = current
         }
         return previous[b.count]
-    }
-}
-
-extension AASAEffectiveRule {
-    /// Whether every URL this rule matches is also matched by `self` (a conservative check: catch-alls, and
-    /// literal-prefix `*` paths without query or fragment constraints).
-    func covers(_ other: AASAEffectiveRule) -> Bool {
-        if matchesEverything { return true }
-        guard query == nil, fragment == nil, let path, caseSensitive == other.caseSensitive,
-            percentEncoded == other.percentEncoded, variables.isEmpty, other.variables.isEmpty
-        else { return false }
-        guard let otherPath = other.path else { return false }
-        let fold: (String) -> String = { caseSensitive ? $0 : $0.lowercased() }
-        let mine = fold(path)
-        let theirs = fold(otherPath)
-        let wildcards: Set<Character> = ["*", "?", "$"]
-        // Mine: a literal prefix then a single trailing `*` (P/* also matches P itself).
-        guard mine.hasSuffix("*"), !mine.dropLast().contains(where: wildcards.contains) else { return false }
-        let prefix = String(mine.dropLast())
-        let parent = prefix.hasSuffix("/") ? String(prefix.dropLast()) : nil
-        func matchesMine(_ literal: String) -> Bool { literal.hasPrefix(prefix) || literal == parent }
-        guard let firstWildcard = theirs.firstIndex(where: wildcards.contains) else {
-            return matchesMine(theirs)
-        }
-        let literalPrefix = String(theirs[..<firstWildcard])
-        guard literalPrefix.hasPrefix(prefix) else { return false }
-        // Their parent variant (Q/* also matches Q) must be covered too.
-        if theirs.hasSuffix("/*") { return matchesMine(String(theirs.dropLast(2))) }
-        return true
     }
 }
 

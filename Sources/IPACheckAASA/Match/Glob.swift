@@ -2,8 +2,9 @@
 /// substitution variables (each value one alternative), everything else literal and anchored at both ends (M4).
 ///
 /// Patterns are compiled once. Matching never backtracks exponentially: plain patterns use the greedy two-pointer
-/// wildcard algorithm (worst case O(text × pattern)), patterns with variables a reachable-position set
-/// (O(text × tokens × alternatives)). Characters are Unicode scalars.
+/// wildcard algorithm (worst case O(text × pattern)), patterns with variables a reachable-position set in which
+/// each variable's values are tried once per start position, however often the pattern uses it (see
+/// ``GlobAlternatives``). Characters are Unicode scalars.
 struct Glob: Sendable, Hashable {
     /// One element of a pattern.
     enum Token: Sendable, Hashable {
@@ -12,7 +13,7 @@ struct Glob: Sendable, Hashable {
         case star
         case set(ScalarSet)
         /// Alternatives from a substitution variable; each is a sequence without further groups.
-        case group([[Token]])
+        case group(GlobAlternatives)
     }
 
     private enum Program: Sendable, Hashable {
@@ -145,57 +146,156 @@ struct ScalarSet: Sendable, Hashable {
 }
 
 /// Matches patterns with substitution-variable groups by tracking the set of text positions reachable after each
-/// token: O(tokens × alternatives × text) time, memory proportional to the text, nothing expanded at compile time
-/// (a group shares its alternatives array with every other pattern using the same variable).
+/// token: memory proportional to the text, nothing expanded at compile time (a group shares its
+/// ``GlobAlternatives`` with every other pattern using the same variable).
+///
+/// A group is matched through the ends its alternatives reach from each reachable start, computed at most once per
+/// start and variable for one text and reused by every use of the variable: O(uses × text × ends) plus the cost of
+/// those ends, instead of uses × alternatives × text.
 private struct PositionSetMatcher: Sendable, Hashable {
     let tokens: [Glob.Token]
 
     func matches(_ text: [UInt32]) -> Bool {
         var reachable = [Bool](repeating: false, count: text.count + 1)
         reachable[0] = true
-        guard Self.advance(&reachable, through: tokens, text) else { return false }
-        return reachable[text.count]
-    }
-
-    /// Replaces `reachable` by the positions reachable after `tokens`; false when none is left.
-    private static func advance(_ reachable: inout [Bool], through tokens: [Glob.Token], _ text: [UInt32]) -> Bool {
+        var endsByGroup: [GlobAlternatives: [[Int]?]] = [:]
         for token in tokens {
+            guard case .group(let alternatives) = token else {
+                guard advance(&reachable, through: token, text) else { return false }
+                continue
+            }
+            var ends = endsByGroup.removeValue(forKey: alternatives) ?? Array(repeating: nil, count: text.count + 1)
             var next = [Bool](repeating: false, count: reachable.count)
             var any = false
-            switch token {
-            case .star:
-                if let first = reachable.firstIndex(of: true) {
-                    for position in first..<next.count { next[position] = true }
-                    any = true
-                }
-            case .group(let alternatives):
-                for alternative in alternatives {
-                    var branch = reachable
-                    if advance(&branch, through: alternative, text) {
-                        for position in branch.indices where branch[position] {
-                            next[position] = true
-                            any = true
-                        }
-                    }
-                }
-            case .scalar, .any, .set:
-                for position in 0..<text.count where reachable[position] && consumes(token, text[position]) {
-                    next[position + 1] = true
+            for start in reachable.indices where reachable[start] {
+                let found = ends[start] ?? alternatives.ends(from: start, in: text)
+                ends[start] = found
+                for end in found {
+                    next[end] = true
                     any = true
                 }
             }
+            endsByGroup[alternatives] = ends
             guard any else { return false }
             reachable = next
         }
-        return true
+        return reachable[text.count]
+    }
+}
+
+/// Replaces `reachable` by the positions reachable after `token` (not a group); false when none is left.
+private func advance(_ reachable: inout [Bool], through token: Glob.Token, _ text: [UInt32]) -> Bool {
+    var next = [Bool](repeating: false, count: reachable.count)
+    var any = false
+    switch token {
+    case .star:
+        if let first = reachable.firstIndex(of: true) {
+            for position in first..<next.count { next[position] = true }
+            any = true
+        }
+    case .scalar, .any, .set:
+        for position in 0..<text.count where reachable[position] && consumes(token, text[position]) {
+            next[position + 1] = true
+            any = true
+        }
+    case .group:
+        break  // never here: values cannot use variables, and PositionSetMatcher handles a pattern's groups
+    }
+    guard any else { return false }
+    reachable = next
+    return true
+}
+
+private func consumes(_ token: Glob.Token, _ scalar: UInt32) -> Bool {
+    switch token {
+    case .scalar(let value): value == scalar
+    case .any: true
+    case .set(let set): set.contains(scalar)
+    case .star, .group: false
+    }
+}
+
+/// The values of one substitution variable, prepared once and shared by every pattern that uses it.
+///
+/// A hostile file can use a variable many times and give it many values; trying every value at every use made a
+/// match cost uses × values × text, quadratic in the file. Instead, ``ends(from:in:)`` answers where the values
+/// that match at one start position end, and the matcher asks it once per start and variable. Plain values are
+/// kept sorted, so their ends are found by narrowing a range one character at a time (O(text × log values)); only
+/// values with `*` or `?` are tried one by one (O(value × text) each). Repeated values are kept once.
+final class GlobAlternatives: Sendable, Hashable {
+    /// The values without wildcards, sorted (a value before its extensions).
+    private let literals: [[UInt32]]
+    /// The values with `*` or `?`.
+    private let wildcardValues: [[Glob.Token]]
+
+    /// Prepares the values of a variable, each a sequence of tokens without groups.
+    init(_ values: [[Glob.Token]]) {
+        var literals: [[UInt32]] = []
+        var wildcardValues: [[Glob.Token]] = []
+        var seen = Set<[Glob.Token]>()
+        for value in values where seen.insert(value).inserted {
+            let scalars = value.compactMap { token -> UInt32? in
+                if case .scalar(let scalar) = token { scalar } else { nil }
+            }
+            if scalars.count == value.count {
+                literals.append(scalars)
+            } else {
+                wildcardValues.append(value)
+            }
+        }
+        self.literals = literals.sorted { $0.lexicographicallyPrecedes($1) }
+        self.wildcardValues = wildcardValues
     }
 
-    private static func consumes(_ token: Glob.Token, _ scalar: UInt32) -> Bool {
-        switch token {
-        case .scalar(let value): value == scalar
-        case .any: true
-        case .set(let set): set.contains(scalar)
-        case .star, .group: false
+    /// The positions, in order, where some value that matches `text` from `start` ends.
+    func ends(from start: Int, in text: [UInt32]) -> [Int] {
+        var isEnd = [Bool](repeating: false, count: text.count + 1)
+        // Invariant: literals[low..<high] are the values that begin with text[start..<start + depth].
+        var low = 0
+        var high = literals.count
+        var depth = 0
+        while low < high {
+            // The values equal to that text sort first in the range.
+            if literals[low].count == depth {
+                isEnd[start + depth] = true
+                while low < high, literals[low].count == depth { low += 1 }
+            }
+            let position = start + depth
+            guard low < high, position < text.count else { break }
+            // Every value left is longer than `depth`, and they are sorted by their scalar at `depth`.
+            let scalar = text[position]
+            low = firstIndex(in: low..<high) { $0[depth] >= scalar }
+            high = firstIndex(in: low..<high) { $0[depth] > scalar }
+            depth += 1
         }
+        for value in wildcardValues {
+            var reachable = [Bool](repeating: false, count: text.count + 1)
+            reachable[start] = true
+            var alive = true
+            for token in value where alive { alive = advance(&reachable, through: token, text) }
+            guard alive else { continue }
+            for position in reachable.indices where reachable[position] { isEnd[position] = true }
+        }
+        return isEnd.indices.filter { isEnd[$0] }
     }
+
+    /// The first index of `range` whose literal satisfies `isAtOrPast` (which must hold for a suffix of the range).
+    private func firstIndex(in range: Range<Int>, where isAtOrPast: ([UInt32]) -> Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAtOrPast(literals[middle]) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return low
+    }
+
+    /// Identity: each variable (in each case setting) is prepared once.
+    static func == (lhs: GlobAlternatives, rhs: GlobAlternatives) -> Bool { lhs === rhs }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -3,15 +3,15 @@ import Foundation
 /// Turns pattern strings into ``Glob``s: substitution variables resolved, case folded when `caseSensitive` is false.
 struct PatternCompiler: Sendable {
     /// Each custom variable's alternatives, tokenized once per case setting and shared by every pattern using it.
-    private let customGroups: [String: (sensitive: [[Glob.Token]], folded: [[Glob.Token]])]
+    private let customGroups: [String: (sensitive: GlobAlternatives, folded: GlobAlternatives)]
 
     /// Prepares the custom variables of `applinks.substitutionVariables`.
     init(customVariables: [String: [String]]) {
-        var groups: [String: (sensitive: [[Glob.Token]], folded: [[Glob.Token]])] = [:]
+        var groups: [String: (sensitive: GlobAlternatives, folded: GlobAlternatives)] = [:]
         for (name, values) in customVariables {
             groups[name] = (
-                values.map { Self.tokenizeValue($0, caseSensitive: true) },
-                values.map { Self.tokenizeValue($0, caseSensitive: false) }
+                GlobAlternatives(values.map { Self.tokenizeValue($0, caseSensitive: true) }),
+                GlobAlternatives(values.map { Self.tokenizeValue($0, caseSensitive: false) })
             )
         }
         customGroups = groups
@@ -51,14 +51,12 @@ struct PatternCompiler: Sendable {
     /// The names a pattern references with `$(name)`, in order.
     static func variableReferences(in pattern: String) -> [String] {
         var names: [String] = []
-        let scalars = Array(pattern.unicodeScalars)
+        let references = VariableReferences(Array(pattern.unicodeScalars))
         var index = 0
-        while index < scalars.count {
-            if scalars[index] == "$", index + 1 < scalars.count, scalars[index + 1] == "(",
-                let close = scalars[(index + 2)...].firstIndex(of: ")")
-            {
-                names.append(String(String.UnicodeScalarView(scalars[(index + 2)..<close])))
-                index = close + 1
+        while index < references.scalars.count {
+            if let name = references.name(at: index) {
+                names.append(String(String.UnicodeScalarView(references.scalars[name])))
+                index = name.upperBound + 1
             } else {
                 index += 1
             }
@@ -68,12 +66,13 @@ struct PatternCompiler: Sendable {
 
     /// Whether a pattern has a `$(` with no closing `)`.
     static func hasUnterminatedVariable(_ pattern: String) -> Bool {
-        let scalars = Array(pattern.unicodeScalars)
+        let references = VariableReferences(Array(pattern.unicodeScalars))
         var index = 0
-        while index + 1 < scalars.count {
-            if scalars[index] == "$", scalars[index + 1] == "(" {
-                guard let close = scalars[(index + 2)...].firstIndex(of: ")") else { return true }
-                index = close + 1
+        while index < references.scalars.count {
+            if let name = references.name(at: index) {
+                index = name.upperBound + 1
+            } else if references.opensReference(at: index) {
+                return true
             } else {
                 index += 1
             }
@@ -98,6 +97,7 @@ struct PatternCompiler: Sendable {
         undefined: inout [String]
     ) -> [Glob.Token] {
         var tokens: [Glob.Token] = []
+        let references = VariableReferences(scalars)
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
@@ -105,16 +105,14 @@ struct PatternCompiler: Sendable {
                 tokens.append(.star)
             } else if scalar == "?" {
                 tokens.append(.any)
-            } else if scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "(",
-                let close = scalars[(index + 2)...].firstIndex(of: ")")
-            {
-                let name = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
+            } else if let nameRange = references.name(at: index) {
+                let name = String(String.UnicodeScalarView(scalars[nameRange]))
                 if let token = resolve(name, caseSensitive: caseSensitive) {
                     tokens.append(token)
                 } else {
                     undefined.append(name)
                 }
-                index = close + 1
+                index = nameRange.upperBound + 1
                 continue
             } else {
                 for folded in Self.fold(scalar, caseSensitive: caseSensitive) { tokens.append(.scalar(folded)) }
@@ -185,6 +183,37 @@ struct PatternCompiler: Sendable {
     }
 }
 
+/// Finds the `$(name)` references of a pattern: `$(` up to the first `)` after it; a `$(` with no `)` after it is
+/// literal.
+///
+/// Searching for the `)` afresh at every `$(` made a pattern of many unterminated `$(` quadratic (issue 11). The last
+/// `)` is found once instead, so a `$(` after it is known to be unterminated without a search, and every search
+/// that runs finds a `)`: a caller that resumes after that `)` scans each scalar at most twice.
+struct VariableReferences {
+    /// The pattern's scalars.
+    let scalars: [Unicode.Scalar]
+    /// The index of the pattern's last `)`, if any.
+    private let lastClose: Int?
+
+    init(_ scalars: [Unicode.Scalar]) {
+        self.scalars = scalars
+        lastClose = scalars.lastIndex(of: ")")
+    }
+
+    /// Whether a `$(` starts at `index`.
+    func opensReference(at index: Int) -> Bool {
+        index >= 0 && index + 1 < scalars.count && scalars[index] == "$" && scalars[index + 1] == "("
+    }
+
+    /// The range of the name when a terminated `$(name)` starts at `index`; its `)` is at the range's upper bound.
+    func name(at index: Int) -> Range<Int>? {
+        guard opensReference(at: index), let lastClose, lastClose >= index + 2 else { return nil }
+        // Found: a `)` exists at or before `lastClose`.
+        guard let close = scalars[(index + 2)...lastClose].firstIndex(of: ")") else { return nil }
+        return (index + 2)..<close
+    }
+}
+
 /// The ISO code lists behind `$(region)` and `$(lang)` (Apple: `Locale.isoRegionCodes`,
 /// `Locale.isoLanguageCodes`), taken from Foundation so they follow the platform's ICU data.
 enum BuiltinLists {
@@ -204,11 +233,13 @@ enum BuiltinLists {
     static let languageTokens = tokens(languages, caseSensitive: true)
     static let foldedLanguageTokens = tokens(languages, caseSensitive: false)
 
-    private static func tokens(_ codes: [String], caseSensitive: Bool) -> [[Glob.Token]] {
-        codes.map { code in
-            code.unicodeScalars.flatMap { PatternCompiler.fold($0, caseSensitive: caseSensitive) }.map(
-                Glob.Token.scalar
-            )
-        }
+    private static func tokens(_ codes: [String], caseSensitive: Bool) -> GlobAlternatives {
+        GlobAlternatives(
+            codes.map { code in
+                code.unicodeScalars.flatMap { PatternCompiler.fold($0, caseSensitive: caseSensitive) }.map(
+                    Glob.Token.scalar
+                )
+            }
+        )
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import IPACheckPlist
 public import IPACheckReport
 
@@ -9,6 +8,10 @@ public import IPACheckReport
 /// dictionary with `hash` (SHA-1), `hash2` (SHA-256), `optional`, `symlink`, or `cdhash`/`requirement` for nested
 /// code (whose own signature covers its contents). `rules2` entries marked `omit` exclude paths by regular
 /// expression. When a seal has no `files2` (very old signatures), `files` and `rules` are used the same way.
+///
+/// Those expressions and the paths they are tried on both come from the ipa, so they run on ``SealRuleRegex``, a
+/// matcher that never backtracks, under explicit caps; a rule it cannot evaluate omits nothing (its files are
+/// reported as added) and is reported itself (SIG036).
 ///
 /// A seal may list the files of a nested bundle one by one instead of sealing it as nested code; those are
 /// compared like any other file, wherever they are in the archive.
@@ -24,7 +27,9 @@ public struct ResourceSeal: Sendable {
     }
 
     /// Every rule declared here.
-    public static let rules = [modified, missingFile, addedFile, nestedCodeChanged, notSealed, unreadable]
+    public static let rules = [
+        modified, missingFile, addedFile, nestedCodeChanged, notSealed, unreadable, omitRuleNotEvaluated,
+    ]
 
     /// SIG030: a sealed resource was modified.
     public static let modified = Rule(
@@ -77,15 +82,44 @@ public struct ResourceSeal: Sendable {
             + "bundle's resources cannot be checked; iOS refuses such a bundle.",
         fix: "Re-sign the bundle."
     )
+    /// SIG036: an omit rule of the seal could not be evaluated.
+    public static let omitRuleNotEvaluated = Rule(
+        "SIG036",
+        .note,
+        "resource rule not evaluated",
+        summary: "An omit rule of _CodeSignature/CodeResources uses regular-expression syntax ipacheck does not "
+            + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
+            + "added after signing (SIG032). codesign's standard rules are all evaluated.",
+        fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
+            + "is ipacheck being conservative."
+    )
 
     /// The most files accepted in a seal, so a hostile plist cannot make us read without end.
     public static let maximumEntries = 200_000
-    /// The most `omit` rules accepted.
+    /// The most `omit` rules evaluated; the others are reported as not evaluated.
     public static let maximumOmitRules = 1_000
+    /// The most instructions all compiled omit rules may have together, so memory and the cost of trying every
+    /// rule on a path stay small (one rule may have ``SealRuleRegex/maximumProgramSize``).
+    static let maximumTotalProgramSize = 65_536
+    /// The most matcher steps one check spends on omit rules by default; files left are treated as not omitted.
+    ///
+    /// A real seal tries a few anchored rules on the few files it does not list (Info.plist, PkgInfo), a tiny
+    /// fraction of this; a search costs at most 2 × program size × (path length + 1) steps.
+    public static let maximumOmitSteps = 50_000_000
+
+    /// An omit rule the check cannot apply, and why.
+    public struct UnevaluatedRule: Hashable, Sendable {
+        /// The rule's pattern, as the seal spells it.
+        public let pattern: String
+        /// Why it is not evaluated (unsupported syntax, a cap).
+        public let reason: String
+    }
 
     /// Every sealed path (bundle-relative) and what the seal says about it.
     public let entries: [String: Entry]
-    private let omitRules: [NSRegularExpression]
+    /// The omit rules that leave nothing out because they cannot be evaluated.
+    public let unevaluatedOmitRules: [UnevaluatedRule]
+    private let omitRules: [SealRuleRegex]
 
     /// Parses the bytes of `_CodeSignature/CodeResources`.
     ///
@@ -117,7 +151,8 @@ public struct ResourceSeal: Sendable {
                 )
             }
         }
-        return ResourceSeal(entries: entries, omitRules: omitRules(plist["rules2"] ?? plist["rules"]))
+        let (omitRules, unevaluated) = compileOmitRules(plist["rules2"] ?? plist["rules"])
+        return ResourceSeal(entries: entries, unevaluatedOmitRules: unevaluated, omitRules: omitRules)
     }
 
     /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
@@ -138,13 +173,15 @@ public struct ResourceSeal: Sendable {
     ///   - nestedCodeHashes: The CodeDirectory hashes of the nested code at a bundle-relative path, if it was read.
     ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
     ///   - bundle: The bundle path findings name.
+    ///   - omitRuleSteps: The most matcher steps the omit rules may take over all files.
     public func check(
         bundleFiles: [String],
         exists: (String) -> Bool,
         digests: (String) -> FileDigests?,
         nestedCodeHashes: (String) -> [[UInt8]]?,
         mainExecutable: String?,
-        bundle: String?
+        bundle: String?,
+        omitRuleSteps: Int = maximumOmitSteps
     ) -> ResourceSealCheck {
         var modifiedFiles: [String] = []
         var missingFiles: [String] = []
@@ -182,10 +219,16 @@ public struct ResourceSeal: Sendable {
             }
         }
         var addedFiles: [String] = []
+        var stepsLeft = omitRuleSteps
+        var untriedFiles = 0
         for path in bundleFiles.sorted() where entries[path] == nil {
             if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
             if nestedPrefixes.contains(where: { path.hasPrefix($0) }) { continue }
-            if isOmitted(path) { continue }
+            switch isOmitted(path, stepsLeft: &stepsLeft) {
+            case true?: continue
+            case false?: break
+            case nil: untriedFiles += 1
+            }
             addedFiles.append(path)
         }
         var findings: [Finding] = []
@@ -205,27 +248,97 @@ public struct ResourceSeal: Sendable {
                 location: $0
             )
         }
+        if let note = notEvaluatedFinding(untriedFiles: untriedFiles, steps: omitRuleSteps, bundle: bundle) {
+            findings.append(note)
+        }
         return ResourceSealCheck(
             modified: modifiedFiles,
             missing: missingFiles,
             added: addedFiles,
             nestedCodeChanged: changedCode,
             checkedCount: checked,
+            unevaluatedOmitRules: unevaluatedOmitRules,
+            filesOmitRulesWereNotTriedOn: untriedFiles,
             findings: findings
         )
     }
 
-    private func isOmitted(_ path: String) -> Bool {
-        omitRules.contains { $0.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil }
+    /// Whether an omit rule matches `path`; `nil` when the step budget ran out first.
+    private func isOmitted(_ path: String, stepsLeft: inout Int) -> Bool? {
+        guard !omitRules.isEmpty else { return false }
+        let scalars = Array(path.unicodeScalars)
+        for rule in omitRules {
+            switch rule.search(scalars, budget: &stepsLeft) {
+            case .match: return true
+            case .noMatch: continue
+            case .outOfSteps: return nil
+            }
+        }
+        return false
     }
 
-    /// The `omit` rules of `rules2`, compiled; unparsable patterns are skipped.
-    private static func omitRules(_ rules: PlistValue?) -> [NSRegularExpression] {
-        guard let rules = rules?.dictionaryValue else { return [] }
-        return rules.keys.sorted().prefix(maximumOmitRules).compactMap { pattern in
-            guard rules[pattern]?["omit"]?.boolValue == true else { return nil }
-            return try? NSRegularExpression(pattern: pattern)
+    /// SIG036 for the rules that cannot be evaluated and the files they were not tried on, if any.
+    private func notEvaluatedFinding(untriedFiles: Int, steps: Int, bundle: String?) -> Finding? {
+        var sentences: [String] = []
+        if !unevaluatedOmitRules.isEmpty {
+            let shown = unevaluatedOmitRules.prefix(5).map { "\"\($0.pattern)\" (\($0.reason))" }
+            let more = unevaluatedOmitRules.count - shown.count
+            let subject =
+                unevaluatedOmitRules.count == 1
+                ? "1 omit rule of the seal is" : "\(unevaluatedOmitRules.count) omit rules of the seal are"
+            sentences.append(
+                "\(subject) not evaluated: \(shown.joined(separator: "; "))" + (more > 0 ? "; and \(more) more." : ".")
+            )
         }
+        if untriedFiles > 0 {
+            sentences.append(
+                "The omit rules were not tried on \(untriedFiles) file(s): they took more than \(steps) "
+                    + "matcher steps."
+            )
+        }
+        guard !sentences.isEmpty else { return nil }
+        sentences.append("Files they would leave out are reported as added after signing.")
+        return Self.omitRuleNotEvaluated.finding(
+            sentences.joined(separator: " "),
+            bundle: bundle,
+            location: "_CodeSignature/CodeResources"
+        )
+    }
+
+    /// The `omit` rules of `rules2` (or `rules`), compiled in key order, and the ones that cannot be evaluated.
+    private static func compileOmitRules(_ rules: PlistValue?) -> ([SealRuleRegex], [UnevaluatedRule]) {
+        guard let rules = rules?.dictionaryValue else { return ([], []) }
+        let patterns = rules.filter { $0.value["omit"]?.boolValue == true }.keys.sorted()
+        var compiled: [SealRuleRegex] = []
+        var unevaluated: [UnevaluatedRule] = []
+        var totalProgramSize = 0
+        for (index, pattern) in patterns.enumerated() {
+            guard index < maximumOmitRules else {
+                unevaluated.append(
+                    UnevaluatedRule(pattern: pattern, reason: "beyond the \(maximumOmitRules) rules ipacheck evaluates")
+                )
+                continue
+            }
+            do {
+                let rule = try SealRuleRegex(pattern)
+                // Both terms are at most their caps, so the sum cannot overflow.
+                guard totalProgramSize + rule.programSize <= maximumTotalProgramSize else {
+                    unevaluated.append(
+                        UnevaluatedRule(
+                            pattern: pattern,
+                            reason: "the omit rules together compile to more than \(maximumTotalProgramSize) "
+                                + "instructions"
+                        )
+                    )
+                    continue
+                }
+                totalProgramSize += rule.programSize
+                compiled.append(rule)
+            } catch {
+                unevaluated.append(UnevaluatedRule(pattern: pattern, reason: error.reason))
+            }
+        }
+        return (compiled, unevaluated)
     }
 }
 
@@ -241,6 +354,11 @@ public struct ResourceSealCheck: Hashable, Sendable {
     public let nestedCodeChanged: [String]
     /// How many sealed files and nested code were compared.
     public let checkedCount: Int
+    /// The seal's omit rules that leave nothing out because they cannot be evaluated.
+    public let unevaluatedOmitRules: [ResourceSeal.UnevaluatedRule]
+    /// How many files the omit rules were not tried on because the matcher's step budget ran out (they count as
+    /// added when the seal does not list them).
+    public let filesOmitRulesWereNotTriedOn: Int
     /// One finding per problem.
     public let findings: [Finding]
 

@@ -117,7 +117,7 @@ public struct VerifyReport: Sendable {
                 coverage.skip(
                     [
                         ResourceSeal.modified, ResourceSeal.missingFile, ResourceSeal.addedFile,
-                        ResourceSeal.nestedCodeChanged,
+                        ResourceSeal.nestedCodeChanged, ResourceSeal.omitRuleNotEvaluated,
                     ],
                     because: "resources are checked with --resources"
                 )

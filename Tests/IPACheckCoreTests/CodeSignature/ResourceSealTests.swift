@@ -1,14 +1,19 @@
 import Crypto
 import Foundation
-import IPACheckCore
 import IPACheckReport
 import IPACheckTestSupport
 import Testing
 
+@testable import IPACheckCore
+
 /// `--resources`: bundle files against `_CodeSignature/CodeResources`.
 struct ResourceSealTests {
     /// A seal written by hand in Apple's layout (files2 with hash/hash2, optional, nested code, omit rules).
-    static func seal(for files: [String: [UInt8]], optional: String? = nil) -> [UInt8] {
+    static func seal(
+        for files: [String: [UInt8]],
+        optional: String? = nil,
+        omitRules: [String] = ["^Info\\.plist$"]
+    ) -> [UInt8] {
         func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
         var entries = ""
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
@@ -20,10 +25,18 @@ struct ResourceSealTests {
         }
         entries += "<key>Frameworks/X.framework</key><dict><key>cdhash</key><data>AAAA</data>"
         entries += "<key>requirement</key><string>anchor apple</string></dict>"
+        var rules = ""
+        for pattern in omitRules {
+            let escaped = pattern.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+                of: "<",
+                with: "&lt;"
+            )
+            rules += "<key>\(escaped)</key><dict><key>omit</key><true/><key>weight</key><real>20</real></dict>"
+        }
         let document = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>files2</key><dict>\(entries)</dict>
-            <key>rules2</key><dict><key>^Info\\.plist$</key><dict><key>omit</key><true/></dict></dict>
+            <key>rules2</key><dict>\(rules)</dict>
             </dict></plist>
             """
         return Array(document.utf8)
@@ -34,6 +47,7 @@ struct ResourceSealTests {
         codeResources: [UInt8],
         bundleFiles: [String],
         mainExecutable: String? = nil,
+        omitRuleSteps: Int = ResourceSeal.maximumOmitSteps,
         read: (String) -> [UInt8]?
     ) throws -> ResourceSealCheck {
         let seal = try ResourceSeal.parse(codeResources)
@@ -43,7 +57,8 @@ struct ResourceSealTests {
             digests: { read($0).map { FileDigests(of: $0) } },
             nestedCodeHashes: { _ in nil },
             mainExecutable: mainExecutable,
-            bundle: nil
+            bundle: nil,
+            omitRuleSteps: omitRuleSteps
         )
     }
 
@@ -72,6 +87,71 @@ struct ResourceSealTests {
         #expect(result.added == ["extra.txt"])
         #expect(result.checkedCount == 2)
         #expect(result.findings.map(\.rule).sorted() == ["SIG030", "SIG031", "SIG032"])
+    }
+
+    /// Issue 11: 50 files against one catastrophic omit rule took NSRegularExpression over a minute.
+    ///
+    /// Each file is judged right, and all of them together stay far inside the default step budget (none is left
+    /// untried).
+    @Test func catastrophicOmitRuleIsEvaluatedWithinTheBudget() throws {
+        let failing = (25..<75).map { String(repeating: "a", count: $0) + "b" }
+        let omitted = (25..<30).map { String(repeating: "a", count: $0) }
+        let result = try Self.check(
+            codeResources: Self.seal(for: [:], omitRules: ["^(a+)+$"]),
+            bundleFiles: failing + omitted
+        ) { _ in [] }
+        #expect(result.added == failing.sorted())
+        #expect(result.filesOmitRulesWereNotTriedOn == 0)
+        #expect(result.unevaluatedOmitRules.isEmpty)
+        #expect(!result.findings.contains { $0.rule == ResourceSeal.omitRuleNotEvaluated.id })
+    }
+
+    /// A rule the matcher cannot evaluate omits nothing, as an invalid pattern always did, and is reported (SIG036)
+    /// with its reason; the rules it can evaluate still apply.
+    @Test func unsupportedOmitRuleIsReportedAndOmitsNothing() throws {
+        let result = try Self.check(
+            codeResources: Self.seal(for: [:], omitRules: ["^(?i)extra\\.txt$", "^(unclosed", "^Info\\.plist$"]),
+            bundleFiles: ["extra.txt", "Info.plist"]
+        ) { _ in [] }
+        #expect(result.added == ["extra.txt"])
+        #expect(result.unevaluatedOmitRules.map(\.pattern) == ["^(?i)extra\\.txt$", "^(unclosed"])
+        #expect(result.unevaluatedOmitRules.allSatisfy { !$0.reason.isEmpty })
+        let notes = result.findings.filter { $0.rule == ResourceSeal.omitRuleNotEvaluated.id }
+        #expect(notes.count == 1)
+        #expect(notes.first?.severity == .note)
+        #expect(notes.first?.message.contains("2 omit rules of the seal are not evaluated") == true)
+        #expect(notes.first?.message.contains("^(?i)extra\\.txt$") == true)
+    }
+
+    /// Omit rules past the rule cap, and past the cap on their total program size, are reported, not dropped.
+    @Test func omitRulesOverTheCapsAreReported() throws {
+        let ruleCount = ResourceSeal.maximumOmitRules + 2
+        let manyRules = (0..<ruleCount).map { String(format: "^file%05d$", $0) }
+        let many = try ResourceSeal.parse(Self.seal(for: [:], omitRules: manyRules))
+        #expect(many.unevaluatedOmitRules.map(\.pattern) == Array(manyRules.sorted().suffix(2)))
+        #expect(many.unevaluatedOmitRules.allSatisfy { $0.reason.contains("beyond") })
+
+        let bigRules = (0..<40).map { String(format: "^(?:ab){1000}%02d$", $0) }
+        let size = try SealRuleRegex(bigRules[0]).programSize
+        let fitting = ResourceSeal.maximumTotalProgramSize / size
+        let big = try ResourceSeal.parse(Self.seal(for: [:], omitRules: bigRules))
+        #expect(big.unevaluatedOmitRules.map(\.pattern) == Array(bigRules.sorted().dropFirst(fitting)))
+        #expect(big.unevaluatedOmitRules.allSatisfy { $0.reason.contains("together") })
+    }
+
+    /// When the step budget runs out, the files left are not omitted and the report says how many.
+    @Test func exhaustedStepBudgetLeavesFilesNotOmittedAndSaysSo() throws {
+        let files = (0..<10).map { "file\($0)" }
+        let result = try Self.check(
+            codeResources: Self.seal(for: [:], omitRules: ["^file[0-9]$"]),
+            bundleFiles: files,
+            omitRuleSteps: 30
+        ) { _ in [] }
+        // Each file costs the matcher more than 3 steps, so the budget ends before the last file.
+        #expect(result.filesOmitRulesWereNotTriedOn > 0)
+        #expect(result.added.count == result.filesOmitRulesWereNotTriedOn)
+        let note = result.findings.first { $0.rule == ResourceSeal.omitRuleNotEvaluated.id }
+        #expect(note?.message.contains("not tried on \(result.filesOmitRulesWereNotTriedOn) file(s)") == true)
     }
 
     @Test func malformedSealIsAnError() {

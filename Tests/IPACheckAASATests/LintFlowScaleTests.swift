@@ -1,0 +1,59 @@
+import Foundation
+import IPACheckAASA
+import IPACheckReport
+import Testing
+
+/// The flow checks (AASA104 rule can never fire, AASA105 duplicate rule) on files far larger than Apple reads: the
+/// same findings as on small files, in time linear in the file (issue 11, hostile inputs).
+struct LintFlowScaleTests {
+    static let appID = "A1B2C3D4E5.com.acme.app"
+
+    static func lint(components: [[String: String]], variables: [String: [String]] = [:]) throws -> [Finding] {
+        let applinks: [String: Any] = [
+            "substitutionVariables": variables,
+            "details": [["appIDs": [appID], "components": components]],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: ["applinks": applinks])
+        return try AASALinter.lint(bytes: Array(data)).findings
+    }
+
+    /// Duplicates are found among rules that use a large variable; hashing its 50,000 values once per rule made
+    /// 20,000 such rules take minutes.
+    @Test func duplicatesAmongRulesUsingALargeVariable() throws {
+        let values = (0..<50_000).map { "value\($0)" }
+        var components = (0..<20_000).map { ["/": "/$(v)/\($0)"] }
+        components.append(["/": "/$(v)/7"])
+        let findings = try Self.lint(components: components, variables: ["v": values])
+        let duplicates = findings.filter { $0.rule == "AASA105" }
+        #expect(duplicates.map(\.location) == ["applinks.details[0].components[20000]"])
+        #expect(!findings.contains { $0.rule == "AASA104" })
+    }
+
+    /// Long distinct paths: none covers another, and comparing them in pairs (with every pair folding and slicing
+    /// both paths again) no longer takes minutes.
+    @Test func longDistinctPathsCoverNothing() throws {
+        let stem = String(repeating: "a", count: 4_000)
+        let components = (0..<500).map { ["/": "/\(stem)\(String(format: "%04d", $0))*"] }
+        let findings = try Self.lint(components: components)
+        #expect(!findings.contains { $0.rule == "AASA104" || $0.rule == "AASA105" })
+    }
+
+    /// Rules are compared for coverage while the paths read so far fit in Apple's 128 KB file limit (aasa.md §1.3):
+    /// a broad rule first, then narrower ones it covers, each reported until the paths exceed the limit.
+    @Test func coverageIsComparedWithinApplesSizeLimit() throws {
+        let stem = "/" + String(repeating: "b", count: 1_000)
+        let broad = stem + "/*"
+        let narrow = (0..<300).map { "\(stem)/\($0)" }
+        let findings = try Self.lint(components: [["/": broad]] + narrow.map { ["/": $0] })
+        // Paths are counted without their leading slash: the broad one, then each narrow one in turn.
+        var bytes = broad.utf8.count - 1
+        var expected: [String] = []
+        for (offset, path) in narrow.enumerated() {
+            bytes += path.utf8.count - 1
+            if bytes <= 131_072 { expected.append("applinks.details[0].components[\(offset + 1)]") }
+        }
+        #expect(expected.count > 100 && expected.count < narrow.count)
+        let reported = findings.filter { $0.rule == "AASA104" }.compactMap(\.location)
+        #expect(reported.sorted() == expected.sorted())
+    }
+}
