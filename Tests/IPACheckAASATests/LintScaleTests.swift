@@ -68,4 +68,20 @@ struct LintScaleTests {
         let undefined = findings.filter { $0.rule == "AASA114" }
         #expect(undefined.map(\.location) == ["applinks.details[0].components[\(count)]"])
     }
+
+    /// A malformed prefix that contains a prefix used elsewhere gets it suggested; one of a megabyte is not searched
+    /// for each of the file's known prefixes (100 searches through a megabyte per app ID).
+    @Test func typoSuggestionsOnlyForShortPrefixes() throws {
+        let known = (0..<100).map { String(format: "K%09d", $0).replacingOccurrences(of: "0", with: "Q") }
+        let typo = known[7] + "Z.com.acme.app"
+        let huge = String(repeating: "X", count: 1_000_000) + known[7] + ".com.acme.app"
+        let apps = known.map { "\($0).com.acme.app" } + [typo, huge]
+        let data = try JSONSerialization.data(withJSONObject: ["webcredentials": ["apps": apps]])
+        let findings = try AASALinter.lint(bytes: Array(data)).findings.filter { $0.rule == "AASA112" }
+        #expect(findings.count == 2)
+        let typoFinding = findings.first { $0.location == "webcredentials.apps[100]" }
+        #expect(typoFinding?.message.contains("did you mean \(known[7])") == true)
+        let hugeFinding = findings.first { $0.location == "webcredentials.apps[101]" }
+        #expect(hugeFinding.map { !$0.message.contains("did you mean") } == true)
+    }
 }
