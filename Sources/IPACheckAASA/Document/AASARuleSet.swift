@@ -117,21 +117,7 @@ public struct AASAEntryDifference: Sendable, Hashable, Codable {
 extension AASADocument {
     /// Every (service, app ID) the document serves, with the effective rules that apply (M20–M22 applied), sorted
     /// by service then app ID so two documents can be compared entry by entry.
-    public var appEntries: [AASAAppEntry] {
-        var entries: [AASAAppEntry] = []
-        for service in AASAService.allCases {
-            for appID in appIDs(for: service).sorted() {
-                entries.append(
-                    AASAAppEntry(
-                        service: service,
-                        appID: appID,
-                        rules: service == .applinks ? effectiveRules(for: appID) : []
-                    )
-                )
-            }
-        }
-        return entries
-    }
+    public var appEntries: [AASAAppEntry] { entriesWithDetails().map(\.entry) }
 
     /// The effective rules iOS applies to `appID` for universal links (empty when the app is not listed).
     public func effectiveRules(for appID: String) -> [AASAEffectiveRule] {
@@ -142,34 +128,108 @@ extension AASADocument {
     /// What would change for each app ID if `other` replaced this document: a semantic comparison that ignores
     /// formatting, key order, comments and equivalent spellings (`"/buy/"` vs `"buy"`).
     public func differences(to other: AASADocument) -> [AASAEntryDifference] {
-        let mine = Dictionary(appEntries.map { ("\($0.service.rawValue) \($0.appID)", $0) }) { first, _ in first }
-        let theirs = Dictionary(other.appEntries.map { ("\($0.service.rawValue) \($0.appID)", $0) }) { first, _ in first
+        typealias Keyed = [String: (entry: AASAAppEntry, detail: Int?)]
+        let mine: Keyed = Dictionary(
+            entriesWithDetails().map { ("\($0.entry.service.rawValue) \($0.entry.appID)", $0) }
+        ) {
+            first,
+            _ in first
+        }
+        let theirs: Keyed = Dictionary(
+            other.entriesWithDetails().map { ("\($0.entry.service.rawValue) \($0.entry.appID)", $0) }
+        ) { first, _ in first }
+        // App IDs of one details entry share its rules, so each pair of entries is compared once, and each variable
+        // once (a rule's variables are its document's values for the names it uses).
+        var sameRulesByDetails: [[Int?]: Bool] = [:]
+        var sameValuesByName: [String: Bool] = [:]
+        func sameValues(_ name: String) -> Bool {
+            if let known = sameValuesByName[name] { return known }
+            let same = applinks?.substitutionVariables[name] == other.applinks?.substitutionVariables[name]
+            sameValuesByName[name] = same
+            return same
+        }
+        func sameRules(
+            _ before: (entry: AASAAppEntry, detail: Int?),
+            _ after: (entry: AASAAppEntry, detail: Int?)
+        ) -> Bool {
+            let pair = [before.detail, after.detail]
+            if let known = sameRulesByDetails[pair] { return known }
+            let same =
+                before.entry.rules.count == after.entry.rules.count
+                && zip(before.entry.rules, after.entry.rules).allSatisfy {
+                    Self.sameRule($0, $1, sameValues: sameValues)
+                }
+            sameRulesByDetails[pair] = same
+            return same
         }
         var result: [AASAEntryDifference] = []
         for key in Set(mine.keys).union(theirs.keys).sorted() {
             let before = mine[key]
             let after = theirs[key]
-            guard let entry = before ?? after else { continue }
+            guard let entry = before?.entry ?? after?.entry else { continue }
             let change: AASAEntryDifference.Change
-            if before == nil {
-                change = .added
-            } else if after == nil {
-                change = .removed
-            } else if before?.rules != after?.rules {
+            if let before, let after {
+                guard !sameRules(before, after) else { continue }
                 change = .rulesChanged
             } else {
-                continue
+                change = before == nil ? .added : .removed
             }
             result.append(
                 AASAEntryDifference(
                     service: entry.service,
                     appID: entry.appID,
                     change: change,
-                    before: before?.rules,
-                    after: after?.rules
+                    before: before?.entry.rules,
+                    after: after?.entry.rules
                 )
             )
         }
         return result
+    }
+
+    /// Every entry of ``appEntries``, with the position in `applinks.details` of the details entry its rules come
+    /// from.
+    ///
+    /// A details entry's effective rules are built once and shared by every app ID it lists: finding the entry and
+    /// building its rules again for each app ID made a file listing many app IDs beside many rules quadratic in
+    /// time and memory.
+    private func entriesWithDetails() -> [(entry: AASAAppEntry, detail: Int?)] {
+        var firstDetail: [String: Int] = [:]
+        for (position, detail) in (applinks?.details ?? []).enumerated() {
+            for appID in detail.appIDs where firstDetail[appID] == nil { firstDetail[appID] = position }
+        }
+        var rulesByDetail: [Int: [AASAEffectiveRule]] = [:]
+        var entries: [(entry: AASAAppEntry, detail: Int?)] = []
+        for service in AASAService.allCases {
+            for appID in appIDs(for: service).sorted() {
+                guard service == .applinks, let applinks, let position = firstDetail[appID],
+                    position < applinks.details.count
+                else {
+                    entries.append((AASAAppEntry(service: service, appID: appID, rules: []), nil))
+                    continue
+                }
+                let detail = applinks.details[position]
+                let rules =
+                    rulesByDetail[position]
+                    ?? detail.rules.map { AASAEffectiveRule(rule: $0, detail: detail, appLinks: applinks) }
+                rulesByDetail[position] = rules
+                entries.append((AASAAppEntry(service: service, appID: appID, rules: rules), position))
+            }
+        }
+        return entries
+    }
+
+    /// `==` on two rules of this document and `other`, with `sameValues` saying whether a variable has the same
+    /// values in both (instead of comparing those values again for every rule).
+    private static func sameRule(
+        _ mine: AASAEffectiveRule,
+        _ theirs: AASAEffectiveRule,
+        sameValues: (String) -> Bool
+    ) -> Bool {
+        mine.path == theirs.path && mine.query == theirs.query && mine.fragment == theirs.fragment
+            && mine.exclude == theirs.exclude && mine.caseSensitive == theirs.caseSensitive
+            && mine.percentEncoded == theirs.percentEncoded
+            && mine.variables.keys.sorted() == theirs.variables.keys.sorted()
+            && mine.variables.keys.allSatisfy(sameValues)
     }
 }

@@ -32,6 +32,9 @@ private struct LintContext {
     let domain: String?
     /// The distinct well-formed App ID prefixes of the file (at most 100), to suggest fixes for typos.
     let knownPrefixes: [String]
+    /// The names a pattern may use: the predefined variables and the file's own (built once; building it per pattern
+    /// made a file with many variables and many rules quadratic).
+    let definedVariables: Set<String>
     var findings: [Finding] = []
 
     init(document: AASADocument, domain: String?) {
@@ -44,6 +47,9 @@ private struct LintContext {
             if prefix.count == 10, seen.insert(prefix).inserted { prefixes.append(prefix) }
         }
         knownPrefixes = prefixes
+        var defined = PatternCompiler.builtinNames
+        if let variables = document.applinks?.substitutionVariables { defined.formUnion(variables.keys) }
+        definedVariables = defined
     }
 
     mutating func add(_ rule: Rule, _ message: String, at location: String, fix: String? = nil) {
@@ -487,10 +493,7 @@ private struct LintContext {
     }
 
     mutating func lintPattern(_ pattern: String, at location: String) {
-        let defined = Set(document.applinks?.substitutionVariables.keys.map { $0 } ?? []).union(
-            PatternCompiler.builtinNames
-        )
-        for name in PatternCompiler.variableReferences(in: pattern) where !defined.contains(name) {
+        for name in PatternCompiler.variableReferences(in: pattern) where !definedVariables.contains(name) {
             add(
                 AASARules.undefinedVariable,
                 "pattern \"\(pattern)\" uses $(\(name)), which is neither predefined nor in substitutionVariables; "

@@ -11,6 +11,10 @@ enum AppIDCheck {
         "XXXXXXXXXX", "YOURTEAMID", "TEAMID1234", "AAAAAAAAAA",
     ]
 
+    /// The longest prefix (in UTF-8 bytes) a typo suggestion is looked for: twice a real one, so a hostile app ID
+    /// of a megabyte is not searched once for each of the file's known prefixes.
+    static let maximumSuggestionPrefixLength = 20
+
     static func check(_ appID: String, knownPrefixes: [String]) -> Verdict {
         guard let dot = appID.firstIndex(of: ".") else {
             return .malformed("no dot between the App ID prefix and the bundle ID")
@@ -25,8 +29,9 @@ enum AppIDCheck {
             if prefix.allSatisfy({ $0.isLetter || $0.isNumber }), prefix.count == 10 {
                 reason = "the App ID prefix \"\(prefix)\" must be upper-case"
             }
+            let isSuggestible = !prefix.isEmpty && prefix.utf8.count <= maximumSuggestionPrefixLength
             let suggestions = knownPrefixes.filter { known in
-                known != prefix && !prefix.isEmpty && (known.contains(prefix) || prefix.contains(known))
+                isSuggestible && known != prefix && (known.contains(prefix) || prefix.contains(known))
             }
             if let suggestion = suggestions.sorted().first {
                 reason += "; did you mean \(suggestion), used elsewhere in this file?"

@@ -186,16 +186,21 @@ public struct ResourceSeal: Sendable {
         var modifiedFiles: [String] = []
         var missingFiles: [String] = []
         var changedCode: [String] = []
-        var nestedPrefixes: [String] = []
         var checked = 0
+        let nested = NestedCodeFolders(
+            prefixes: entries.compactMap { path, entry in
+                guard case .nestedCode = entry else { return nil }
+                return path.hasSuffix("/") ? path : path + "/"
+            },
+            files: bundleFiles
+        )
         for path in entries.keys.sorted() {
             guard let entry = entries[path] else { continue }
             switch entry {
             case .nestedCode(let cdhash):
-                nestedPrefixes.append(path.hasSuffix("/") ? path : path + "/")
                 let bare = path.hasSuffix("/") ? String(path.dropLast()) : path
                 guard let cdhash, let hashes = nestedCodeHashes(bare) else {
-                    if !exists(bare) && !bundleFiles.contains(where: { $0.hasPrefix(bare + "/") }) {
+                    if !exists(bare) && !nested.prefixesWithFiles.contains(bare + "/") {
                         missingFiles.append(bare)
                     }
                     continue
@@ -223,7 +228,7 @@ public struct ResourceSeal: Sendable {
         var untriedFiles = 0
         for path in bundleFiles.sorted() where entries[path] == nil {
             if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
-            if nestedPrefixes.contains(where: { path.hasPrefix($0) }) { continue }
+            if nested.filesInside.contains(path) { continue }
             switch isOmitted(path, stepsLeft: &stepsLeft) {
             case true?: continue
             case false?: break
@@ -339,6 +344,39 @@ public struct ResourceSeal: Sendable {
             }
         }
         return (compiled, unevaluated)
+    }
+}
+
+/// Which bundle files lie inside nested code the seal names (a framework or extension folder, sealed by its own
+/// signature), and which of those folders hold files.
+///
+/// Each file is cut at its `/`s and the folders found looked up, in time linear in the file names: comparing every
+/// file with every nested-code entry made a seal with many entries and an archive with many files quadratic.
+private struct NestedCodeFolders {
+    /// The nested-code prefixes (`PlugIns/Share.appex/`) that some file lies under.
+    private(set) var prefixesWithFiles = Set<String>()
+    /// The files that lie under some nested-code prefix.
+    private(set) var filesInside = Set<String>()
+
+    /// Sorts `files` into the folders `prefixes` (each ending with `/`) name.
+    init(prefixes: [String], files: [String]) {
+        let prefixSet = Set(prefixes)
+        guard !prefixSet.isEmpty else { return }
+        // No prefix has more `/` than this, so a file is cut no deeper.
+        let deepest = prefixes.map { $0.count { $0 == "/" } }.max() ?? 0
+        for file in files {
+            var slashes = 0
+            var index = file.startIndex
+            while slashes < deepest, let slash = file[index...].firstIndex(of: "/") {
+                slashes += 1
+                index = file.index(after: slash)
+                let folder = String(file[..<index])
+                if prefixSet.contains(folder) {
+                    prefixesWithFiles.insert(folder)
+                    filesInside.insert(file)
+                }
+            }
+        }
     }
 }
 

@@ -3,9 +3,9 @@ import IPACheckAASA
 import IPACheckReport
 import Testing
 
-/// The flow checks (AASA104 rule can never fire, AASA105 duplicate rule) on files far larger than Apple reads: the
-/// same findings as on small files, in time linear in the file (issue 11, hostile inputs).
-struct LintFlowScaleTests {
+/// Lint on files far larger than Apple reads: the same findings as on small files, in time linear in the file
+/// (issue 11, hostile inputs).
+struct LintScaleTests {
     static let appID = "A1B2C3D4E5.com.acme.app"
 
     static func lint(components: [[String: String]], variables: [String: [String]] = [:]) throws -> [Finding] {
@@ -55,5 +55,33 @@ struct LintFlowScaleTests {
         #expect(expected.count > 100 && expected.count < narrow.count)
         let reported = findings.filter { $0.rule == "AASA104" }.compactMap(\.location)
         #expect(reported.sorted() == expected.sorted())
+    }
+
+    /// Every pattern is checked against the defined variables; building that set for each pattern made 40,000
+    /// variables and 40,000 rules take minutes.
+    @Test func undefinedVariableAmongManyVariablesAndRules() throws {
+        let count = 40_000
+        let variables = Dictionary(uniqueKeysWithValues: (0..<count).map { ("v\($0)", ["x"]) })
+        var components = (0..<count).map { ["/": "/$(v\($0))/\($0)"] }
+        components.append(["/": "/$(missing)"])
+        let findings = try Self.lint(components: components, variables: variables)
+        let undefined = findings.filter { $0.rule == "AASA114" }
+        #expect(undefined.map(\.location) == ["applinks.details[0].components[\(count)]"])
+    }
+
+    /// A malformed prefix that contains a prefix used elsewhere gets it suggested; one of a megabyte is not searched
+    /// for each of the file's known prefixes (100 searches through a megabyte per app ID).
+    @Test func typoSuggestionsOnlyForShortPrefixes() throws {
+        let known = (0..<100).map { String(format: "K%09d", $0).replacingOccurrences(of: "0", with: "Q") }
+        let typo = known[7] + "Z.com.acme.app"
+        let huge = String(repeating: "X", count: 1_000_000) + known[7] + ".com.acme.app"
+        let apps = known.map { "\($0).com.acme.app" } + [typo, huge]
+        let data = try JSONSerialization.data(withJSONObject: ["webcredentials": ["apps": apps]])
+        let findings = try AASALinter.lint(bytes: Array(data)).findings.filter { $0.rule == "AASA112" }
+        #expect(findings.count == 2)
+        let typoFinding = findings.first { $0.location == "webcredentials.apps[100]" }
+        #expect(typoFinding?.message.contains("did you mean \(known[7])") == true)
+        let hugeFinding = findings.first { $0.location == "webcredentials.apps[101]" }
+        #expect(hugeFinding.map { !$0.message.contains("did you mean") } == true)
     }
 }
