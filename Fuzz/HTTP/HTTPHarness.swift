@@ -8,9 +8,9 @@ import IPACheckReport
 /// `Apple-Failure-Details`, `Apple-Try-Direct`), the body as an AASA file, and the report rendered as text.
 ///
 /// Input: up to three answers separated by NUL bytes, for the well-known URL (and the user-agent comparison),
-/// the root-path fallback, and Apple's CDN. Each answer is an HTTP/1.1-like text: a status line (`200`, or
-/// `!timeout` and any other ``FetchFailure/Kind`` for a failed fetch), header lines `Name: value`, an empty
-/// line, the body. A missing answer is a reset connection.
+/// the root-path fallback, and Apple's CDN. Each answer is an HTTP/1.1-like text: a status line (`200`; `200 cut`
+/// for a body the fetcher cut at its size cap; `!timeout` or any other ``FetchFailure/Kind`` for a failed
+/// fetch), header lines `Name: value`, an empty line, the body. A missing answer is a reset connection.
 enum HTTPHarness {
     /// The host every check is for.
     static let target = AASAFetchTarget(host: "example.com")
@@ -44,10 +44,10 @@ enum HTTPHarness {
         }
         return .response(
             FetchResponse(
-                status: Int(statusLine.trimmingCharacters(in: .whitespaces)) ?? 200,
+                status: Int(statusLine.prefix { $0 != " " }) ?? 200,
                 headers: headers,
                 body: body,
-                bodyTruncated: body.count > FetchOptions.defaultBodyLimit
+                bodyTruncated: statusLine.hasSuffix(" cut")
             )
         )
     }
