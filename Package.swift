@@ -17,6 +17,16 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOSSL", package: "swift-nio-ssl"),
 ]
 
+/// A fuzz harness: `Fuzz/<name>`, built as the executable `Fuzz<name>`.
+func fuzzHarness(_ name: String, dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: "Fuzz\(name)",
+        dependencies: dependencies + ["IPACheckFuzzSupport"],
+        path: "Fuzz/\(name)",
+        swiftSettings: strict
+    )
+}
+
 let package = Package(
     name: "ipacheck",
     platforms: [.macOS(.v13)],
@@ -114,6 +124,19 @@ let package = Package(
             path: "Benchmarks/SealBaseline",
             swiftSettings: strict
         ),
+
+        // Fuzzing (Fuzz/README.md): libFuzzer harnesses when scripts/fuzz builds them with -sanitize=fuzzer and
+        // IPACHECK_LIBFUZZER defined; in any other build, tools that replay files through the same harness.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "IPACheckFuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support", swiftSettings: strict),
+        fuzzHarness("MachO", dependencies: ["IPACheckBinary", "IPACheckCore"]),
+        fuzzHarness("Entitlements", dependencies: ["IPACheckCore", "IPACheckPlist"]),
+        fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckCore"]),
+        fuzzHarness("Plist", dependencies: ["IPACheckPlist"]),
+        fuzzHarness("Zip", dependencies: ["IPACheckArchive", "IPACheckCore"]),
+        fuzzHarness("AASA", dependencies: ["IPACheckAASA"]),
+        fuzzHarness("HTTP", dependencies: ["IPACheckCore", "IPACheckReport"]),
+        fuzzHarness("Config", dependencies: ["IPACheckCore"]),
 
         // Tests.
         .target(
