@@ -28,14 +28,14 @@ enum AASAHarness {
         _ = AASALinter.lint(parsed, domain: "example.com")
         _ = parsed.differences(to: parsed)
 
-        var urls = fixedURLs + givenURLs.map(String.init)
+        var patternURLs: [String] = []
         for detail in parsed.applinks?.details.prefix(maximumAppIDs) ?? [] {
             for rule in detail.rules.prefix(maximumURLs) {
                 let fields = rule.fields.overlaid(on: detail.defaults)
-                urls.append("https://example.com\(fields.path ?? "/")#\(fields.fragment ?? "")")
+                patternURLs.append("https://example.com\(fields.path ?? "/")#\(fields.fragment ?? "")")
             }
         }
-        urls = Array(urls.prefix(maximumURLs))
+        let urls = Array((fixedURLs + patternURLs + givenURLs.map(String.init)).prefix(maximumURLs))
         let appIDs = parsed.applinks?.details.flatMap(\.appIDs).prefix(maximumAppIDs) ?? []
         for appID in appIDs {
             let matcher = parsed.matcher(for: appID, domain: "*.example.com")
