@@ -21,7 +21,16 @@ public enum PlistParser {
         guard buffer.count <= maximumSize, let length = UInt32(exactly: buffer.count) else {
             throw PlistError("\(buffer.count) bytes is larger than the \(maximumSize)-byte limit for a property list")
         }
-        if buffer.starts(with: Array("bplist".utf8)) == false {
+        if buffer.starts(with: Array("bplist".utf8)) {
+            switch BinaryPlistKeys.check(buffer) {
+            case .readable:
+                break
+            case .keyWithNUL:
+                throw PlistError("a dictionary key holds a NUL character, which libplist cannot read")
+            case .overlappingDictionaries:
+                throw PlistError("its dictionaries overlap (they claim more keys than the file has bytes)")
+            }
+        } else {
             // libplist 2.2 has no error reporting for XML; refuse what is plainly not XML so the message is useful.
             let head = buffer.drop(while: {
                 $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || $0 == 0xef
