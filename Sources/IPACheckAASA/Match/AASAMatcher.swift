@@ -36,12 +36,15 @@ public struct AASAMatcher: Sendable {
     }
 
     private let scope: Scope
+    /// The rules' path prefixes, to pass over most rules without touching them.
+    private let prefilter: PathPrefilter
 
     init(document: AASADocument, appID: String, service: AASAService, domain: String?) {
         self.appID = appID
         self.service = service
         self.domain = domain?.lowercased()
         guard service == .applinks else {
+            prefilter = PathPrefilter(rules: [])
             detailIndex = nil
             if document.serviceApps[service]?.contains(appID) == true {
                 scope = .listed("\(appID) is listed in \(service.rawValue).apps")
@@ -51,6 +54,7 @@ public struct AASAMatcher: Sendable {
             return
         }
         guard let applinks = document.applinks, let detail = document.detail(for: appID) else {
+            prefilter = PathPrefilter(rules: [])
             detailIndex = nil
             scope = .notListed("\(appID) is not listed in applinks.details")
             return
@@ -60,6 +64,7 @@ public struct AASAMatcher: Sendable {
         let rules = detail.rules.map {
             CompiledRule(rule: $0, detail: detail, domainDefaults: applinks.defaults, compiler: compiler)
         }
+        prefilter = PathPrefilter(rules: rules)
         if rules.isEmpty {
             let what = detail.ruleSource == .components ? "an empty components array" : "no components or paths"
             scope = .noRules("\(detail.location), the entry for \(appID), has \(what)")
@@ -70,7 +75,40 @@ public struct AASAMatcher: Sendable {
 
     /// Whether iOS would open `url` in the app, and which rule decided.
     public func evaluate(_ url: String) -> AASAMatchResult {
-        run(url, trace: false).result
+        let parts = URLParts(url)
+        if let domain, let host = parts.host, !Self.host(host, isOn: domain) {
+            return AASAMatchResult(
+                url: url,
+                appID: appID,
+                verdict: .none,
+                rule: nil,
+                why: "host \(host) is not the domain \(domain)"
+            )
+        }
+        switch scope {
+        case .notListed(let why), .noRules(let why):
+            return AASAMatchResult(url: url, appID: appID, verdict: .none, rule: nil, why: why)
+        case .listed(let why):
+            return AASAMatchResult(url: url, appID: appID, verdict: .match, rule: nil, why: why)
+        case .rules(let rules):
+            // The bulk path (`match --urls`): no trace, and the reason built in one string.
+            var view = URLView(parts: parts)
+            if let rule = Self.firstMatch(rules, prefilter, &view) {
+                var why = rule.decidingPrefix(blocks: rule.exclude)
+                parts.appendResource(to: &why)
+                return AASAMatchResult(
+                    url: url,
+                    appID: appID,
+                    verdict: rule.exclude ? .block : .match,
+                    rule: rule.reference,
+                    why: why
+                )
+            }
+            var why = noMatchPrefix
+            parts.appendResource(to: &why)
+            why += noMatchSuffix
+            return AASAMatchResult(url: url, appID: appID, verdict: .none, rule: nil, why: why)
+        }
     }
 
     /// Only the verdict and the deciding rule, without building the `why` text: for bulk matching (sitemaps).
@@ -82,10 +120,8 @@ public struct AASAMatcher: Sendable {
         case .listed: return (.match, nil)
         case .rules(let rules):
             var view = URLView(parts: parts)
-            for rule in rules where rule.test(&view) == .matched {
-                return (rule.exclude ? .block : .match, rule.reference)
-            }
-            return (.none, nil)
+            guard let rule = Self.firstMatch(rules, prefilter, &view) else { return (.none, nil) }
+            return (rule.exclude ? .block : .match, rule.reference)
         }
     }
 
@@ -125,9 +161,10 @@ public struct AASAMatcher: Sendable {
             var view = URLView(parts: parts)
             var steps: [AASATraceStep] = []
             var decision: (verdict: AASAVerdict, rule: CompiledRule)?
+            var path = PathOfVariant()
             for rule in rules {
                 if decision != nil, !trace { break }
-                let outcome = rule.test(&view)
+                let outcome = rule.test(&view, path: path.of(rule.variant, in: &view))
                 guard trace else {
                     if outcome == .matched { decision = (rule.exclude ? .block : .match, rule) }
                     continue
@@ -152,18 +189,91 @@ public struct AASAMatcher: Sendable {
                 )
             }
             if let decision {
-                let verb = decision.verdict == .block ? "blocks" : "matches"
-                return finish(
-                    decision.verdict,
-                    decision.rule.reference,
-                    "\(decision.rule.label) \(decision.rule.text) \(verb) \(parts.resource)",
-                    steps
-                )
+                var why = decision.rule.decidingPrefix(blocks: decision.verdict == .block)
+                parts.appendResource(to: &why)
+                return finish(decision.verdict, decision.rule.reference, why, steps)
             }
-            let location = "applinks.details[\(detailIndex ?? 0)]"
-            let count = rules.count == 1 ? "1 rule" : "\(rules.count) rules"
-            return finish(.none, nil, "no rule of \(location) matches \(parts.resource) (\(count) tried)", steps)
+            var why = noMatchPrefix
+            parts.appendResource(to: &why)
+            return finish(.none, nil, why + noMatchSuffix, steps)
         }
+    }
+
+    /// The first rule that matches: the one that decides (M1).
+    private static func firstMatch(
+        _ rules: [CompiledRule],
+        _ prefilter: PathPrefilter,
+        _ view: inout URLView
+    ) -> CompiledRule? {
+        var path = PathOfVariant()
+        for index in rules.indices {
+            let variant = prefilter.variants[index]
+            guard prefilter.admits(index, path: path.of(variant, in: &view)) else { continue }
+            let rule = rules[index]
+            if rule.test(&view, path: path.of(variant, in: &view)) == .matched { return rule }
+        }
+        return nil
+    }
+
+    /// The URL's path as the rule being tested compares it, prepared again only when a rule's variant differs
+    /// from the last one's (a document's rules usually share one): the rule loop then copies no array.
+    private struct PathOfVariant {
+        private var variant: URLView.Variant?
+        private var path: [UInt32] = []
+
+        mutating func of(_ variant: URLView.Variant, in view: inout URLView) -> [UInt32] {
+            if self.variant != variant {
+                path = view.path(variant)
+                self.variant = variant
+            }
+            return path
+        }
+    }
+
+    /// What a path must start with for each rule to have a chance, kept in flat arrays of plain values: a URL is
+    /// held against most rules without touching their compiled patterns (whose reference counting cost more than
+    /// the comparisons on a million-URL sitemap).
+    private struct PathPrefilter: Sendable {
+        /// The variant each rule compares the path in.
+        let variants: [URLView.Variant]
+        /// Every rule's prefix, one after the other.
+        private let scalars: [UInt32]
+        /// Where each rule's prefix lies in `scalars`; nil for a rule that never matches.
+        private let ranges: [Range<Int>?]
+
+        init(rules: [CompiledRule]) {
+            var scalars: [UInt32] = []
+            var ranges: [Range<Int>?] = []
+            for rule in rules {
+                guard let prefix = rule.requiredPathPrefix else {
+                    ranges.append(nil)
+                    continue
+                }
+                let start = scalars.count
+                scalars += prefix
+                ranges.append(start..<scalars.count)
+            }
+            variants = rules.map(\.variant)
+            self.scalars = scalars
+            self.ranges = ranges
+        }
+
+        /// Whether rule `index` may match a URL whose path (in the rule's variant) is `path`.
+        func admits(_ index: Int, path: [UInt32]) -> Bool {
+            guard let range = ranges[index] else { return false }
+            guard path.count >= range.count else { return false }
+            for (offset, position) in range.enumerated() where scalars[position] != path[offset] { return false }
+            return true
+        }
+    }
+
+    /// `no rule of applinks.details[0] matches `: the start of the reason when no rule matches.
+    private var noMatchPrefix: String { "no rule of applinks.details[\(detailIndex ?? 0)] matches " }
+
+    /// ` (15 rules tried)`: the end of the reason when no rule matches.
+    private var noMatchSuffix: String {
+        guard case .rules(let rules) = scope else { return "" }
+        return rules.count == 1 ? " (1 rule tried)" : " (\(rules.count) rules tried)"
     }
 
     /// Host equality, case-insensitive (M23); `*.example.com` covers subdomains only.
@@ -184,7 +294,7 @@ final class CompiledRule: Sendable {
         case path
         case query
         case fragment
-        case undefinedVariable([String])
+        case undefinedVariable
     }
 
     enum QueryTest: Sendable {
@@ -202,6 +312,8 @@ final class CompiledRule: Sendable {
     private let query: QueryTest?
     private let fragment: (Glob, String)?
     private let undefinedVariables: [String]
+    /// What the path (in ``variant``) must start with for this rule to match; nil when it never matches.
+    let requiredPathPrefix: [UInt32]?
 
     init(rule: AASARule, detail: AASADetail, domainDefaults: AASAFields, compiler: PatternCompiler) {
         reference = AASARuleReference(detail: detail.index, component: rule.index)
@@ -264,14 +376,24 @@ final class CompiledRule: Sendable {
             fragment = nil
         }
         undefinedVariables = undefined
+        requiredPathPrefix = Self.requiredPrefix(path, undefined: undefined)
     }
 
-    func test(_ view: inout URLView) -> Outcome {
-        if !undefinedVariables.isEmpty { return .undefinedVariable(undefinedVariables) }
-        if let path {
-            let text = view.path(variant)
-            if !path.main.matches(text), !(path.parent?.matches(text) ?? false) { return .path }
-        }
+    /// The prefix both path patterns require (the text matches either); nil when neither can match.
+    private static func requiredPrefix(_ path: (main: Glob, parent: Glob?)?, undefined: [String]) -> [UInt32]? {
+        guard undefined.isEmpty else { return nil }
+        guard let path else { return [] }
+        let main = path.main.requiredPrefix
+        guard let parent = path.parent else { return main }
+        guard let main else { return parent.requiredPrefix }
+        guard let other = parent.requiredPrefix else { return main }
+        return Array(zip(main, other).prefix { $0 == $1 }.map(\.0))
+    }
+
+    /// Whether the URL in `view`, whose path in this rule's variant is `text`, meets every part of the rule.
+    func test(_ view: inout URLView, path text: [UInt32]) -> Outcome {
+        if !undefinedVariables.isEmpty { return .undefinedVariable }
+        if let path, !path.main.matches(text), !(path.parent?.matches(text) ?? false) { return .path }
         if let fragment, !fragment.0.matches(view.fragment(variant)) { return .fragment }
         if let query {
             switch query {
@@ -297,6 +419,17 @@ final class CompiledRule: Sendable {
         return found || glob.matches([])
     }
 
+    /// `component 3 {"/": "/settings/*"} matches `: the start of the reason when this rule decides.
+    func decidingPrefix(blocks: Bool) -> String {
+        var why = ""
+        why.reserveCapacity(label.utf8.count + text.utf8.count + 72)
+        why += label
+        why += " "
+        why += text
+        why += blocks ? " blocks " : " matches "
+        return why
+    }
+
     func matchDescription(_ parts: URLParts) -> String {
         "\(parts.resource) matches every part the rule specifies"
     }
@@ -304,8 +437,9 @@ final class CompiledRule: Sendable {
     func failureDescription(_ outcome: Outcome, view: inout URLView) -> String {
         switch outcome {
         case .matched: return "matches"
-        case .undefinedVariable(let names):
-            return "uses undefined substitution variable(s) " + names.map { "$(\($0))" }.joined(separator: ", ")
+        case .undefinedVariable:
+            return "uses undefined substitution variable(s) "
+                + undefinedVariables.map { "$(\($0))" }.joined(separator: ", ")
                 + ", so it never matches"
         case .path:
             return "path \"/\(Self.string(view.path(variant)))\" does not match \"\(pathPattern ?? "*")\""

@@ -52,6 +52,23 @@ struct Glob: Sendable, Hashable {
         self.matchesEverything = matchesEverything
     }
 
+    /// The scalars every matching text starts with (empty when the pattern starts with a wildcard); nil when no
+    /// text matches.
+    var requiredPrefix: [UInt32]? {
+        switch program {
+        case .literal(let literal): return literal
+        case .wildcard(let wildcard): return wildcard.literalCodes
+        case .positions(let matcher):
+            var prefix: [UInt32] = []
+            for token in matcher.tokens {
+                guard case .scalar(let value) = token else { break }
+                prefix.append(value)
+            }
+            return prefix
+        case .never: return nil
+        }
+    }
+
     /// Whether the whole `text` matches.
     func matches(_ text: [UInt32]) -> Bool {
         switch program {
@@ -95,6 +112,9 @@ private struct WildcardProgram: Sendable, Hashable {
         literalPrefix = codes.firstIndex { $0 >= Self.setBase } ?? codes.count
         minimumLength = codes.count { $0 != Self.star }
     }
+
+    /// The plain scalars the pattern starts with.
+    var literalCodes: [UInt32] { Array(codes[..<literalPrefix]) }
 
     func matches(_ text: [UInt32]) -> Bool {
         guard text.count >= minimumLength else { return false }

@@ -52,6 +52,26 @@ public struct LinkURL: Hashable, Sendable {
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
     public static func universalLinkHost(_ text: String) throws(NotAUniversalLink) -> String {
+        try universalLinkParts(text).host.map { $0.lowercased() } ?? ""
+    }
+
+    /// Checks that `text` is a link iOS may treat as a universal link, making no string at all.
+    ///
+    /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
+    public static func requireUniversalLink(_ text: String) throws(NotAUniversalLink) {
+        _ = try universalLinkParts(text)
+    }
+
+    /// Checks that the UTF-8 `bytes` are a link iOS may treat as a universal link; makes a string only to say why
+    /// they are not.
+    ///
+    /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
+    public static func requireUniversalLink(utf8 bytes: ArraySlice<UInt8>) throws(NotAUniversalLink) {
+        if bytes.withUnsafeBufferPointer(URLParts.isPlainlyHTTPWithHost) { return }
+        try requireUniversalLink(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func universalLinkParts(_ text: String) throws(NotAUniversalLink) -> URLParts {
         let parts = URLParts(text)
         guard let scheme = parts.scheme else {
             throw NotAUniversalLink(text: text, reason: "no http or https scheme; write https://\(text)")
@@ -68,7 +88,7 @@ public struct LinkURL: Hashable, Sendable {
         guard let host = parts.host, !host.isEmpty else {
             throw NotAUniversalLink(text: text, reason: "no host")
         }
-        return host.lowercased()
+        return parts
     }
 
     /// The query items in order, names and values percent-decoded (`+` kept literally, as iOS does); an item

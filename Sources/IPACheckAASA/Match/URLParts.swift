@@ -53,6 +53,15 @@ struct URLParts: Sendable {
         fragmentRange = offsets.fragment.map(range)
     }
 
+    /// Whether `bytes` start with `http://` or `https://` (in any case) and have a non-empty host: a quick yes that
+    /// needs no string; false means "look closer", not "no".
+    static func isPlainlyHTTPWithHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let parts = split(bytes)
+        guard let scheme = parts.scheme, let host = parts.host, !host.isEmpty else { return false }
+        let lowered = scheme.map { bytes[$0] | 0x20 }
+        return lowered.elementsEqual("http".utf8) || lowered.elementsEqual("https".utf8)
+    }
+
     /// Where each part lies, in UTF-8 offsets.
     private struct Offsets {
         var scheme: Range<Int>?
@@ -121,9 +130,21 @@ struct URLParts: Sendable {
 
     /// Path, query and fragment as in the URL (`/buy/42?x=1#top`), `/` for an empty path, for messages.
     var resource: String {
-        var text = path.isEmpty ? "/" : String(path)
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
+        var text = ""
+        appendResource(to: &text)
         return text
+    }
+
+    /// Appends ``resource`` to `text`.
+    func appendResource(to text: inout String) {
+        if pathRange.isEmpty { text += "/" } else { text += path }
+        if let queryRange {
+            text += "?"
+            text += self.text[queryRange]
+        }
+        if let fragmentRange {
+            text += "#"
+            text += self.text[fragmentRange]
+        }
     }
 }

@@ -25,7 +25,18 @@ struct URLView {
     }
 
     let parts: URLParts
-    private var prepared = [Prepared](repeating: Prepared(), count: 4)
+    /// One per variant, held inline: a URL view costs no allocation of its own.
+    private var prepared: (Prepared, Prepared, Prepared, Prepared) = (Prepared(), Prepared(), Prepared(), Prepared())
+
+    /// `body` with the slot's preparations, in place (a copy would retain every array in it).
+    private mutating func withSlot<Result>(_ slot: Int, _ body: (inout Prepared) -> Result) -> Result {
+        switch slot {
+        case 0: body(&prepared.0)
+        case 1: body(&prepared.1)
+        case 2: body(&prepared.2)
+        default: body(&prepared.3)
+        }
+    }
 
     init(parts: URLParts) {
         self.parts = parts
@@ -34,35 +45,35 @@ struct URLView {
     /// The path without leading and trailing slashes (M5, M6), decoded and folded as the variant says.
     mutating func path(_ variant: Variant) -> [UInt32] {
         let slot = variant.slot
-        if let done = prepared[slot].path { return done }
+        if let done = withSlot(slot, { $0.path }) { return done }
         var path = Self.trimSlashes(parts.path)
         if !variant.percentEncoded, path.utf8.contains(UInt8(ascii: "%")), let decoded = path.removingPercentEncoding {
             path = Self.trimSlashes(Substring(decoded))
         }
         let done = Self.scalars(path, caseSensitive: variant.caseSensitive)
-        prepared[slot].path = done
+        withSlot(slot) { $0.path = done }
         return done
     }
 
     mutating func query(_ variant: Variant) -> [UInt32] {
         let slot = variant.slot
-        if let done = prepared[slot].query { return done }
+        if let done = withSlot(slot, { $0.query }) { return done }
         let done = Self.prepare(parts.query ?? "", variant)
-        prepared[slot].query = done
+        withSlot(slot) { $0.query = done }
         return done
     }
 
     mutating func fragment(_ variant: Variant) -> [UInt32] {
         let slot = variant.slot
-        if let done = prepared[slot].fragment { return done }
+        if let done = withSlot(slot, { $0.fragment }) { return done }
         let done = Self.prepare(parts.fragment ?? "", variant)
-        prepared[slot].fragment = done
+        withSlot(slot) { $0.fragment = done }
         return done
     }
 
     mutating func queryItems(_ variant: Variant) -> [QueryItem] {
         let slot = variant.slot
-        if let items = prepared[slot].items { return items }
+        if let items = withSlot(slot, { $0.items }) { return items }
         var items: [QueryItem] = []
         if let query = parts.query {
             for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
@@ -79,7 +90,7 @@ struct URLView {
                 items.append(QueryItem(name: Self.prepare(name, variant), value: Self.prepare(value, variant)))
             }
         }
-        prepared[slot].items = items
+        withSlot(slot) { $0.items = items }
         return items
     }
 

@@ -53,10 +53,15 @@ public final class MatchResultWriter {
     public func write(_ batch: Batch) {
         guard batch.count > 0 else { return }
         if written > 0 { buffer.append(contentsOf: (format == .json ? ",\n" : batch.explained ? "\n" : "").utf8) }
-        buffer.append(contentsOf: batch.bytes)
         written += batch.count
         if !batch.everyURLMatches { everyURLMatches = false }
-        if buffer.count >= Self.flushBytes { flush() }
+        if buffer.count + batch.bytes.count < Self.flushBytes {
+            buffer.append(contentsOf: batch.bytes)
+        } else {
+            // A big batch goes to the sink as it is, not copied into the buffer first.
+            flush()
+            sink(batch.bytes)
+        }
     }
 
     /// Ends the output and hands over what is left.
@@ -73,87 +78,140 @@ public final class MatchResultWriter {
 
     /// Results formatted as `format`.
     public static func format(_ results: [AASAMatchResult], as format: Format) -> Batch {
-        formatted(results.map { ($0, [String]()) }, as: format, explained: false)
+        var out = Output()
+        for (index, result) in results.enumerated() {
+            out.append(result, trace: [], first: index == 0, as: format, explained: false)
+        }
+        return Batch(
+            bytes: out.bytes,
+            count: results.count,
+            explained: false,
+            everyURLMatches: results.allSatisfy { $0.verdict == .match }
+        )
     }
 
     /// Explanations formatted as `format` (text shows the rules tried below each result; JSON only the results).
     public static func format(_ explanations: [AASAMatchExplanation], as format: Format) -> Batch {
-        formatted(explanations.map { ($0.result, Array($0.textLines.dropFirst())) }, as: format, explained: true)
-    }
-
-    private static func formatted(_ items: [(AASAMatchResult, [String])], as format: Format, explained: Bool) -> Batch {
         var out = Output()
-        var allMatch = true
-        for (index, (result, trace)) in items.enumerated() {
-            if result.verdict != .match { allMatch = false }
-            switch format {
-            case .text:
-                if index > 0, explained { out.append("\n") }
-                out.appendVisible(result.textLine)
-                out.append("\n")
-                for line in trace {
-                    out.appendVisible(line)
-                    out.append("\n")
-                }
-            case .json:
-                if index > 0 { out.append(",\n") }
-                out.append("    {\n      \"appID\" : ")
-                out.appendJSONString(result.appID)
-                if let rule = result.rule {
-                    out.append(",\n      \"rule\" : {\n        \"component\" : ")
-                    out.append(String(rule.component))
-                    out.append(",\n        \"detail\" : ")
-                    out.append(String(rule.detail))
-                    out.append("\n      }")
-                } else {
-                    out.append(",\n      \"rule\" : null")
-                }
-                out.append(",\n      \"url\" : ")
-                out.appendJSONString(result.url)
-                out.append(",\n      \"verdict\" : \"")
-                out.append(result.verdict.rawValue)
-                out.append("\",\n      \"why\" : ")
-                out.appendJSONString(result.why)
-                out.append("\n    }")
-            }
+        for (index, explanation) in explanations.enumerated() {
+            let trace = Array(explanation.textLines.dropFirst())
+            out.append(explanation.result, trace: trace, first: index == 0, as: format, explained: true)
         }
-        return Batch(bytes: out.bytes, count: items.count, explained: explained, everyURLMatches: allMatch)
+        return Batch(
+            bytes: out.bytes,
+            count: explanations.count,
+            explained: true,
+            everyURLMatches: explanations.allSatisfy { $0.result.verdict == .match }
+        )
     }
 
     /// Bytes being formatted, with the escapes every output needs.
     private struct Output {
         var bytes: [UInt8] = []
 
+        /// Appends one result (and, for text, the trace lines below it) after the results appended before.
+        mutating func append(
+            _ result: AASAMatchResult,
+            trace: [String],
+            first: Bool,
+            as format: Format,
+            explained: Bool
+        ) {
+            switch format {
+            case .text:
+                if !first, explained { append("\n") }
+                // The fields of ``AASAMatchResult/textLine``, escaped one by one (escaping is per character).
+                switch result.verdict {
+                case .match: append("MATCH  ")
+                case .block: append("BLOCK  ")
+                case .none: append("NONE   ")
+                }
+                appendVisible(result.url)
+                append("  ")
+                appendVisible(result.why)
+                append("\n")
+                for line in trace {
+                    appendVisible(line)
+                    append("\n")
+                }
+            case .json:
+                if !first { append(",\n") }
+                append("    {\n      \"appID\" : ")
+                appendJSONString(result.appID)
+                if let rule = result.rule {
+                    append(",\n      \"rule\" : {\n        \"component\" : ")
+                    append(rule.component)
+                    append(",\n        \"detail\" : ")
+                    append(rule.detail)
+                    append("\n      }")
+                } else {
+                    append(",\n      \"rule\" : null")
+                }
+                append(",\n      \"url\" : ")
+                appendJSONString(result.url)
+                append(",\n      \"verdict\" : \"")
+                append(result.verdict.rawValue)
+                append("\",\n      \"why\" : ")
+                appendJSONString(result.why)
+                append("\n    }")
+            }
+        }
+
         mutating func append(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        mutating func append(_ number: Int) {
+            append(String(number))
+        }
+
+        /// Appends `text`'s bytes if every byte passes `isPlain`.
+        ///
+        /// Returns false, having appended nothing, otherwise. One pass over native (contiguous) strings, which is
+        /// what every URL is.
+        mutating func appendIfEvery(_ text: String, _ isPlain: (UInt8) -> Bool) -> Bool {
+            let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard utf8.allSatisfy(isPlain) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            }
+            if let done { return done }
+            guard text.utf8.allSatisfy(isPlain) else { return false }
+            bytes.append(contentsOf: text.utf8)
+            return true
+        }
+
+        /// Appends printable-ASCII `text` with its quotes and backslashes escaped.
+        ///
+        /// Returns false, having appended nothing, when the text holds anything else (the scalar-by-scalar path
+        /// handles it). The runs between escapes are copied whole.
+        mutating func appendEscapingQuotes(_ text: String) -> Bool {
+            let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard utf8.allSatisfy(Self.isPlainASCII) else { return false }
+                var runStart = utf8.startIndex
+                for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    bytes.append(UInt8(ascii: "\\"))
+                    runStart = index
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+                return true
+            }
+            return done ?? false
         }
 
         static func isPlainASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
         /// Text from an input, with controls and bidi overrides made visible (all-ASCII text is copied as it is).
         mutating func appendVisible(_ text: String) {
-            var text = text
-            let plain = text.withUTF8 { utf8 in
-                guard utf8.allSatisfy(Self.isPlainASCII) else { return false }
-                bytes.append(contentsOf: utf8)
-                return true
-            }
-            if !plain { append(UntrustedText.visible(text)) }
+            if !appendIfEvery(text, Self.isPlainASCII) { append(UntrustedText.visible(text)) }
         }
 
         /// A JSON string literal: quotes, backslashes and controls escaped as JSON escapes them, C1 controls and
         /// bidi overrides as `\uXXXX` too.
         mutating func appendJSONString(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
-            var text = text
-            let plain = text.withUTF8 { utf8 in
-                guard utf8.allSatisfy({ Self.isPlainASCII($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-                else { return false }
-                bytes.append(contentsOf: utf8)
-                return true
-            }
-            if !plain {
+            if !appendEscapingQuotes(text) {
                 for scalar in text.unicodeScalars {
                     switch scalar {
                     case "\"": append("\\\"")
@@ -162,11 +220,13 @@ public final class MatchResultWriter {
                     case "\r": append("\\r")
                     case "\t": append("\\t")
                     default:
-                        if UntrustedText.isUnsafe(scalar) {
+                        if scalar.isASCII, Self.isPlainASCII(UInt8(scalar.value)) {
+                            bytes.append(UInt8(scalar.value))
+                        } else if UntrustedText.isUnsafe(scalar) {
                             let hex = String(scalar.value, radix: 16, uppercase: true)
                             append("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
                         } else {
-                            append(String(scalar))
+                            UTF8.encode(scalar) { bytes.append($0) }
                         }
                     }
                 }

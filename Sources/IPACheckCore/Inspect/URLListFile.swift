@@ -51,6 +51,15 @@ public final class URLListFile {
     /// - Throws: ``InputError`` when the file cannot be read or a line is longer than ``maximumLineBytes``; any
     ///   error `body` throws.
     public func forEachURL(_ body: (_ url: String, _ line: Int) throws -> Void) throws {
+        try forEachURLBytes { bytes, line in try body(String(decoding: bytes, as: UTF8.self), line) }
+    }
+
+    /// Calls `body` with the bytes of each URL (trimmed, not decoded) and its line number, in order: for callers
+    /// that hand URLs to other threads, which then make their strings themselves.
+    ///
+    /// - Throws: ``InputError`` when the file cannot be read or a line is longer than ``maximumLineBytes``; any
+    ///   error `body` throws.
+    public func forEachURLBytes(_ body: (_ url: ArraySlice<UInt8>, _ line: Int) throws -> Void) throws {
         guard let handle = FileHandle(forReadingAtPath: readablePath) else {
             throw InputError("unreadable", file: path, "cannot be read")
         }
@@ -87,12 +96,12 @@ public final class URLListFile {
     }
 
     /// The URL on a line, or nil for a blank or comment line.
-    private static func url(in line: ArraySlice<UInt8>) -> String? {
+    private static func url(in line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
         guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) })
         else { return nil }
         guard line[first] != UInt8(ascii: "#") else { return nil }
-        return String(decoding: line[first...last], as: UTF8.self)
+        return line[first...last]
     }
 
     private static func copy(_ source: String, to destination: URL, reportingAs path: String) throws(InputError) {

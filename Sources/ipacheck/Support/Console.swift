@@ -29,7 +29,19 @@ enum Console {
 
     /// Writes bytes a renderer made to stdout as they are (a streamed answer, in pieces).
     static func write(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        // Straight from the array (a `Data` would copy every piece first: a quarter of a gigabyte for a million
+        // JSON results); a short write goes on from where it stopped, an interrupted one is retried.
+        bytes.withUnsafeBytes { buffer in
+            var rest = buffer[...]
+            while !rest.isEmpty {
+                let piece = UnsafeRawBufferPointer(rebasing: rest)
+                guard let start = piece.baseAddress else { return }
+                let written = Foundation.write(STDOUT_FILENO, start, piece.count)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                rest = rest.dropFirst(written)
+            }
+        }
     }
 
     /// Writes a diagnostic line to stderr, with every control character and bidi override from an input made

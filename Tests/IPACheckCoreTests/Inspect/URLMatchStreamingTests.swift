@@ -52,6 +52,43 @@ struct URLMatchStreamingTests {
         }
     }
 
+    /// Batches are worked on by several threads at once; results must still come back in the list's order, each
+    /// URL with its own line, command-line URLs first.
+    @Test("batches come back in order, whole, with their lines")
+    func batchesInOrder() throws {
+        let count = 5 * URLBatches.batchSize + 17
+        let path = try Self.file((0..<count).map { "https://a.example/\($0)" }.joined(separator: "\n"))
+        var seen: [(url: String, line: Int?)] = []
+        try URLBatches.forEachResult(
+            urls: ["https://cli.example/x"],
+            list: try URLListFile(path: path),
+            transform: { batch in batch.map { (url: $0, line: $1) } }
+        ) { seen += $0 }
+        #expect(seen.count == count + 1)
+        #expect(seen.first?.url == "https://cli.example/x" && seen.first?.line == nil)
+        let fromFile = seen.dropFirst()
+        #expect(
+            zip(fromFile, 0..<count).allSatisfy { $0.0.url == "https://a.example/\($0.1)" && $0.0.line == $0.1 + 1 }
+        )
+    }
+
+    /// A bad line (the consumer throws) stops the run: nothing after it is consumed.
+    @Test("when the consumer throws, no later batch is consumed")
+    func consumerErrorStops() throws {
+        struct Stop: Error {}
+        let path = try Self.file(
+            (0..<(4 * URLBatches.batchSize)).map { "https://a.example/\($0)" }.joined(separator: "\n")
+        )
+        var consumed = 0
+        #expect(throws: Stop.self) {
+            try URLBatches.forEachResult(urls: [], list: try URLListFile(path: path), transform: { $0.count }) { _ in
+                consumed += 1
+                if consumed == 2 { throw Stop() }
+            }
+        }
+        #expect(consumed == 2)
+    }
+
     @Test("a missing file is an input error")
     func missingFile() {
         #expect(throws: InputError.self) { _ = try URLListFile(path: "/nonexistent/urls.txt") }
