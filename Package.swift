@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckPlistTests",
-            dependencies: ["IPACheckPlist", "IPACheckTestSupport"],
+            dependencies: ["IPACheckPlist", "IPACheckArchive", "IPACheckTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -9,7 +9,7 @@ public enum AASALinter {
     public static func lint(_ document: AASADocument, domain: String? = nil) -> [Finding] {
         var context = LintContext(document: document, domain: domain)
         context.lintTopLevel()
-        return context.findings.sorted()
+        return context.findings.findings.sorted()
     }
 
     /// Parses and lints a file: the parse findings (BOM, size, signing, duplicate keys) plus the lint findings.
@@ -17,13 +17,15 @@ public enum AASALinter {
         bytes: [UInt8],
         domain: String? = nil
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
-        let (document, parseFindings) = try AASADocument.parse(bytes)
-        let withDomain = parseFindings.map { finding -> Finding in
+        let (document, found) = try AASADocument.parse(bytes)
+        let withDomain = found.map { finding -> Finding in
             var finding = finding
             finding.domain = domain
             return finding
         }
-        return (document, (withDomain + lint(document, domain: domain)).sorted())
+        var parseFindings = FindingList()
+        parseFindings.append(contentsOf: withDomain)
+        return (document, (parseFindings.findings + lint(document, domain: domain)).sorted())
     }
 }
 
@@ -35,7 +37,7 @@ private struct LintContext {
     /// The names a pattern may use: the predefined variables and the file's own (built once; building it per pattern
     /// made a file with many variables and many rules quadratic).
     let definedVariables: Set<String>
-    var findings: [Finding] = []
+    var findings = FindingList()
 
     init(document: AASADocument, domain: String?) {
         self.document = document

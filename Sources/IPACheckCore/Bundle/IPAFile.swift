@@ -152,7 +152,7 @@ public final class IPAFile {
                 )
                 continue
             }
-            if let other = lowercased[name.lowercased()], !entry.isDirectory {
+            if !entry.isDirectory, let other = lowercased[name.lowercased()] {
                 findings.append(
                     ArchiveRules.duplicateMember.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
@@ -167,7 +167,9 @@ public final class IPAFile {
                     ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
                 findings.append(ArchiveRules.unreadableMember.finding("\(name) \(why)", location: name))
             }
-            lowercased[name.lowercased()] = name
+            // Most names are already lower case: then the key shares the name's storage instead of a copy.
+            let folded = name.lowercased()
+            lowercased[folded == name ? name : folded] = name
             members[name] = entry
         }
         return members

@@ -43,6 +43,9 @@ public final class IPAMemberReader {
         Reopening(path: path, entries: archive.entries, members: members, limits: archive.limits)
     }
 
+    /// The number of entries the archive lists.
+    var memberCount: Int { archive.entries.count }
+
     /// The most bytes of one member read whole (profiles, plists, CodeResources).
     var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
 

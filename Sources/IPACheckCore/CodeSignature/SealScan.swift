@@ -78,6 +78,20 @@ public struct SealScan {
     /// than it saves.
     public static let bytesWorthAThread = 16 * 1024 * 1024
 
+    /// What one more handle on the file costs for each member of the archive: libzip's copy of the central
+    /// directory (measured: about 340 bytes a member) and the member list checked against the first handle's.
+    static let bytesPerMemberPerHandle = 512
+
+    /// The memory the extra handles of a pass may take together: an archive with many members is read on fewer
+    /// threads (one, past about 16,000 members) rather than with a copy of its directory per thread.
+    static let extraHandlesBudget = 8 * 1024 * 1024
+
+    /// The threads a pass over an archive of `members` members may use, at most `wanted`.
+    static func threads(_ wanted: Int, members: Int) -> Int {
+        let perHandle = max(members, 1) * bytesPerMemberPerHandle
+        return max(1, min(wanted, 1 + extraHandlesBudget / perHandle))
+    }
+
     /// Reads `ipa` once.
     ///
     /// - Parameters:
@@ -146,7 +160,12 @@ public struct SealScan {
         var executables: [String: Result<Executable, InputError>] = [:]
         var mainStrings: BinaryStrings?
         let order = ipa.inArchiveOrder(Array(plans.keys))
-        let shares = split(order, into: threads, bytesPerShare: bytesPerThread, size: ipa.reader.declaredMemberSize)
+        let shares = split(
+            order,
+            into: Self.threads(threads, members: ipa.reader.memberCount),
+            bytesPerShare: bytesPerThread,
+            size: ipa.reader.declaredMemberSize
+        )
         let results = streamAll(order, shares: shares, plans: plans, reader: ipa.reader)
         for member in order {
             guard let result = results[member] else { continue }
