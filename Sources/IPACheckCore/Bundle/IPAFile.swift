@@ -128,7 +128,21 @@ public final class IPAFile {
 
     private static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
         var members: [String: ZipEntry] = [:]
-        var lowercased: [String: String] = [:]
+        // Names by the hash of their lower-case form: a word a member instead of a lower-case copy of each name.
+        // Names whose lower-case forms differ but hash alike are kept apart in `sharingAHash`, so none is missed.
+        var byFoldedHash: [Int: String] = [:]
+        var sharingAHash: [String: String] = [:]
+        func sameButForCase(_ name: String) -> String? {
+            let folded = name.lowercased()
+            guard let first = byFoldedHash[folded.hashValue] else {
+                byFoldedHash[folded.hashValue] = name
+                return nil
+            }
+            if first.lowercased() == folded { return first }
+            if let other = sharingAHash[folded] { return other }
+            sharingAHash[folded] = name
+            return nil
+        }
         for entry in entries {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
@@ -152,7 +166,7 @@ public final class IPAFile {
                 )
                 continue
             }
-            if !entry.isDirectory, let other = lowercased[name.lowercased()] {
+            if let other = sameButForCase(name), !entry.isDirectory {
                 findings.append(
                     ArchiveRules.duplicateMember.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
@@ -167,9 +181,6 @@ public final class IPAFile {
                     ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
                 findings.append(ArchiveRules.unreadableMember.finding("\(name) \(why)", location: name))
             }
-            // Most names are already lower case: then the key shares the name's storage instead of a copy.
-            let folded = name.lowercased()
-            lowercased[folded == name ? name : folded] = name
             members[name] = entry
         }
         return members

@@ -141,7 +141,7 @@ public struct SealScan {
             for (path, kind) in seal.requiredDigests {
                 let member = bundle.path + "/" + path
                 guard ipa.contains(member), infoPlists[member] == nil, sealDigests[member] == nil else { continue }
-                plans[member, default: MemberPlan()].digests.insert(kind)
+                plans[member, default: MemberPlan()].insert(kind)
             }
             for (path, entry) in seal.entries {
                 guard case .nestedCode = entry else { continue }
@@ -166,9 +166,10 @@ public struct SealScan {
             bytesPerShare: bytesPerThread,
             size: ipa.reader.declaredMemberSize
         )
-        let results = streamAll(order, shares: shares, plans: plans, reader: ipa.reader)
+        var results = streamAll(order, shares: shares, plans: plans, reader: ipa.reader)
+        plans = [:]
         for member in order {
-            guard let result = results[member] else { continue }
+            guard let result = results.removeValue(forKey: member) else { continue }
             if let found = result.found { mainStrings = BinaryStrings(found: found) }
             if let taken = result.digests { digests[member] = taken }
             if let bytes = result.bytes { kept[member] = bytes }
@@ -223,11 +224,29 @@ public struct SealScan {
 
     // MARK: - Streaming one member
 
+    /// What to take from one member.
+    ///
+    /// Plain flags (no set to allocate): a large app plans one for every file.
     private struct MemberPlan {
-        var digests: Set<DigestKind> = []
+        var sha1 = false
+        var sha256 = false
         var isExecutable = false
         var keep = false
         var needles: [String] = []
+
+        mutating func insert(_ kind: DigestKind) {
+            switch kind {
+            case .sha1: sha1 = true
+            case .sha256: sha256 = true
+            }
+        }
+
+        var digests: Set<DigestKind> {
+            var kinds: Set<DigestKind> = []
+            if sha1 { kinds.insert(.sha1) }
+            if sha256 { kinds.insert(.sha256) }
+            return kinds
+        }
     }
 
     /// Results handed back by the other threads of a pass.
@@ -242,12 +261,33 @@ public struct SealScan {
         var results: [String: StreamResult] { lock.withLock { collected } }
     }
 
+    /// What streaming one member gave.
+    ///
+    /// The digests stand inline; the rest, which few members have, in one box, so the result of each of a hundred
+    /// thousand sealed files stays small.
     private struct StreamResult {
         var digests: FileDigests?
-        var found: Set<String>?
-        var bytes: [UInt8]?
-        var executable: Result<Executable, InputError>?
-        var problem: String?
+        var more: More?
+
+        final class More {
+            var found: Set<String>?
+            var bytes: [UInt8]?
+            var executable: Result<Executable, InputError>?
+            var problem: String?
+        }
+
+        var found: Set<String>? { more?.found }
+        var bytes: [UInt8]? { more?.bytes }
+        var executable: Result<Executable, InputError>? { more?.executable }
+        var problem: String? { more?.problem }
+
+        /// The box, made when first needed.
+        mutating func details() -> More {
+            if let more { return more }
+            let made = More()
+            more = made
+            return made
+        }
     }
 
     /// Streams the planned members, one thread per share.
@@ -350,16 +390,20 @@ public struct SealScan {
                 }
             }
         } catch {
-            result.problem = error.message
-            if plan.isExecutable { result.executable = .failure(error) }
+            let details = result.details()
+            details.problem = error.message
+            if plan.isExecutable { details.executable = .failure(error) }
             return result
         }
         result.digests = digester?.finish()
-        result.found = search?.found
-        result.bytes = bytes
-        result.executable = executable.map { reader in
-            reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
-                .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
+        if search != nil || bytes != nil || executable != nil {
+            let details = result.details()
+            details.found = search?.found
+            details.bytes = bytes
+            details.executable = executable.map { reader in
+                reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
+                    .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
+            }
         }
         return result
     }
