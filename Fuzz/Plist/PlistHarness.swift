@@ -6,11 +6,16 @@ import IPACheckPlist
 /// ipacheck writes parsed back (libplist's XML reader then sees well-formed documents with hostile contents).
 ///
 /// XML also goes through ipacheck's own streaming reader (XMLPlistReader, which reads large resource seals), whole
-/// and entry by entry.
+/// and entry by entry, and must read what libplist reads the same way.
 enum PlistHarness {
     static func run(_ bytes: [UInt8]) {
         if XMLPlistReader.looksLikeXML(bytes) {
-            if var reader = try? XMLPlistReader(bytes) { _ = try? reader.readValue() }
+            if var reader = try? XMLPlistReader(bytes), let ours = try? reader.readValue(),
+                (try? reader.finish()) != nil, let theirs = try? PlistParser.parse(bytes), Self.comparable(theirs),
+                ours != theirs
+            {
+                fatalError("XMLPlistReader and libplist read this document differently")
+            }
             if var reader = try? XMLPlistReader(bytes) {
                 try? reader.forEachEntry { key, reader throws(PlistError) in
                     if key.hasPrefix("files") {
@@ -25,6 +30,21 @@ enum PlistHarness {
         let xml = value.xmlDocument
         _ = try? JSONEncoder().encode(value)
         _ = try? PlistParser.parse(Array(xml.utf8))
+    }
+}
+
+extension PlistHarness {
+    /// Whether a document holds only what a resource seal holds (dictionaries, arrays, strings, data, booleans).
+    ///
+    /// There the streaming reader must agree with libplist exactly. Numbers and dates are left out: libplist reads
+    /// malformed ones its own way (and a seal has none).
+    static func comparable(_ value: PlistValue) -> Bool {
+        switch value {
+        case .string, .data, .bool: true
+        case .integer, .real, .date: false
+        case .array(let items): items.allSatisfy(comparable)
+        case .dictionary(let entries): entries.values.allSatisfy(comparable)
+        }
     }
 }
 

@@ -13,6 +13,8 @@ public struct XMLPlistReader {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    /// Whether the top value stands inside `<plist>`, which ``finish()`` then expects closed.
+    private var insidePlist = false
 
     /// Positions the reader on the document's top value (inside `<plist>`, if present).
     ///
@@ -21,12 +23,30 @@ public struct XMLPlistReader {
         guard bytes.count <= PlistParser.maximumSize else {
             throw PlistError("\(bytes.count) bytes is larger than the \(PlistParser.maximumSize)-byte limit")
         }
+        // XML allows no NUL character, and libplist would stop reading at one: refused, so that both never read
+        // the same bytes differently.
+        if let nul = bytes.firstIndex(of: 0) {
+            throw PlistError("malformed XML property list at byte \(nul): a NUL byte, which XML does not allow")
+        }
         self.bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         try skipMisc()
         guard try peekTag()?.name == "plist" else { return }
         let tag = try readTag()
         guard !tag.isEmptyElement else { throw error("<plist/> holds no value") }
+        insidePlist = true
+    }
+
+    /// Checks that nothing but `</plist>`, comments and whitespace follow the top value, once it is read.
+    ///
+    /// - Throws: ``PlistError`` when anything else follows.
+    public mutating func finish() throws(PlistError) {
+        if insidePlist {
+            try closeElement("plist")
+            insidePlist = false
+        }
+        try skipMisc()
+        guard position == bytes.count else { throw error("more follows the property list's value") }
     }
 
     /// Whether `bytes` look like an XML property list rather than a binary one.

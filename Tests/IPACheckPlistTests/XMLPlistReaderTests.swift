@@ -9,7 +9,9 @@ import Testing
 struct XMLPlistReaderTests {
     static func read(_ xml: String) throws -> PlistValue {
         var reader = try XMLPlistReader(Array(xml.utf8))
-        return try reader.readValue()
+        let value = try reader.readValue()
+        try reader.finish()
+        return value
     }
 
     /// Every XML plist of the corpus (CodeResources, Info.plists, entitlements, decoded profiles) and every XML
@@ -50,6 +52,7 @@ struct XMLPlistReaderTests {
             guard let expected = try? PlistParser.parse(bytes) else { continue }
             var reader = try XMLPlistReader(bytes)
             #expect(try reader.readValue() == expected, "\(name)")
+            #expect(throws: Never.self, "\(name)") { try reader.finish() }
         }
     }
 
@@ -120,6 +123,9 @@ struct XMLPlistReaderTests {
         ("<!DOCTYPE plist [<!ENTITY x \"y\">]><plist><string/></plist>", "internal subset"),
         ("<plist><!-- never closed <string/></plist>", "inside a comment"),
         ("<plist><string", "ends inside <string>"),
+        ("<plist><string>a</string><string>b</string></plist>", "expected </plist>"),
+        ("<string>a</string><key>b</key>", "more follows"),
+        ("<plist><data>QU\u{0}JD</data></plist>", "a NUL byte"),
     ])
     func refusesMalformedDocuments(xml: String, reason: String) {
         #expect {

@@ -168,6 +168,7 @@ public struct ResourceSeal: Sendable {
                 }
                 files = entries
             }
+            try reader.finish()
             return (files, rules)
         }
         do {
