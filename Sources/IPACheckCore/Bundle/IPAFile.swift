@@ -128,21 +128,7 @@ public final class IPAFile {
 
     private static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
         var members: [String: ZipEntry] = [:]
-        // Names by the hash of their lower-case form: a word a member instead of a lower-case copy of each name.
-        // Names whose lower-case forms differ but hash alike are kept apart in `sharingAHash`, so none is missed.
-        var byFoldedHash: [Int: String] = [:]
-        var sharingAHash: [String: String] = [:]
-        func sameButForCase(_ name: String) -> String? {
-            let folded = name.lowercased()
-            guard let first = byFoldedHash[folded.hashValue] else {
-                byFoldedHash[folded.hashValue] = name
-                return nil
-            }
-            if first.lowercased() == folded { return first }
-            if let other = sharingAHash[folded] { return other }
-            sharingAHash[folded] = name
-            return nil
-        }
+        var names = CaseFoldedNames()
         for entry in entries {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
@@ -166,7 +152,7 @@ public final class IPAFile {
                 )
                 continue
             }
-            if let other = sameButForCase(name), !entry.isDirectory {
+            if let other = names.sameButForCase(name), !entry.isDirectory {
                 findings.append(
                     ArchiveRules.duplicateMember.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
