@@ -88,6 +88,12 @@ public final class IPAFile {
         members[member] != nil
     }
 
+    /// The archive's own copy of a member's name, if it holds that member: a key that shares the index's storage,
+    /// for tables that have an entry for every member (a name built from parts would be one more string each).
+    func storedName(_ member: String) -> String? {
+        members.index(forKey: member).map { members[$0].key }
+    }
+
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
     public func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
         try reader.read(member, limit: limit)

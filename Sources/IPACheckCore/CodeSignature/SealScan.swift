@@ -139,8 +139,9 @@ public struct SealScan {
             if let executable = bundle.executable { plans[executable, default: MemberPlan()].isExecutable = true }
             guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
             for (path, kind) in seal.requiredDigests {
-                let member = bundle.path + "/" + path
-                guard ipa.contains(member), infoPlists[member] == nil, sealDigests[member] == nil else { continue }
+                guard let member = ipa.storedName(bundle.path + "/" + path), infoPlists[member] == nil,
+                    sealDigests[member] == nil
+                else { continue }
                 plans[member, default: MemberPlan()].insert(kind)
             }
             for (path, entry) in seal.entries {
