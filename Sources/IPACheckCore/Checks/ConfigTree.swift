@@ -115,7 +115,9 @@ struct ConfigTree {
                 value = .null
             } else if let flag = node.bool {
                 value = .bool(flag)
-            } else if node.int != nil || node.float != nil {
+            } else if node.float != nil || (!scalar.string.contains(":") && node.int != nil) {
+                // Yams reads `1:30:00` as a base-60 integer and traps when one overflows (found by the Config
+                // fuzzer): with a colon, only its float reading is asked for, and such text is otherwise a string.
                 value = .number(scalar.string)
             } else {
                 value = .string(scalar.string)

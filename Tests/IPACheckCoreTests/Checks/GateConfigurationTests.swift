@@ -63,6 +63,9 @@ struct GateConfigurationTests {
         ("yml", "failOn: fatal\n", "failOn must be error, warning or note"),
         ("json", "{\"expectedDomains\": \"applinks:a.com\"}", "expectedDomains must be an array of strings"),
         ("json", "[1, 2]", "is not a JSON object"),
+        // A base-60 integer that overflows made Yams trap (the Config fuzzer's input); now it is a string key.
+        ("yml", "1111111111111111:11111111111111:11111111:11111_1111111111_4", "is not a YAML mapping"),
+        ("yml", "failOn: 1111111111111111:11111111111111:11111111:11111_11111111111_4\n", "failOn must be"),
     ])
     func refusesMistakesNamingTheFileAndKey(ext: String, text: String, expected: String) throws {
         let path = try write(text, ext: ext)
