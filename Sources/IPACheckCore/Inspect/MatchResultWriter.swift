@@ -44,11 +44,6 @@ public final class MatchResultWriter {
         if format == .json { buffer.append(contentsOf: "{\n  \"results\" : [\n".utf8) }
     }
 
-    /// Writes one result.
-    public func write(_ result: AASAMatchResult) {
-        write(Self.format([result], as: format))
-    }
-
     /// Writes formatted results after those written so far.
     public func write(_ batch: Batch) {
         guard batch.count > 0 else { return }

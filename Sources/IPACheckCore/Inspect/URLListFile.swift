@@ -46,16 +46,8 @@ public final class URLListFile {
         if let spooled { try? FileManager.default.removeItem(at: spooled) }
     }
 
-    /// Calls `body` with each URL and its line number, in order.
-    ///
-    /// - Throws: ``InputError`` when the file cannot be read or a line is longer than ``maximumLineBytes``; any
-    ///   error `body` throws.
-    public func forEachURL(_ body: (_ url: String, _ line: Int) throws -> Void) throws {
-        try forEachURLBytes { bytes, line in try body(String(decoding: bytes, as: UTF8.self), line) }
-    }
-
-    /// Calls `body` with the bytes of each URL (trimmed, not decoded) and its line number, in order: for callers
-    /// that hand URLs to other threads, which then make their strings themselves.
+    /// Calls `body` with the bytes of each URL (trimmed, not decoded) and its line number, in order: the reading
+    /// thread makes no string, the threads the URLs are handed to make their own.
     ///
     /// - Throws: ``InputError`` when the file cannot be read or a line is longer than ``maximumLineBytes``; any
     ///   error `body` throws.

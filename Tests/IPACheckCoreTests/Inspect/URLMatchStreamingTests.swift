@@ -15,7 +15,9 @@ struct URLMatchStreamingTests {
 
     static func urls(in path: String) throws -> [(String, Int)] {
         var seen: [(String, Int)] = []
-        try URLListFile(path: path).forEachURL { url, line in seen.append((url, line)) }
+        try URLListFile(path: path).forEachURLBytes { url, line in
+            seen.append((String(decoding: url, as: UTF8.self), line))
+        }
         return seen
     }
 
@@ -116,7 +118,7 @@ struct URLMatchStreamingTests {
         ]
         var output: [UInt8] = []
         let writer = MatchResultWriter(format: .json) { output += $0 }
-        for result in results { writer.write(result) }
+        for result in results { writer.write(MatchResultWriter.format([result], as: writer.format)) }
         writer.finish()
         struct Output: Decodable { let results: [AASAMatchResult] }
         #expect(try JSONDecoder().decode(Output.self, from: Data(output)).results == results)
@@ -141,7 +143,7 @@ struct URLMatchStreamingTests {
         var pieces: [Int] = []
         let writer = MatchResultWriter(format: .text) { pieces.append($0.count) }
         let result = AASAMatchResult(url: "https://a.example/x", appID: "A.b", verdict: .match, rule: nil, why: "w")
-        for _ in 0..<50_000 { writer.write(result) }
+        for _ in 0..<50_000 { writer.write(MatchResultWriter.format([result], as: writer.format)) }
         #expect(pieces.count >= 2, "written before the end")
         #expect(pieces.allSatisfy { $0 < MatchResultWriter.flushBytes + 4096 })
         writer.finish()
