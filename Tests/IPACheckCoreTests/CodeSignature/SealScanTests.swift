@@ -174,6 +174,21 @@ struct SealScanTests {
         }
     }
 
+    /// Each extra thread opens the file again, and libzip copies the whole central directory for it: an archive
+    /// with many members is read on fewer threads, so the copies stay within 8 MiB.
+    @Test("extra threads only while their copies of the central directory fit the budget")
+    func threadsShrinkWithTheMemberCount() {
+        #expect(SealScan.threads(4, members: 1_000) == 4)
+        #expect(SealScan.threads(2, members: 1_000) == 2)
+        #expect(SealScan.threads(4, members: 10_000) == 2)
+        #expect(SealScan.threads(4, members: 20_000) == 1)
+        #expect(SealScan.threads(4, members: 500_000) == 1)
+        #expect(SealScan.threads(4, members: 0) == 4)
+        let members = 5_000
+        let extra = SealScan.threads(4, members: members) - 1
+        #expect(extra * members * SealScan.bytesPerMemberPerHandle <= SealScan.extraHandlesBudget)
+    }
+
     /// Threads split the members by declared size, largest first into the lightest share; each share keeps archive
     /// order, every member lands in exactly one, and a small whole stays on one thread.
     @Test("the pass splits members into balanced shares in archive order")
