@@ -117,7 +117,7 @@ enum AppleRootCertificates {
         guard let der = Data(base64Encoded: root.base64, options: .ignoreUnknownCharacters).map(Array.init),
             fingerprint(der) == root.sha256
         else { return nil }
-        return try? Certificate(derEncoded: der)
+        return CertificateReading.certificate(der: der)
     }
 
     /// SHA-256 in upper-case hex, as Apple publishes fingerprints.

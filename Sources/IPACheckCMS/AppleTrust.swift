@@ -61,12 +61,14 @@ public enum AppleTrust {
         at time: Date,
         purpose: Purpose
     ) async -> Verdict {
-        guard let leaf = try? Certificate(derEncoded: signer) else {
+        guard let leaf = CertificateReading.certificate(der: signer) else {
             return .untrusted(reason: "the signer certificate cannot be parsed")
         }
         let roots = AppleRootCertificates.certificates
         guard !roots.isEmpty else { return .untrusted(reason: "no Apple root certificate matched its pin") }
-        let others = intermediates.compactMap { try? Certificate(derEncoded: $0) }.filter { $0.subject != $0.issuer }
+        let others = intermediates.compactMap { CertificateReading.certificate(der: $0) }.filter {
+            $0.subject != $0.issuer
+        }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
             RFC5280Policy(validationTime: time)
             AppleExtensions(handled: appleCriticalExtensions)

@@ -63,7 +63,7 @@ extension CMSSignedData {
     public func verify(signer: CMSSignerInfo, content: [UInt8]? = nil, now: Date = Date()) -> CMSSignerVerification {
         var result = CMSSignerVerification(verdict: .valid, chain: [], signatureVerifies: false)
         let certificates = self.certificates.compactMap { der in
-            (try? Certificate(derEncoded: der)).map { (certificate: $0, der: der) }
+            CertificateReading.certificate(der: der).map { (certificate: $0, der: der) }
         }
         let digest = CMSDigestAlgorithm(oid: signer.digestAlgorithm)
         result.digestAlgorithm = digest

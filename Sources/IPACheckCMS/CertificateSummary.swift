@@ -59,7 +59,7 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
 
     /// Summarises the DER certificate `bytes`, or returns `nil` when they are not one.
     public init?(der bytes: [UInt8]) {
-        guard let certificate = try? Certificate(derEncoded: bytes) else { return nil }
+        guard let certificate = CertificateReading.certificate(der: bytes) else { return nil }
         self.init(certificate, derEncoding: bytes)
     }
 
