@@ -254,15 +254,32 @@ public struct XMLPlistReader {
             } else if bytes[position...].starts(with: Self.instructionStart) {
                 try skip(past: Self.instructionEnd, what: "processing instruction")
             } else if bytes[position...].starts(with: Self.doctypeStart) {
-                let offset = position
-                try skip(past: [UInt8(ascii: ">")], what: "DOCTYPE")
-                guard !bytes[offset..<position].contains(UInt8(ascii: "[")) else {
-                    throw error("a DOCTYPE with an internal subset is not read", at: offset)
-                }
+                try skipDoctype()
             } else {
                 return
             }
         }
+    }
+
+    /// Moves past `<!DOCTYPE … >`: a `>` inside a quoted literal does not end it (as libplist reads it too), and
+    /// an internal subset (`[ … ]`) is refused.
+    private mutating func skipDoctype() throws(PlistError) {
+        let offset = position
+        position += Self.doctypeStart.count
+        var quote: UInt8?
+        while let byte = byte(at: position) {
+            position += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                throw error("a DOCTYPE with an internal subset is not read", at: offset)
+            } else if byte == UInt8(ascii: ">") {
+                return
+            }
+        }
+        throw error("the document ends inside a DOCTYPE", at: offset)
     }
 
     private mutating func skip(past end: [UInt8], what: String) throws(PlistError) {
