@@ -19,6 +19,9 @@ public struct Finding: Hashable, Sendable, Codable {
     /// Everything else the same cause affects: the slices (`arm64`), or the bundles when one cause touches
     /// several (`Payload/App.app (arm64, armv7)`), so one cause is one finding.
     public var affects: [String]?
+    /// How many occurrences this finding stands for, when more than one: the finding that counts those a rule
+    /// raised beyond ``FindingList/perRule`` (JSON `occurrences`, absent otherwise); the report's counts add them.
+    public var occurrences: Int?
 
     /// Creates a finding; prefer ``Rule/finding(_:bundle:domain:url:location:fix:affects:)``.
     public init(
@@ -30,7 +33,8 @@ public struct Finding: Hashable, Sendable, Codable {
         url: String? = nil,
         location: String? = nil,
         fix: String? = nil,
-        affects: [String]? = nil
+        affects: [String]? = nil,
+        occurrences: Int? = nil
     ) {
         self.rule = rule
         self.severity = severity
@@ -41,6 +45,7 @@ public struct Finding: Hashable, Sendable, Codable {
         self.location = location
         self.fix = fix
         self.affects = affects?.isEmpty == true ? nil : affects
+        self.occurrences = occurrences
     }
 }
 

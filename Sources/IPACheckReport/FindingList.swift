@@ -2,13 +2,16 @@
 ///
 /// An input can raise one rule many times (80,000 repeated app IDs, 100,000 files added after signing): kept
 /// whole, such findings took hundreds of megabytes and buried the report. The first ``perRule`` of each rule are
-/// listed as found; the others are counted, and one more finding of the same rule says how many were left out, so
-/// the report stays small and still says what it saw.
+/// listed as found; the others are counted, and one more finding of the same rule says how many were left out (and
+/// stands for them in the report's counts, ``Finding/occurrences``), so the report stays small and still says what
+/// it saw.
 public struct FindingList: Sendable {
     /// How many findings of one rule are listed.
     public static let perRule = 50
 
     private var kept: [Finding] = []
+    /// `kept` as a set, to drop repeats of a listed finding at once.
+    private var listed: Set<Finding> = []
     /// For each rule past its limit: the first finding not listed (for its severity, bundle and domain) and how
     /// many were not listed.
     private var unlisted: [String: (example: Finding, count: Int)] = [:]
@@ -17,12 +20,15 @@ public struct FindingList: Sendable {
     /// An empty list.
     public init() {}
 
-    /// Adds a finding, or counts it when its rule already has ``perRule`` listed.
+    /// Adds a finding, or counts it when its rule already has ``perRule`` listed; a finding equal to one already
+    /// listed is the same cause said again and is dropped (the report would merge it anyway).
     public mutating func append(_ finding: Finding) {
+        guard !listed.contains(finding) else { return }
         let count = counts[finding.rule, default: 0]
         counts[finding.rule] = count + 1
         guard count >= Self.perRule else {
             kept.append(finding)
+            listed.insert(finding)
             return
         }
         if let existing = unlisted[finding.rule] {
@@ -49,7 +55,8 @@ public struct FindingList: Sendable {
                     message: "\(more) not listed: only the first \(Self.perRule) findings of a rule are",
                     bundle: example.bundle,
                     domain: example.domain,
-                    fix: example.fix
+                    fix: example.fix,
+                    occurrences: count
                 )
             }
     }

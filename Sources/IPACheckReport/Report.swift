@@ -266,19 +266,20 @@ extension Report {
         init(counting entries: [Entry]) {
             self.init()
             for entry in entries {
+                let times = max(entry.finding.occurrences ?? 1, 1)
                 if entry.suppression != nil {
-                    suppressed += 1
+                    suppressed += times
                 } else {
-                    count(entry.finding.severity)
+                    count(entry.finding.severity, times: times)
                 }
             }
         }
 
-        private mutating func count(_ severity: Severity) {
+        private mutating func count(_ severity: Severity, times: Int = 1) {
             switch severity {
-            case .error: errors += 1
-            case .warning: warnings += 1
-            case .note: notes += 1
+            case .error: errors += times
+            case .warning: warnings += times
+            case .note: notes += times
             }
         }
 

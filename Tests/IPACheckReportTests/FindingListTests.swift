@@ -15,6 +15,13 @@ struct FindingListTests {
         #expect(list.findings == findings)
     }
 
+    @Test("a finding equal to one already listed is the same cause again: neither listed nor counted")
+    func repeatsOfAListedFindingAreDropped() {
+        var list = FindingList()
+        for _ in 0..<1000 { list.append(Self.finding("R1", 0)) }
+        #expect(list.findings == [Self.finding("R1", 0)])
+    }
+
     @Test("past the limit, the first ones are listed and one more finding counts the rest, per rule")
     func pastTheLimit() {
         var list = FindingList()
@@ -30,6 +37,7 @@ struct FindingListTests {
         #expect(summary?.severity == .error)
         #expect(summary?.location == nil)
         #expect(summary?.fix == "fix it")
+        #expect(summary?.occurrences == 950)
         #expect(findings.filter { $0.rule == "R2" }.count == 1)
         #expect(findings.last?.message == "1 more R3 finding is not listed: only the first 50 findings of a rule are")
     }
