@@ -3,14 +3,19 @@ import Foundation
 
 /// Parses binary and XML property lists through libplist into ``PlistValue``.
 ///
-/// libplist owns the grammar; this type owns the tree it returns (freed before returning) and caps nesting so a
-/// hostile file cannot exhaust the stack.
+/// libplist owns the grammar; this type owns the tree it returns (freed before returning), and caps the tree's size
+/// before libplist builds it and its nesting before it is walked, so a hostile file can exhaust neither memory nor
+/// the stack.
 public enum PlistParser {
     /// The deepest nesting accepted; real plists rarely pass 10.
     public static let maximumDepth = 64
 
     /// The largest input accepted (libplist takes a 32-bit length).
     public static let maximumSize = 64 * 1024 * 1024
+
+    /// The most nodes (values, keys and containers) a tree may have. Real Info.plists, profiles and entitlements
+    /// have hundreds to a few thousand; this many cost about 20 MiB between libplist's tree and ours.
+    public static let maximumNodes = 100_000
 
     /// Parses `bytes` as a binary or XML property list.
     ///
@@ -22,13 +27,17 @@ public enum PlistParser {
             throw PlistError("\(buffer.count) bytes is larger than the \(maximumSize)-byte limit for a property list")
         }
         if buffer.starts(with: Array("bplist".utf8)) {
-            switch BinaryPlistKeys.check(buffer) {
+            switch BinaryPlistScreen.check(buffer, maximumNodes: maximumNodes, maximumDepth: maximumDepth) {
             case .readable:
                 break
             case .keyWithNUL:
                 throw PlistError("a dictionary key holds a NUL character, which libplist cannot read")
             case .overlappingDictionaries:
                 throw PlistError("its dictionaries overlap (they claim more keys than the file has bytes)")
+            case .tooManyNodes(let limit):
+                throw PlistError("its references expand to more than \(limit) values")
+            case .tooDeep(let limit):
+                throw PlistError("property list nested deeper than \(limit) levels (or its references loop)")
             }
         } else {
             // libplist 2.2 has no error reporting for XML; refuse what is plainly not XML so the message is useful.
@@ -38,6 +47,10 @@ public enum PlistParser {
             })
             guard head.first == UInt8(ascii: "<") else {
                 throw PlistError("neither a binary plist (bplist) nor an XML document")
+            }
+            // Every node has one opening tag, so their count bounds the tree (the prolog and comments only add).
+            guard openingTags(buffer) <= maximumNodes + 8 else {
+                throw PlistError("it holds more than \(maximumNodes) values")
             }
         }
         let root: plist_t? = buffer.withUnsafeBufferPointer { pointer -> plist_t? in
@@ -82,17 +95,7 @@ public enum PlistParser {
             let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count)
             return .data(Array(raw))
         case PLIST_ARRAY:
-            var elements: [PlistValue] = []
-            let size = plist_array_get_size(node)
-            elements.reserveCapacity(Int(min(size, 4096)))
-            var index: UInt32 = 0
-            while index < size {
-                if let item = plist_array_get_item(node, index) {
-                    elements.append(try convert(item, depth: depth + 1))
-                }
-                index += 1
-            }
-            return .array(elements)
+            return .array(try array(node, depth: depth))
         case PLIST_DICT:
             return .dictionary(try dictionary(node, depth: depth))
         case PLIST_UID:
@@ -105,6 +108,35 @@ public enum PlistParser {
             }
             throw PlistError("unsupported property-list node type")
         }
+    }
+
+    /// An array's elements, walked with libplist's iterator: `plist_array_get_item` walks a linked list from the
+    /// start in libplist 2.2, which made reading a 1,000,000-element array take hours.
+    private static func array(_ node: plist_t, depth: Int) throws(PlistError) -> [PlistValue] {
+        var elements: [PlistValue] = []
+        elements.reserveCapacity(Int(min(plist_array_get_size(node), 4096)))
+        var iterator: plist_array_iter? = nil
+        plist_array_new_iter(node, &iterator)
+        guard let iterator else { return elements }
+        defer { free(iterator) }
+        while true {
+            var item: plist_t? = nil
+            plist_array_next_item(node, iterator, &item)
+            guard let item else { break }
+            elements.append(try convert(item, depth: depth + 1))
+        }
+        return elements
+    }
+
+    /// How many `<` in `buffer` open an element (are not followed by `/`).
+    private static func openingTags(_ buffer: [UInt8]) -> Int {
+        var count = 0
+        var previousWasOpen = false
+        for byte in buffer {
+            if previousWasOpen && byte != UInt8(ascii: "/") { count += 1 }
+            previousWasOpen = byte == UInt8(ascii: "<")
+        }
+        return count
     }
 
     private static func dictionary(_ node: plist_t, depth: Int) throws(PlistError) -> [String: PlistValue] {

@@ -31,6 +31,29 @@ struct PlistParserTests {
         #expect(value["n"] == .dictionary([:]))
     }
 
+    /// Large arrays are walked with libplist's iterator (index access walks a list from the start in libplist 2.2,
+    /// so a 1,000,000-element Info.plist took hours): every element arrives, in order.
+    @Test func readsALargeArrayInOrder() throws {
+        let count = 90_000
+        let items = (0..<count).map { "<integer>\($0)</integer>" }.joined()
+        let value = try PlistParser.parse(Array("<plist><array>\(items)</array></plist>".utf8))
+        guard case .array(let elements) = value else {
+            Issue.record("not an array: \(value)")
+            return
+        }
+        #expect(elements.count == count)
+        #expect(elements.enumerated().allSatisfy { $0.element == .integer(Int64($0.offset)) })
+    }
+
+    @Test func refusesXMLWithMoreValuesThanTheCap() {
+        let items = String(repeating: "<true/>", count: PlistParser.maximumNodes + 10)
+        #expect {
+            try PlistParser.parse(Array("<plist><array>\(items)</array></plist>".utf8))
+        } throws: { error in
+            (error as? PlistError)?.reason == "it holds more than \(PlistParser.maximumNodes) values"
+        }
+    }
+
     @Test(arguments: [
         ("", "empty"),
         ("{\"json\": true}", "neither"),

@@ -64,12 +64,10 @@ public final class IPAFile {
             members: members,
             findings: &findings
         )
-        guard let main else {
-            let infoPath = root + "/Info.plist"
-            let problem = members[infoPath] == nil ? "has no Info.plist" : "has a malformed Info.plist"
-            throw InputError("bad-info-plist", file: path, "\(root) \(problem)")
+        switch main {
+        case .success(let main): bundles.append(main)
+        case .failure(let problem): throw InputError("bad-info-plist", file: path, problem.finding.message)
         }
-        bundles.append(main)
         Self.collectNested(
             under: root,
             depth: 1,
@@ -268,7 +266,7 @@ public final class IPAFile {
                 }
             }
             for child in children.sorted() {
-                let bundle = loadBundle(
+                let loaded = loadBundle(
                     at: child,
                     kind: container.kind,
                     parent: parentPath,
@@ -276,8 +274,12 @@ public final class IPAFile {
                     members: members,
                     findings: &findings
                 )
-                guard let bundle else { continue }
-                bundles.append(bundle)
+                switch loaded {
+                case .success(let bundle): bundles.append(bundle)
+                case .failure(let problem):
+                    findings.append(problem.finding)
+                    continue
+                }
                 collectNested(
                     under: child,
                     depth: depth + 1,
@@ -291,6 +293,13 @@ public final class IPAFile {
         }
     }
 
+    /// Why a bundle cannot be read, as the finding that reports it.
+    struct UnreadableBundle: Error {
+        let finding: Finding
+    }
+
+    /// Reads the bundle at `path`, or says why it cannot be read (an ``ArchiveRules/bundleInfoPlist`` finding:
+    /// a nested bundle's is reported, the main app's makes the ipa unreadable).
     private static func loadBundle(
         at path: String,
         kind: BundleKind,
@@ -298,16 +307,19 @@ public final class IPAFile {
         archive: ZipArchive,
         members: [String: ZipEntry],
         findings: inout [Finding]
-    ) -> AppBundle? {
+    ) -> Result<AppBundle, UnreadableBundle> {
         // iOS bundles are shallow (Info.plist at the root); macOS-style frameworks keep it in Resources/.
         let candidates = ["\(path)/Info.plist", "\(path)/Resources/Info.plist", "\(path)/Contents/Info.plist"]
         guard let infoPath = candidates.first(where: { members[$0] != nil }), let entry = members[infoPath] else {
-            if parent != nil {
-                findings.append(
-                    ArchiveRules.bundleInfoPlist.finding("\(path) has no Info.plist", bundle: path, location: path)
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
+                        "\(path) has no Info.plist",
+                        bundle: path,
+                        location: path
+                    )
                 )
-            }
-            return nil
+            )
         }
         let info: PlistValue
         let infoDigests: FileDigests
@@ -316,28 +328,26 @@ public final class IPAFile {
             infoDigests = FileDigests(of: bytes)
             info = try PlistParser.parse(bytes)
         } catch {
-            if parent != nil {
-                findings.append(
-                    ArchiveRules.bundleInfoPlist.finding(
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
                         "\(infoPath) cannot be read: \(error)",
                         bundle: path,
                         location: infoPath
                     )
                 )
-            }
-            return nil
+            )
         }
         guard info.dictionaryValue != nil else {
-            if parent != nil {
-                findings.append(
-                    ArchiveRules.bundleInfoPlist.finding(
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
                         "\(infoPath) is a \(info.typeName), not a dictionary",
                         bundle: path,
                         location: infoPath
                     )
                 )
-            }
-            return nil
+            )
         }
         let folder = path.split(separator: "/").last.map(String.init) ?? path
         let defaultExecutable = kind == .framework ? String(folder.prefix(while: { $0 != "." })) : nil
@@ -359,22 +369,24 @@ public final class IPAFile {
         }
         let profile = "\(path)/embedded.mobileprovision"
         let seal = "\(path)/_CodeSignature/CodeResources"
-        return AppBundle(
-            path: path,
-            kind: kind,
-            parent: parent,
-            bundleID: info["CFBundleIdentifier"]?.stringValue,
-            name: info["CFBundleDisplayName"]?.stringValue ?? info["CFBundleName"]?.stringValue,
-            version: info["CFBundleShortVersionString"]?.stringValue,
-            build: info["CFBundleVersion"]?.stringValue,
-            platform: info["DTPlatformName"]?.stringValue ?? info["CFBundleSupportedPlatforms"]?.stringArray?.first,
-            minimumOSVersion: info["MinimumOSVersion"]?.stringValue ?? info["LSMinimumSystemVersion"]?.stringValue,
-            executable: executable,
-            provisioningProfile: members[profile] != nil ? profile : nil,
-            codeResources: members[seal] != nil ? seal : nil,
-            infoPlistPath: infoPath,
-            infoPlist: info,
-            infoPlistDigests: infoDigests
+        return .success(
+            AppBundle(
+                path: path,
+                kind: kind,
+                parent: parent,
+                bundleID: info["CFBundleIdentifier"]?.stringValue,
+                name: info["CFBundleDisplayName"]?.stringValue ?? info["CFBundleName"]?.stringValue,
+                version: info["CFBundleShortVersionString"]?.stringValue,
+                build: info["CFBundleVersion"]?.stringValue,
+                platform: info["DTPlatformName"]?.stringValue ?? info["CFBundleSupportedPlatforms"]?.stringArray?.first,
+                minimumOSVersion: info["MinimumOSVersion"]?.stringValue ?? info["LSMinimumSystemVersion"]?.stringValue,
+                executable: executable,
+                provisioningProfile: members[profile] != nil ? profile : nil,
+                codeResources: members[seal] != nil ? seal : nil,
+                infoPlistPath: infoPath,
+                infoPlist: info,
+                infoPlistDigests: infoDigests
+            )
         )
     }
 }

@@ -130,7 +130,10 @@ struct IPAFileTests {
             _ = try IPAFile(path: path)
         } throws: { error in
             let input = error as? InputError
-            return input?.code == "bad-info-plist" && input?.message.contains("malformed") == true
+            // The reason is the parser's own, not a bare "malformed".
+            return input?.code == "bad-info-plist"
+                && input?.message == "Payload/A.app/Info.plist cannot be read: neither a binary plist (bplist) nor an "
+                    + "XML document"
         }
     }
 
