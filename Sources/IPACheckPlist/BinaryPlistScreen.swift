@@ -69,7 +69,9 @@ private struct TreeSizer {
     let table: ObjectTable
     let maximumNodes: Int
     let maximumDepth: Int
-    /// Each object's tree size once known (0: not yet). `objectCount` was checked against `maximumNodes`.
+    /// Each object's tree size once known (0: not yet).
+    ///
+    /// `objectCount` was checked against `maximumNodes`, so this stays small.
     var known: [Int]
 
     init(table: ObjectTable, maximumNodes: Int, maximumDepth: Int) {
@@ -82,8 +84,9 @@ private struct TreeSizer {
     /// Why the tree is refused, once ``size(of:depth:)`` returned nil.
     var refusal: BinaryPlistScreen.Verdict?
 
-    /// The size of object `index`'s tree, or nil when it is refused (see ``refusal``). A loop recurses until the
-    /// depth cap stops it.
+    /// The size of object `index`'s tree, or nil when it is refused (see ``refusal``).
+    ///
+    /// A loop recurses until the depth cap stops it.
     mutating func size(of index: Int, depth: Int) -> Int? {
         guard depth <= maximumDepth else {
             refusal = .tooDeep(maximumDepth)
@@ -93,7 +96,8 @@ private struct TreeSizer {
         if known[index] > 0 { return known[index] }
         var total = 1
         if let (marker, count, start) = table.container(index) {
-            let (references, overflowed) = marker >> 4 == 0xD ? count.multipliedReportingOverflow(by: 2) : (count, false)
+            let (references, overflowed) =
+                marker >> 4 == 0xD ? count.multipliedReportingOverflow(by: 2) : (count, false)
             guard !overflowed, let end = ObjectTable.add(start, references, times: table.referenceSize),
                 end <= table.bytes.count
             else { return 1 }

@@ -13,7 +13,9 @@ public enum PlistParser {
     /// The largest input accepted (libplist takes a 32-bit length).
     public static let maximumSize = 64 * 1024 * 1024
 
-    /// The most nodes (values, keys and containers) a tree may have. Real Info.plists, profiles and entitlements
+    /// The most nodes (values, keys and containers) a tree may have.
+    ///
+    /// Real Info.plists, profiles and entitlements
     /// have hundreds to a few thousand; this many cost about 20 MiB between libplist's tree and ours.
     public static let maximumNodes = 100_000
 
