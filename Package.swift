@@ -62,7 +62,7 @@ let package = Package(
         // Pure Swift: the one bounds-checked reader and the Mach-O / code-signature structures.
         .target(name: "IPACheckBinary", swiftSettings: strict + [.strictMemorySafety()]),
         // Thin owners of the C handles.
-        .target(name: "IPACheckArchive", dependencies: ["CZip"], swiftSettings: strict),
+        .target(name: "IPACheckArchive", dependencies: ["CZip", "IPACheckBinary"], swiftSettings: strict),
         .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
         // Findings as data and the renderers that format them.
         .target(
@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "ipacheck",
             dependencies: [
-                "IPACheckCore", "IPACheckHTTP",
+                "IPACheckArchive", "IPACheckCore", "IPACheckHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

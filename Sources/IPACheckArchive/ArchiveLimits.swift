@@ -17,10 +17,28 @@ public struct ArchiveLimits: Sendable, Hashable {
         self.maximumStreamedBytes = maximumStreamedBytes
     }
 
-    /// Generous for real apps (a 4 GB ipa holds far fewer than 500,000 files), tight enough for bombs.
+    /// Sized so that every command stays within 64 MiB of memory.
+    ///
+    /// A 20,000-member ipa peaks at about 60 MiB through the resource-seal check (scripts/bench-memory). Most apps have a few thousand files; a larger one is refused
+    /// with ``ArchiveError/Code/tooManyEntries`` rather than read past the budget (see ``allowing(entries:)``).
+    /// Files read whole are small next to that: a seal of 20,000 files is about 6 MiB.
     public static let standard = ArchiveLimits(
-        maximumEntries: 500_000,
-        maximumMemberBytes: 64 * 1024 * 1024,
+        maximumEntries: 20_000,
+        maximumMemberBytes: 8 * 1024 * 1024,
         maximumStreamedBytes: 4 * 1024 * 1024 * 1024
     )
+
+    /// The most members anyone may ask for: libzip alone then keeps about 170 MB of central directory.
+    public static let largestEntryLimit = 500_000
+
+    /// The standard limits with room for `entries` members (at most ``largestEntryLimit``), trading the memory
+    /// budget for a larger app: files read whole (the seal lists every file, about 310 bytes each) get 400 bytes a
+    /// member, and never less than the standard allows.
+    public static func allowing(entries: Int) -> ArchiveLimits {
+        let entries = min(max(entries, 1), largestEntryLimit)
+        var limits = standard
+        limits.maximumEntries = entries
+        limits.maximumMemberBytes = max(standard.maximumMemberBytes, entries * 400)
+        return limits
+    }
 }

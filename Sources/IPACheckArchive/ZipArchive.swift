@@ -48,6 +48,10 @@ public final class ZipArchive {
         guard !isDirectory.boolValue else {
             throw ArchiveError(.unreadable, reason: "is a folder, not a file")
         }
+        // Checked before libzip reads the central directory, which costs memory for every member it lists.
+        if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
+            throw Self.tooManyEntries(declared, limits: limits)
+        }
         var errorCode: Int32 = 0
         var opened = zip_open(path, ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0), &errorCode)
         var leniency: String? = nil
@@ -82,8 +86,9 @@ public final class ZipArchive {
         let cap = limit ?? limits.maximumMemberBytes
         let stream = try ZipMemberStream(archive: self, entry: entry)
         var result: [UInt8] = []
-        // Reserve by what is actually plausible, never by the declared size alone.
-        result.reserveCapacity(Int(min(entry.declaredSize, UInt64(min(cap, 1 << 20)))))
+        // The declared size is untrusted but the cap bounds it; reserving it whole spares the doubling copies of a
+        // growing buffer (a peak of twice the member), and a lying size costs at most the cap.
+        result.reserveCapacity(Int(min(entry.declaredSize, UInt64(cap))))
         while true {
             let chunk = try stream.read(maximumCount: 64 * 1024)
             if chunk.isEmpty { break }
@@ -130,12 +135,7 @@ public final class ZipArchive {
     private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
         let count = zip_get_num_entries(handle, 0)
         guard count >= 0 else { throw ArchiveError(.inconsistent, reason: "cannot count the archive's members") }
-        guard count <= limits.maximumEntries else {
-            throw ArchiveError(
-                .tooManyEntries,
-                reason: "archive lists \(count) members, more than the \(limits.maximumEntries) accepted"
-            )
-        }
+        guard count <= limits.maximumEntries else { throw tooManyEntries(UInt64(count), limits: limits) }
         var entries: [ZipEntry] = []
         entries.reserveCapacity(Int(count))
         for index in 0..<count {
@@ -160,6 +160,13 @@ public final class ZipArchive {
             )
         }
         return entries
+    }
+
+    private static func tooManyEntries(_ count: UInt64, limits: ArchiveLimits) -> ArchiveError {
+        ArchiveError(
+            .tooManyEntries,
+            reason: "archive lists \(count) members, more than the \(limits.maximumEntries) accepted"
+        )
     }
 
     private static func decodeName(

@@ -16,8 +16,8 @@ public enum PlistParser {
     /// The most nodes (values, keys and containers) a tree may have.
     ///
     /// Real Info.plists, profiles and entitlements
-    /// have hundreds to a few thousand; this many cost about 20 MiB between libplist's tree and ours.
-    public static let maximumNodes = 100_000
+    /// have hundreds to a few thousand; this many cost about 15 MiB between libplist's tree and ours.
+    public static let maximumNodes = 50_000
 
     /// Parses `bytes` as a binary or XML property list.
     ///

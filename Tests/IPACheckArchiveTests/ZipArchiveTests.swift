@@ -80,6 +80,43 @@ struct ZipArchiveTests {
         }
     }
 
+    /// The member count is taken from the end-of-central-directory record before libzip reads the directory (which
+    /// costs memory for each member): here a zip64 record claims a million members and no directory follows, so only
+    /// the early check can name the count (libzip alone would call the file damaged).
+    @Test func refusesADeclaredMemberCountBeforeReadingTheDirectory() throws {
+        func littleEndian(_ value: UInt64, _ size: Int) -> [UInt8] {
+            (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        let zip64End =
+            littleEndian(0x0606_4B50, 4) + littleEndian(44, 8) + littleEndian(45, 2) + littleEndian(45, 2)
+            + littleEndian(0, 4) + littleEndian(0, 4) + littleEndian(1_000_000, 8) + littleEndian(1_000_000, 8)
+            + littleEndian(0, 8) + littleEndian(0, 8)
+        let locator = littleEndian(0x0706_4B50, 4) + littleEndian(0, 4) + littleEndian(0, 8) + littleEndian(1, 4)
+        let comment = Array("a comment".utf8)
+        let end =
+            littleEndian(0x0605_4B50, 4) + littleEndian(0, 4) + littleEndian(0xFFFF, 2) + littleEndian(0xFFFF, 2)
+            + littleEndian(0xFFFF_FFFF, 4) + littleEndian(0xFFFF_FFFF, 4) + littleEndian(UInt64(comment.count), 2)
+            + comment
+        #expect(zip64End.count == 56)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tests-\(UUID()).ipa").path
+        try Data(zip64End + locator + end).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try ZipArchive(path: path)
+        } throws: { error in
+            let archive = error as? ArchiveError
+            return archive?.code == .tooManyEntries
+                && archive?.reason == "archive lists 1000000 members, more than the 20000 accepted"
+        }
+    }
+
+    @Test func raisedLimitsKeepFilesReadWholeInProportion() {
+        #expect(ArchiveLimits.allowing(entries: 100).maximumMemberBytes == ArchiveLimits.standard.maximumMemberBytes)
+        #expect(ArchiveLimits.allowing(entries: 100_000).maximumEntries == 100_000)
+        #expect(ArchiveLimits.allowing(entries: 100_000).maximumMemberBytes == 40_000_000)
+        #expect(ArchiveLimits.allowing(entries: 10_000_000).maximumEntries == ArchiveLimits.largestEntryLimit)
+    }
+
     @Test func listsHostileNamesWithoutTouchingTheFileSystem() throws {
         var zip = ZipBuilder()
         zip.add("../evil", text: "x")

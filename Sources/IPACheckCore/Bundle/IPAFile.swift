@@ -20,8 +20,9 @@ public final class IPAFile {
 
     /// The deepest bundle nesting followed (app → watch app → extension → framework is 4).
     static let maximumNesting = 6
-    /// The largest Info.plist read.
-    static let maximumInfoPlistBytes = 8 * 1024 * 1024
+    /// The largest Info.plist read: real ones are a few kilobytes, and a large one costs about three times its size
+    /// while it is parsed.
+    static let maximumInfoPlistBytes = 1024 * 1024
 
     /// The main app.
     public var mainApp: AppBundle {
@@ -29,15 +30,22 @@ public final class IPAFile {
         bundles[0]
     }
 
-    /// Opens `path` and finds its bundles.
+    /// Opens `path` and finds its bundles, reading at most as many members as `limits` allow.
     ///
     /// - Throws: ``InputError`` when the file is not a zip, has no `Payload/*.app`, or the main app's Info.plist is
     ///   missing or malformed.
-    public init(path: String) throws(InputError) {
+    public init(path: String, limits: ArchiveLimits = .standard) throws(InputError) {
         self.path = path
         let archive: ZipArchive
         do {
-            archive = try ZipArchive(path: path)
+            archive = try ZipArchive(path: path, limits: limits)
+        } catch  where error.code == .tooManyEntries {
+            throw InputError(
+                "too-many-members",
+                file: path,
+                "\(error.reason) (the standard limit keeps a run within 64 MiB of memory; --max-members raises it, "
+                    + "at about 2 KB of memory a member)"
+            )
         } catch {
             let code = error.code == .notAZip ? "not-a-zip" : "unreadable"
             throw InputError(code, file: path, error.reason)

@@ -46,6 +46,9 @@ public final class IPAMemberReader {
     /// The number of entries the archive lists.
     var memberCount: Int { archive.entries.count }
 
+    /// The most members the archive may list, which also caps what its seals may list together.
+    var maximumEntries: Int { archive.limits.maximumEntries }
+
     /// The most bytes of one member read whole (profiles, plists, CodeResources).
     var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
 

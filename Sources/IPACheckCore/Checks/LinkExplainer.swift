@@ -95,7 +95,7 @@ public enum LinkExplainer {
             )
         )
 
-        let ipa = try IPAFile(path: ipaPath)
+        let ipa = try IPAFile(path: ipaPath, limits: options.archiveLimits)
         let facts = try BundleFacts.gatherAll(ipa: ipa, now: options.now)
         let claims = facts.flatMap { fact in
             fact.domains.filter { $0.service == .applinks && $0.covers(host: host) }.map { (fact, $0) }

@@ -1,5 +1,6 @@
 public import Foundation
 import IPACheckAASA
+public import IPACheckArchive
 import IPACheckBinary
 import IPACheckPlist
 public import IPACheckReport
@@ -16,6 +17,8 @@ public struct GateOptions: Sendable {
     public var distribution: Distribution?
     /// The time expiry is judged at.
     public var now: Date
+    /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
+    public var archiveLimits: ArchiveLimits
 
     /// Creates options.
     public init(
@@ -23,13 +26,15 @@ public struct GateOptions: Sendable {
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration = GateConfiguration(),
         distribution: Distribution? = nil,
-        now: Date = Date()
+        now: Date = Date(),
+        archiveLimits: ArchiveLimits = .standard
     ) {
         self.fetch = fetch
         self.fetcher = fetcher
         self.configuration = configuration
         self.distribution = distribution
         self.now = now
+        self.archiveLimits = archiveLimits
     }
 
     /// The distribution asked for: the option, else the configuration's.
@@ -136,7 +141,7 @@ public enum ReleaseGate {
     }
 
     static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
-        let ipa = try IPAFile(path: path)
+        let ipa = try IPAFile(path: path, limits: options.archiveLimits)
         let configuration = options.configuration
         let scan = try SealScan.scan(
             ipa,

@@ -1,3 +1,4 @@
+public import IPACheckArchive
 import IPACheckPlist
 public import IPACheckReport
 
@@ -95,8 +96,6 @@ public struct ResourceSeal: Sendable {
             + "is ipacheck being conservative."
     )
 
-    /// The most files accepted in a seal, so a hostile plist cannot make us read without end.
-    public static let maximumEntries = 200_000
     /// The most `omit` rules evaluated; the others are reported as not evaluated.
     public static let maximumOmitRules = 1_000
     /// The most instructions all compiled omit rules may have together, so memory and the cost of trying every
@@ -122,11 +121,17 @@ public struct ResourceSeal: Sendable {
     public let unevaluatedOmitRules: [UnevaluatedRule]
     private let omitRules: [SealRuleRegex]
 
-    /// Parses the bytes of `_CodeSignature/CodeResources`.
+    /// Parses the bytes of `_CodeSignature/CodeResources`, accepting at most `maximumEntries` files (the archive's
+    /// member cap by default: a seal lists files of the archive, and each costs memory while it is checked).
     ///
-    /// - Throws: ``CodeSignatureError`` when the seal is not a plist with `files2` or `files`.
-    public static func parse(_ codeResources: [UInt8]) throws(CodeSignatureError) -> ResourceSeal {
-        if XMLPlistReader.looksLikeXML(codeResources) { return try parseXML(codeResources) }
+    /// - Throws: ``CodeSignatureError`` when the seal is not a plist with `files2` or `files`, or lists more files.
+    public static func parse(
+        _ codeResources: [UInt8],
+        maximumEntries: Int = ArchiveLimits.standard.maximumEntries
+    ) throws(CodeSignatureError) -> ResourceSeal {
+        if XMLPlistReader.looksLikeXML(codeResources) {
+            return try parseXML(codeResources, maximumEntries: maximumEntries)
+        }
         let plist: PlistValue
         do {
             plist = try PlistParser.parse(codeResources)
@@ -148,7 +153,7 @@ public struct ResourceSeal: Sendable {
     ///
     /// A large app's seal lists every file twice (`files`, `files2`), and building it whole through libplist took
     /// about a kilobyte a file (100 MB for 100,000 files). `files` is read only when there is no `files2`.
-    private static func parseXML(_ bytes: [UInt8]) throws(CodeSignatureError) -> ResourceSeal {
+    private static func parseXML(_ bytes: [UInt8], maximumEntries: Int) throws(CodeSignatureError) -> ResourceSeal {
         func read(_ wanted: Set<String>) throws(PlistError) -> (files: [String: Entry]?, rules: [String: PlistValue]) {
             var files: [String: Entry]?
             var rules: [String: PlistValue] = [:]

@@ -119,7 +119,9 @@ public struct SealScan {
             uniquingKeysWith: { first, _ in first }
         )
 
-        // The seals first (small, read whole): they say which digest each resource needs.
+        // The seals first (small, read whole): they say which digest each resource needs. Together they may list
+        // as many files as the archive may hold members, so hostile seals cannot outgrow the memory budget.
+        var sealBudget = ipa.reader.maximumEntries
         for bundle in ipa.bundles {
             guard let member = bundle.codeResources else { continue }
             do {
@@ -127,7 +129,9 @@ public struct SealScan {
                 sealDigests[member] = FileDigests(of: bytes)
                 if keep(member) { kept[member] = bytes }
                 do {
-                    seals[bundle.path] = .success(try ResourceSeal.parse(bytes))
+                    let seal = try ResourceSeal.parse(bytes, maximumEntries: sealBudget)
+                    sealBudget -= seal.entries.count
+                    seals[bundle.path] = .success(seal)
                 } catch {
                     seals[bundle.path] = .failure(error)
                 }

@@ -1,3 +1,4 @@
+public import IPACheckArchive
 import IPACheckBinary
 public import IPACheckPlist
 import IPACheckReport
@@ -23,11 +24,13 @@ public struct EntitlementsAnswer: Sendable {
     ///
     /// - Parameters:
     ///   - bundle: Selects a bundle of an ipa by path, folder name or bundle ID; nil is the main app.
+    ///   - limits: What an ipa may hold (members, sizes).
     /// - Throws: ``InputError`` when the target, bundle or requested blob cannot be read.
     public static func read(
         path: String,
         bundle selector: String?,
-        source: EntitlementSource
+        source: EntitlementSource,
+        limits: ArchiveLimits = .standard
     ) throws(InputError) -> EntitlementsAnswer {
         switch try TargetKind.of(path: path) {
         case .machO:
@@ -39,7 +42,7 @@ public struct EntitlementsAnswer: Sendable {
             }
             return try fromSignature(MachOFile.scan(path: path), source: source, file: path, subject: path)
         case .archive:
-            let ipa = try IPAFile(path: path)
+            let ipa = try IPAFile(path: path, limits: limits)
             let bundle = try ipa.bundle(matching: selector)
             if source == .profile {
                 guard let member = bundle.provisioningProfile else {

@@ -1,4 +1,5 @@
 public import Foundation
+public import IPACheckArchive
 import IPACheckBinary
 import IPACheckCMS
 public import IPACheckReport
@@ -78,11 +79,13 @@ public struct VerifyReport: Sendable {
     /// - Parameters:
     ///   - resources: Also check `_CodeSignature/CodeResources` against each bundle's files.
     ///   - now: The time certificate expiry is judged at.
+    ///   - limits: What an ipa may hold (members, sizes).
     /// - Throws: ``InputError`` when the target cannot be read.
     public static func verify(
         path: String,
         resources: Bool,
-        now: Date = Date()
+        now: Date = Date(),
+        limits: ArchiveLimits = .standard
     ) async throws(InputError)
         -> VerifyReport
     {
@@ -108,7 +111,7 @@ public struct VerifyReport: Sendable {
                 coverage: coverage
             )
         case .archive:
-            let ipa = try IPAFile(path: path)
+            let ipa = try IPAFile(path: path, limits: limits)
             let scan = try SealScan.scan(ipa, depth: resources ? .everything : .signatures)
             if resources {
                 coverage.ran(ResourceSeal.rules)

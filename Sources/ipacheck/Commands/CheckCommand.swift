@@ -47,6 +47,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var archive: ArchiveOptions
+
     func validate() throws {
         if ipas.isEmpty { throw ValidationError("name at least one .ipa to check") }
     }
@@ -62,7 +64,8 @@ struct CheckCommand: AsyncParsableCommand {
                     fetch: options,
                     fetcher: fetcher,
                     configuration: configuration,
-                    distribution: distribution
+                    distribution: distribution,
+                    archiveLimits: archive.limits
                 )
                 return try await ReleaseGate.run(paths: ipas, options: gate) { progress.advance($0) }
             }

@@ -22,10 +22,12 @@ struct DomainsCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ReportFormatOption
 
+    @OptionGroup var archive: ArchiveOptions
+
     func run() async throws {
         var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
         do {
-            let file = try IPAFile(path: ipa)
+            let file = try IPAFile(path: ipa, limits: archive.limits)
             let domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
             report.add(input: ipa, findings: domains.findings)
             report.add(section: try domains.section())

@@ -37,9 +37,11 @@ struct EntitlementsCommand: AsyncParsableCommand {
     @Option(help: "Output format: xml (a plist document) or json.")
     var format: Format = .xml
 
+    @OptionGroup var archive: ArchiveOptions
+
     func run() async throws {
         let answer = try await ExitStatus.reportingInputErrors {
-            try EntitlementsAnswer.read(path: target, bundle: bundle, source: source)
+            try EntitlementsAnswer.read(path: target, bundle: bundle, source: source, limits: archive.limits)
         }
         for note in answer.notes { Console.diagnose("ipacheck: note: \(note)") }
         switch format {

@@ -26,13 +26,15 @@ struct ExplainCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var archive: ArchiveOptions
+
     func run() async throws {
         let explanation = try await ExitStatus.reportingInputErrors {
             try await network.withFetcher { options, fetcher in
                 try await LinkExplainer.explain(
                     url: url,
                     ipaPath: ipa,
-                    options: GateOptions(fetch: options, fetcher: fetcher)
+                    options: GateOptions(fetch: options, fetcher: fetcher, archiveLimits: archive.limits)
                 )
             }
         }

@@ -21,10 +21,12 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ReportFormatOption
 
+    @OptionGroup var archive: ArchiveOptions
+
     func run() async throws {
         var report = ReportOutput.report(rules: InfoReport.rules, kind: .listing)
         do {
-            let info = try InfoReport.make(for: try IPAFile(path: ipa))
+            let info = try InfoReport.make(for: try IPAFile(path: ipa, limits: archive.limits))
             report.add(input: ipa, findings: info.findings)
             report.add(section: try info.section())
         } catch let error as InputError {

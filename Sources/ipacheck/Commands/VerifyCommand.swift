@@ -28,10 +28,12 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ReportFormatOption
 
+    @OptionGroup var archive: ArchiveOptions
+
     func run() async throws {
         var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict))
         do {
-            let answer = try await VerifyReport.verify(path: target, resources: resources)
+            let answer = try await VerifyReport.verify(path: target, resources: resources, limits: archive.limits)
             report.add(input: target, findings: answer.findings, coverage: answer.coverage)
             report.add(section: try answer.section())
             report.add(section: try ReportSection(key: "valid", value: answer.isValid, lines: []))
