@@ -179,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "IPACheckCoreTests",
             dependencies: [
-                "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary", "IPACheckCMS",
+                "IPACheckArchive", "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary",
+                "IPACheckCMS",
                 "IPACheckTestSupport",
             ],
             swiftSettings: strict

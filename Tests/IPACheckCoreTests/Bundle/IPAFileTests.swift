@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckArchive
 import IPACheckCore
 import IPACheckReport
 import IPACheckTestSupport
@@ -120,6 +121,24 @@ struct IPAFileTests {
         } throws: { error in
             (error as? InputError)?.code == code
         }
+    }
+
+    /// More members than the limit: refused with the count and how to raise it; raising it reads the same file.
+    @Test func refusesMoreMembersThanTheLimitUnlessRaised() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        for index in 0..<9 { zip.add("Payload/A.app/r\(index)", text: "x") }
+        let path = try zip.write()
+        let tight = ArchiveLimits(maximumEntries: 9, maximumMemberBytes: 1 << 20, maximumStreamedBytes: 1 << 20)
+        #expect {
+            _ = try IPAFile(path: path, limits: tight)
+        } throws: { error in
+            let input = error as? InputError
+            return input?.code == "too-many-members"
+                && input?.message.hasPrefix("archive lists 10 members, more than the 9 accepted") == true
+                && input?.message.contains("--max-members") == true
+        }
+        #expect(try IPAFile(path: path, limits: .allowing(entries: 10)).mainApp.bundleID == "com.a")
     }
 
     @Test func refusesAMalformedMainInfoPlist() throws {
