@@ -32,7 +32,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "ipacheck", targets: ["ipacheck"]),
-        .library(name: "IPACheckCore", targets: ["IPACheckCore"]),
+        .library(name: "IPACheckGate", targets: ["IPACheckGate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,13 +83,45 @@ let package = Package(
         ),
         // The AASA document model, Apple's matcher and the lint rules (pure, no I/O).
         .target(name: "IPACheckAASA", dependencies: ["IPACheckReport", "IPACheckCMS"], swiftSettings: strict),
+        // The fetching interface (requests, responses, options) the HTTP client implements and the site checks use.
+        .target(name: "IPACheckFetching", swiftSettings: strict),
+        // An opened ipa: its members, bundles and Info.plists, read without unpacking.
         .target(
-            name: "IPACheckCore",
+            name: "IPACheckBundle",
             dependencies: [
-                "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckCMS",
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
+                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckReport",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // Signing: code signatures, the resource seal, provisioning profiles, signed entitlements, trust.
+        .target(
+            name: "IPACheckSigning",
+            dependencies: [
+                "IPACheckBundle", "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckCMS",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The link model: associated domains, their syntax and rules, and matching links against AASA documents.
+        .target(
+            name: "IPACheckLinks",
+            dependencies: ["IPACheckAASA", "IPACheckPlist", "IPACheckReport"],
+            swiftSettings: strict
+        ),
+        // The site checks: how each host and Apple's CDN serve the AASA file.
+        .target(
+            name: "IPACheckSites",
+            dependencies: ["IPACheckFetching", "IPACheckLinks", "IPACheckAASA", "IPACheckReport"],
+            swiftSettings: strict
+        ),
+        // The gate: the release gate, triage, App Flip, Firebase, the config file and the inspection commands.
+        .target(
+            name: "IPACheckGate",
+            dependencies: [
+                "IPACheckFetching", "IPACheckBundle", "IPACheckSigning", "IPACheckLinks", "IPACheckSites",
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckCMS", "IPACheckPlist", "IPACheckReport",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict
@@ -97,7 +129,7 @@ let package = Package(
         .target(
             name: "IPACheckHTTP",
             dependencies: [
-                "IPACheckCore",
+                "IPACheckFetching",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + nio + [.product(name: "NIOHTTPCompression", package: "swift-nio-extras")],
             swiftSettings: strict
@@ -105,7 +137,8 @@ let package = Package(
         .executableTarget(
             name: "ipacheck",
             dependencies: [
-                "IPACheckArchive", "IPACheckCore", "IPACheckHTTP",
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckHTTP",
+                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckSites",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -129,20 +162,23 @@ let package = Package(
         // IPACHECK_LIBFUZZER defined; in any other build, tools that replay files through the same harness.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .target(name: "IPACheckFuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support", swiftSettings: strict),
-        fuzzHarness("MachO", dependencies: ["IPACheckBinary", "IPACheckCore"]),
-        fuzzHarness("Entitlements", dependencies: ["IPACheckCore", "IPACheckPlist"]),
-        fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckCore"]),
+        fuzzHarness("MachO", dependencies: ["IPACheckBinary", "IPACheckSigning"]),
+        fuzzHarness(
+            "Entitlements",
+            dependencies: ["IPACheckSigning", "IPACheckLinks", "IPACheckGate", "IPACheckPlist"]
+        ),
+        fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckSigning"]),
         fuzzHarness("Plist", dependencies: ["IPACheckPlist"]),
-        fuzzHarness("Zip", dependencies: ["IPACheckArchive", "IPACheckCore"]),
+        fuzzHarness("Zip", dependencies: ["IPACheckArchive", "IPACheckBundle", "IPACheckSigning"]),
         fuzzHarness("AASA", dependencies: ["IPACheckAASA"]),
-        fuzzHarness("HTTP", dependencies: ["IPACheckCore", "IPACheckReport"]),
-        fuzzHarness("Config", dependencies: ["IPACheckCore"]),
+        fuzzHarness("HTTP", dependencies: ["IPACheckFetching", "IPACheckSites", "IPACheckReport"]),
+        fuzzHarness("Config", dependencies: ["IPACheckGate"]),
 
         // Tests.
         .target(
             name: "IPACheckTestSupport",
             dependencies: [
-                "IPACheckCore",
+                "IPACheckPlist",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -177,11 +213,35 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "IPACheckCoreTests",
+            name: "IPACheckBundleTests",
+            dependencies: ["IPACheckArchive", "IPACheckBundle", "IPACheckReport", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckSigningTests",
             dependencies: [
-                "IPACheckArchive", "IPACheckCore", "IPACheckPlist", "IPACheckReport", "IPACheckAASA", "IPACheckBinary",
-                "IPACheckCMS",
-                "IPACheckTestSupport",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS", "IPACheckPlist", "IPACheckReport",
+                "IPACheckSigning", "IPACheckTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckLinksTests",
+            dependencies: ["IPACheckAASA", "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckSitesTests",
+            dependencies: [
+                "IPACheckFetching", "IPACheckLinks", "IPACheckReport", "IPACheckSites", "IPACheckTestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckGateTests",
+            dependencies: [
+                "IPACheckAASA", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckLinks", "IPACheckPlist",
+                "IPACheckReport", "IPACheckSigning", "IPACheckSites", "IPACheckTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -197,7 +257,13 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckHTTPTests",
-            dependencies: ["IPACheckHTTP", "IPACheckCore", "IPACheckReport", "IPACheckTestSupport"] + nio,
+            dependencies: [
+                "IPACheckHTTP", "IPACheckFetching", "IPACheckSites", "IPACheckGate", "IPACheckLinks", "IPACheckReport",
+                "IPACheckTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckAASA
 import IPACheckCMS
-import IPACheckCore
 import IPACheckFuzzSupport
+import IPACheckSigning
 
 /// CMS SignedData as ipacheck meets it: parsed, every signer verified over the attached content (offline: the
 /// chain is judged against the pinned Apple roots only), read as a provisioning profile and as a signed AASA file.

@@ -1,5 +1,5 @@
-import IPACheckCore
 import IPACheckFuzzSupport
+import IPACheckGate
 
 /// The configuration file, `.ipacheck.json` and `.ipacheck.yml`.
 ///

@@ -1,7 +1,9 @@
 import Foundation
-import IPACheckCore
 import IPACheckFuzzSupport
+import IPACheckGate
+import IPACheckLinks
 import IPACheckPlist
+import IPACheckSigning
 
 /// DER entitlements (the `0xfade7172` payload) decoded, then used the way `check` and `entitlements` use them:
 /// rendered as XML and JSON, associated domains read, compared with a profile's grants.

@@ -1,7 +1,8 @@
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckFuzzSupport
 import IPACheckReport
+import IPACheckSites
 
 /// A site check against made-up answers: status and header classification (Content-Type, redirects, encodings,
 /// sizes), the CDN's cache and failure headers (`Cache-Control`, `Age`, `Apple-Failure-Reason`,

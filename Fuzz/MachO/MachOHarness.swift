@@ -1,7 +1,7 @@
 import Foundation
 import IPACheckBinary
-import IPACheckCore
 import IPACheckFuzzSupport
+import IPACheckSigning
 
 /// Mach-O, SuperBlob and CodeDirectory parsing, and signature verification of whatever parses.
 ///

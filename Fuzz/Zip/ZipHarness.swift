@@ -1,6 +1,7 @@
 import IPACheckArchive
-import IPACheckCore
+import IPACheckBundle
 import IPACheckFuzzSupport
+import IPACheckSigning
 
 /// Zip archives through libzip: listing, whole and streamed member reads under limits, then the same file as an
 /// ipa (bundle discovery, Info.plist, the main executable) and the one-pass seal scan that `verify` runs.

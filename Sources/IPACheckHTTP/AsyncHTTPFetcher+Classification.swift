@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression

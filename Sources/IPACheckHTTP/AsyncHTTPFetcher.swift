@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-public import IPACheckCore
+public import IPACheckFetching
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression

@@ -1,7 +1,9 @@
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckHTTP
+import IPACheckLinks
 import IPACheckReport
+import IPACheckSites
 import IPACheckTestSupport
 import Testing
 

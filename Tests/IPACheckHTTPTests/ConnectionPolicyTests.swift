@@ -1,6 +1,7 @@
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckReport
+import IPACheckSites
 import IPACheckTestSupport
 import NIOSSL
 import Testing

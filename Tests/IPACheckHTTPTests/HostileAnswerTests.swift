@@ -1,7 +1,8 @@
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckHTTP
 import IPACheckReport
+import IPACheckSites
 import IPACheckTestSupport
 import Testing
 

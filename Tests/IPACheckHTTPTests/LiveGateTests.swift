@@ -1,5 +1,5 @@
 import Foundation
-import IPACheckCore
+import IPACheckGate
 import IPACheckHTTP
 import IPACheckReport
 import IPACheckTestSupport

@@ -1,7 +1,7 @@
 import Foundation
-import IPACheckCore
 import IPACheckHTTP
 import IPACheckReport
+import IPACheckSites
 import IPACheckTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckHTTP
 import IPACheckTestSupport
 

@@ -4,7 +4,7 @@ import SwiftASN1
 package import X509
 
 /// A certificate authority made at test time (no committed keys), issuing server certificates for local TLS
-/// servers; tests trust it through `--ca-file` / ``IPACheckCore/FetchOptions/extraCAFile``.
+/// servers; tests trust it through `--ca-file` / ``IPACheckFetching/FetchOptions/extraCAFile``.
 package struct TestCA: Sendable {
     /// The CA's signing key.
     package let key: P256.Signing.PrivateKey

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
-import IPACheckCore
+import IPACheckFetching
+import IPACheckLinks
 import IPACheckReport
+import IPACheckSites
 
 /// `ipacheck aasa HOST...`: fetch and judge each host's AASA as Apple's CDN would, and the CDN's copy.
 struct AASACommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckGate
 
 /// `ipacheck appflip`: helpers for testing Google App Flip by hand.
 struct AppFlipCommand: AsyncParsableCommand {

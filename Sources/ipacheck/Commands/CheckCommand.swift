@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
-import IPACheckCore
+import IPACheckGate
 import IPACheckReport
+import IPACheckSigning
+import IPACheckSites
 
 /// `ipacheck check APP.ipa...`: the release gate.
 struct CheckCommand: AsyncParsableCommand {

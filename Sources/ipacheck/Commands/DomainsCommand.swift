@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import IPACheckCore
+import IPACheckBundle
+import IPACheckGate
 import IPACheckReport
 
 /// `ipacheck domains APP.ipa`: every bundle's associated domains, parsed.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 

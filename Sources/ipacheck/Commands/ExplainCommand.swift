@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IPACheckCore
+import IPACheckGate
 
 /// `ipacheck explain URL APP.ipa`: support triage for one link.
 struct ExplainCommand: AsyncParsableCommand {

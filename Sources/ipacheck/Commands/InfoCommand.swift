@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckBundle
 import IPACheckReport
 
 /// `ipacheck info APP.ipa`: the bundle tree.

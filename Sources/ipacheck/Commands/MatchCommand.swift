@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import IPACheckAASA
-import IPACheckCore
+import IPACheckGate
+import IPACheckLinks
 import IPACheckReport
+import IPACheckSites
 
 /// `ipacheck match URL... --app-id ID`, which says whether iOS would open these URLs in this app.
 struct MatchCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckGate
 import IPACheckReport
 
 /// `ipacheck rules`: every rule with its ID, severity, meaning and fix.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckGate
 import IPACheckReport
 
 /// `ipacheck verify TARGET`: the code signature's integrity.

@@ -1,7 +1,8 @@
 public import ArgumentParser
 public import IPACheckAASA
-public import IPACheckCore
+import IPACheckGate
 public import IPACheckReport
+import IPACheckSigning
 
 // The library's enums, parsed from the command line. Kept here so the library never imports ArgumentParser.
 

@@ -1,5 +1,4 @@
 import Foundation
-import IPACheckCore
 import IPACheckReport
 
 /// Where output goes: the answer to stdout, diagnostics to stderr, colour only on a terminal without `NO_COLOR`.

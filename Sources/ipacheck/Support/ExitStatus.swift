@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckCore
+import IPACheckReport
 
 /// The contract's exit codes (see the README): 0 pass, 1 problems, 2 unreadable input, 64 usage.
 enum ExitStatus {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IPACheckCore
+import IPACheckFetching
 import IPACheckHTTP
 
 /// The network options every fetching subcommand shares (see the README's contract table).

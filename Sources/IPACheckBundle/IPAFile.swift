@@ -1,0 +1,400 @@
+public import IPACheckArchive
+import IPACheckPlist
+public import IPACheckReport
+
+/// An opened ipa: its bundles (main app first), found without unpacking anything to disk.
+///
+/// Holds the libzip handle, so it is not `Sendable`; open one per task.
+public final class IPAFile {
+    /// The path the user gave.
+    public let path: String
+    /// Every bundle: the main app first, then nested bundles depth first in name order.
+    public let bundles: [AppBundle]
+    /// Problems with the archive itself (unsafe names, duplicates, nested Payload, unreadable nested bundles).
+    public let findings: [Finding]
+
+    /// Reads the members, on the thread that opened the file.
+    package let reader: IPAMemberReader
+    /// Readable member names, each mapped to its entry (the first one, for duplicates).
+    private var members: [String: ZipEntry] { reader.members }
+
+    /// The deepest bundle nesting followed (app → watch app → extension → framework is 4).
+    static let maximumNesting = 6
+    /// The largest Info.plist read: real ones are a few kilobytes, and a large one costs about three times its size
+    /// while it is parsed.
+    static let maximumInfoPlistBytes = 1024 * 1024
+
+    /// The main app.
+    public var mainApp: AppBundle {
+        // `init` throws unless it found the main app, so `bundles` is never empty.
+        bundles[0]
+    }
+
+    /// Opens `path` and finds its bundles, reading at most as many members as `limits` allow.
+    ///
+    /// - Throws: ``InputError`` when the file is not a zip, has no `Payload/*.app`, or the main app's Info.plist is
+    ///   missing or malformed.
+    public init(path: String, limits: ArchiveLimits = .standard) throws(InputError) {
+        self.path = path
+        let archive: ZipArchive
+        do {
+            archive = try ZipArchive(path: path, limits: limits)
+        } catch  where error.code == .tooManyEntries {
+            throw InputError(
+                "too-many-members",
+                file: path,
+                "\(error.reason) (the standard limit keeps a run within 64 MiB of memory; --max-members raises it, "
+                    + "at about 2 KB of memory a member)"
+            )
+        } catch {
+            let code = error.code == .notAZip ? "not-a-zip" : "unreadable"
+            throw InputError(code, file: path, error.reason)
+        }
+        var findings: [Finding] = []
+        if let reason = archive.leniencyReason {
+            findings.append(
+                ArchiveRules.inconsistentDirectory.finding(
+                    "libzip's consistency check failed (\(reason)); the archive was read from its central directory"
+                )
+            )
+        }
+        let members = Self.screenMembers(archive.entries, findings: &findings)
+        reader = IPAMemberReader(path: path, archive: archive, members: members)
+        let names = members.keys.sorted()
+
+        let root = try Self.locateMainApp(names: names, file: path, findings: &findings)
+        var bundles: [AppBundle] = []
+        let main = Self.loadBundle(
+            at: root,
+            kind: .app,
+            parent: nil,
+            archive: archive,
+            members: members,
+            findings: &findings
+        )
+        switch main {
+        case .success(let main): bundles.append(main)
+        case .failure(let problem): throw InputError("bad-info-plist", file: path, problem.finding.message)
+        }
+        Self.collectNested(
+            under: root,
+            depth: 1,
+            names: names,
+            archive: archive,
+            members: members,
+            bundles: &bundles,
+            findings: &findings
+        )
+        self.bundles = bundles
+        self.findings = findings.sorted()
+    }
+
+    /// Whether the archive holds a readable member with this exact name.
+    public func contains(_ member: String) -> Bool {
+        members[member] != nil
+    }
+
+    /// The archive's own copy of a member's name, if it holds that member: a key that shares the index's storage,
+    /// for tables that have an entry for every member (a name built from parts would be one more string each).
+    package func storedName(_ member: String) -> String? {
+        members.index(forKey: member).map { members[$0].key }
+    }
+
+    /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
+    public func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
+        try reader.read(member, limit: limit)
+    }
+
+    /// Opens a forward-only stream over a member, to take only the parts of a large file that matter.
+    public func stream(_ member: String) throws(InputError) -> ZipMemberStream {
+        try reader.stream(member)
+    }
+
+    /// The bundle's own files, relative to its folder, excluding nested bundles' contents and folders.
+    ///
+    /// This is the set `_CodeSignature/CodeResources` seals.
+    public func files(of bundle: AppBundle) -> [String] {
+        let prefix = bundle.path + "/"
+        let nestedPrefixes = bundles.filter { $0.parent == bundle.path }.map { $0.path + "/" }
+        return members.keys.filter { name in
+            name.hasPrefix(prefix) && !name.hasSuffix("/") && !nestedPrefixes.contains { name.hasPrefix($0) }
+        }
+        .map { String($0.dropFirst(prefix.count)) }
+        .sorted()
+    }
+
+    /// The declared uncompressed size of a member (informative only).
+    public func declaredSize(of member: String) -> UInt64? {
+        members[member]?.declaredSize
+    }
+
+    /// Every readable member's name.
+    public var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }
+
+    /// The given members in the order they are stored in the archive, so a pass reads the file front to back.
+    package func inArchiveOrder(_ names: [String]) -> [String] {
+        names.sorted { (members[$0]?.index ?? Int.max, $0) < (members[$1]?.index ?? Int.max, $1) }
+    }
+
+    // MARK: - Screening and discovery
+
+    private static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
+        var members: [String: ZipEntry] = [:]
+        var names = CaseFoldedNames()
+        for entry in entries {
+            let name = entry.name
+            if let problem = unsafeNameProblem(name) {
+                findings.append(
+                    ArchiveRules.unsafeMemberPath.finding(
+                        "member \(String(reflecting: name)) \(problem); it is not read",
+                        location: name
+                    )
+                )
+                continue
+            }
+            if entry.nameWasNotUTF8 {
+                findings.append(ArchiveRules.nonUTF8Name.finding("member name is not UTF-8", location: name))
+            }
+            if members[name] != nil {
+                findings.append(
+                    ArchiveRules.duplicateMember.finding(
+                        "\(name) is stored more than once; the first copy is read",
+                        location: name
+                    )
+                )
+                continue
+            }
+            if let other = names.sameButForCase(name), !entry.isDirectory {
+                findings.append(
+                    ArchiveRules.duplicateMember.finding(
+                        "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
+                            + "the other",
+                        location: name
+                    )
+                )
+            }
+            if entry.isEncrypted || !entry.isCompressionSupported {
+                let why =
+                    entry.isEncrypted
+                    ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
+                findings.append(ArchiveRules.unreadableMember.finding("\(name) \(why)", location: name))
+            }
+            members[name] = entry
+        }
+        return members
+    }
+
+    private static func unsafeNameProblem(_ name: String) -> String? {
+        if name.hasPrefix("/") { return "is an absolute path" }
+        if name.contains("\0") { return "contains a NUL character" }
+        if name.contains("\\") { return "contains a backslash" }
+        if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            return "climbs out of the archive with `..`"
+        }
+        return nil
+    }
+
+    private static func locateMainApp(
+        names: [String],
+        file: String,
+        findings: inout [Finding]
+    ) throws(InputError) -> String {
+        var topLevel: Set<String> = []
+        var nested: Set<String> = []
+        // `__MACOSX/` holds Finder's AppleDouble shadows of every file; they are never the app.
+        for name in names where !name.hasPrefix("__MACOSX/") {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard
+                let appIndex = parts.indices.first(where: { index in
+                    index > 0 && parts[index].hasSuffix(".app") && parts[index].count > 4
+                        && parts[index - 1] == "Payload"
+                        && index < parts.count - 1
+                })
+            else { continue }
+            let root = parts[0...appIndex].joined(separator: "/")
+            if appIndex == 1 { topLevel.insert(root) } else { nested.insert(root) }
+        }
+        if let first = topLevel.sorted().first {
+            if topLevel.count > 1 {
+                findings.append(
+                    ArchiveRules.severalApps.finding(
+                        "Payload holds \(topLevel.count) apps (\(topLevel.sorted().joined(separator: ", "))); "
+                            + "checking \(first)",
+                        location: "Payload/"
+                    )
+                )
+            }
+            return first
+        }
+        if let first = nested.sorted(by: { ($0.count, $0) < ($1.count, $1) }).first {
+            findings.append(
+                ArchiveRules.nestedPayload.finding(
+                    "the app is at \(first), not at Payload/ in the archive's root; iOS will not install this ipa",
+                    location: first
+                )
+            )
+            return first
+        }
+        throw InputError("no-app-bundle", file: file, noAppMessage(names: names))
+    }
+
+    private static func noAppMessage(names: [String]) -> String {
+        let firstComponents = Set(names.compactMap { $0.split(separator: "/").first.map(String.init) })
+        if let app = firstComponents.sorted().first(where: { $0.hasSuffix(".app") }) {
+            if names.contains("\(app)/Contents/Info.plist") {
+                return "no Payload/*.app: this is a zipped macOS app (\(app)/Contents/), not an iOS ipa"
+            }
+            return "no Payload/*.app: \(app) is at the archive's root, so this is a zipped .app, not an ipa "
+                + "(an ipa keeps the app under Payload/)"
+        }
+        if names.isEmpty { return "no Payload/*.app: the archive is empty" }
+        return "no Payload/*.app in the archive (\(names.count) members, none under Payload/*.app/)"
+    }
+
+    private static func collectNested(
+        under parentPath: String,
+        depth: Int,
+        names: [String],
+        archive: ZipArchive,
+        members: [String: ZipEntry],
+        bundles: inout [AppBundle],
+        findings: inout [Finding]
+    ) {
+        guard depth <= maximumNesting else { return }
+        for container in BundleKind.containers {
+            let prefix = "\(parentPath)/\(container.folder)/"
+            var children: Set<String> = []
+            for name in names where name.hasPrefix(prefix) && !name.hasSuffix("/") {
+                // Only folders holding at least one file count: an empty `X.framework/` entry is no bundle.
+                let rest = name.dropFirst(prefix.count)
+                guard let slash = rest.firstIndex(of: "/") else { continue }
+                let folder = rest[..<slash]
+                if folder.hasSuffix(container.suffix) && folder.count > container.suffix.count {
+                    children.insert(prefix + folder)
+                }
+            }
+            for child in children.sorted() {
+                let loaded = loadBundle(
+                    at: child,
+                    kind: container.kind,
+                    parent: parentPath,
+                    archive: archive,
+                    members: members,
+                    findings: &findings
+                )
+                switch loaded {
+                case .success(let bundle): bundles.append(bundle)
+                case .failure(let problem):
+                    findings.append(problem.finding)
+                    continue
+                }
+                collectNested(
+                    under: child,
+                    depth: depth + 1,
+                    names: names,
+                    archive: archive,
+                    members: members,
+                    bundles: &bundles,
+                    findings: &findings
+                )
+            }
+        }
+    }
+
+    /// Why a bundle cannot be read, as the finding that reports it.
+    struct UnreadableBundle: Error {
+        let finding: Finding
+    }
+
+    /// Reads the bundle at `path`, or says why it cannot be read (an ``ArchiveRules/bundleInfoPlist`` finding:
+    /// a nested bundle's is reported, the main app's makes the ipa unreadable).
+    private static func loadBundle(
+        at path: String,
+        kind: BundleKind,
+        parent: String?,
+        archive: ZipArchive,
+        members: [String: ZipEntry],
+        findings: inout [Finding]
+    ) -> Result<AppBundle, UnreadableBundle> {
+        // iOS bundles are shallow (Info.plist at the root); macOS-style frameworks keep it in Resources/.
+        let candidates = ["\(path)/Info.plist", "\(path)/Resources/Info.plist", "\(path)/Contents/Info.plist"]
+        guard let infoPath = candidates.first(where: { members[$0] != nil }), let entry = members[infoPath] else {
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
+                        "\(path) has no Info.plist",
+                        bundle: path,
+                        location: path
+                    )
+                )
+            )
+        }
+        let info: PlistValue
+        let infoDigests: FileDigests
+        do {
+            let bytes = try archive.read(entry, limit: maximumInfoPlistBytes)
+            infoDigests = FileDigests(of: bytes)
+            info = try PlistParser.parse(bytes)
+        } catch {
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
+                        "\(infoPath) cannot be read: \(error)",
+                        bundle: path,
+                        location: infoPath
+                    )
+                )
+            )
+        }
+        guard info.dictionaryValue != nil else {
+            return .failure(
+                UnreadableBundle(
+                    finding: ArchiveRules.bundleInfoPlist.finding(
+                        "\(infoPath) is a \(info.typeName), not a dictionary",
+                        bundle: path,
+                        location: infoPath
+                    )
+                )
+            )
+        }
+        let folder = path.split(separator: "/").last.map(String.init) ?? path
+        let defaultExecutable = kind == .framework ? String(folder.prefix(while: { $0 != "." })) : nil
+        let executableName = info["CFBundleExecutable"]?.stringValue ?? defaultExecutable
+        var executable: String? = nil
+        if let executableName, !executableName.isEmpty, !executableName.contains("/") {
+            let member = "\(path)/\(executableName)"
+            if members[member] != nil {
+                executable = member
+            } else {
+                findings.append(
+                    ArchiveRules.missingExecutable.finding(
+                        "\(path) names executable \(executableName), which is not in the bundle",
+                        bundle: path,
+                        location: infoPath
+                    )
+                )
+            }
+        }
+        let profile = "\(path)/embedded.mobileprovision"
+        let seal = "\(path)/_CodeSignature/CodeResources"
+        return .success(
+            AppBundle(
+                path: path,
+                kind: kind,
+                parent: parent,
+                bundleID: info["CFBundleIdentifier"]?.stringValue,
+                name: info["CFBundleDisplayName"]?.stringValue ?? info["CFBundleName"]?.stringValue,
+                version: info["CFBundleShortVersionString"]?.stringValue,
+                build: info["CFBundleVersion"]?.stringValue,
+                platform: info["DTPlatformName"]?.stringValue ?? info["CFBundleSupportedPlatforms"]?.stringArray?.first,
+                minimumOSVersion: info["MinimumOSVersion"]?.stringValue ?? info["LSMinimumSystemVersion"]?.stringValue,
+                executable: executable,
+                provisioningProfile: members[profile] != nil ? profile : nil,
+                codeResources: members[seal] != nil ? seal : nil,
+                infoPlistPath: infoPath,
+                infoPlist: info,
+                infoPlistDigests: infoDigests
+            )
+        )
+    }
+}

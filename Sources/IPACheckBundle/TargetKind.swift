@@ -1,0 +1,33 @@
+import Foundation
+import IPACheckBinary
+public import IPACheckReport
+
+/// What kind of file the user pointed a command at, judged by its first bytes rather than its name.
+public enum TargetKind: Sendable, Hashable {
+    /// A zip archive (an ipa, or something that claims to be one).
+    case archive
+    /// A bare Mach-O, thin or fat.
+    case machO
+
+    /// Sniffs the file at `path`.
+    ///
+    /// - Throws: ``InputError`` when the file cannot be read or is neither a zip nor a Mach-O.
+    public static func of(path: String) throws(InputError) -> TargetKind {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")
+        }
+        defer { try? handle.close() }
+        let head = Array((try? handle.read(upToCount: 4)) ?? Data())
+        guard head.count == 4 else {
+            throw InputError("too-short", file: path, "is too short to be an ipa or a Mach-O")
+        }
+        if head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] { return .archive }
+        let magic = head.reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
+        let machOMagics: Set<UInt32> = [
+            0xcafe_babe, 0xcafe_babf, 0xfeed_face, 0xfeed_facf, 0xcefa_edfe, 0xcffa_edfe,
+        ]
+        if machOMagics.contains(magic) { return .machO }
+        throw InputError("unknown-format", file: path, "is neither an ipa (zip) nor a Mach-O")
+    }
+}

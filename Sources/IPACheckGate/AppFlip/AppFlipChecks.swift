@@ -1,0 +1,580 @@
+import IPACheckAASA
+public import IPACheckLinks
+public import IPACheckPlist
+public import IPACheckReport
+public import IPACheckSigning
+
+/// The App Flip release-gate checks.
+///
+/// They hold the user's App Flip config against the app's entitlements, Info.plist, main executable and the AASA
+/// of the App Flip host. Binary heuristics are warnings, never errors.
+public enum AppFlipChecks {
+    /// FLIP001: the configured App Flip link cannot be a universal link Google appends its query to.
+    public static let linkShape = Rule(
+        "FLIP001",
+        .error,
+        "App Flip link is not a plain https URL",
+        summary: "Google opens the App Flip link with ?client_id=…&scope=…&state=…&redirect_uri=… appended; it must "
+            + "be an https URL with a host and no port, user info, query or fragment, or it can never open the app.",
+        fix: "Set the Universal Link in the Google Home Developer Console (App Flip) to https://HOST/PATH with no "
+            + "query or fragment, and use the same value in the ipacheck App Flip config."
+    )
+
+    /// FLIP002: no `applinks:` entry claims the App Flip link's host.
+    public static let hostNotAssociated = Rule(
+        "FLIP002",
+        .error,
+        "App Flip host is not an associated domain",
+        summary: "iOS opens the App Flip link in the app only if the app's signed entitlements list its host as "
+            + "applinks:HOST (or applinks:*.PARENT for a subdomain; *.PARENT never covers PARENT itself).",
+        fix: "Add applinks:HOST to the Associated Domains capability of the main app and re-sign."
+    )
+
+    /// FLIP003: the App Flip host is claimed only in an alternate mode (`?mode=developer` / `managed`).
+    public static let hostAlternateModeOnly = Rule(
+        "FLIP003",
+        .warning,
+        "App Flip host only in alternate mode",
+        summary: "An entry with ?mode=developer works only on development-signed builds on devices with Associated "
+            + "Domains Development on (iOS ignores it in distribution builds); ?mode=managed only on MDM devices.",
+        fix: "Add a plain applinks:HOST entry (without ?mode=) before shipping."
+    )
+
+    /// FLIP004: an associated-domains entry is a placeholder or not a fully qualified domain name.
+    public static let placeholderDomain = Rule(
+        "FLIP004",
+        .error,
+        "placeholder associated domain",
+        summary: "An associated domain must be a fully qualified domain name the app's owner controls; sample "
+            + "placeholders (your-domain-here), reserved names (example.com, .test, .invalid) or dotless names "
+            + "never serve an AASA for this app.",
+        fix: "Replace the placeholder with the real domain that serves the AASA (applinks:login.example-company.com)."
+    )
+
+    /// FLIP005: the AASA of the App Flip host does not open the flip URL in this app.
+    public static let aasaNoMatch = Rule(
+        "FLIP005",
+        .error,
+        "AASA does not open the App Flip link",
+        summary: "The link Google opens (with client_id, scope, state and redirect_uri) must match an applinks rule "
+            + "for this app ID in the host's AASA, and in Apple's CDN copy, which devices fetch; otherwise the "
+            + "Google app falls back to the browser flow.",
+        fix: "List APPIDPREFIX.BUNDLE_ID in applinks.details with a component or path covering the App Flip path "
+            + "(any ? matchers must accept the four query items), and wait for Apple's CDN to refresh."
+    )
+
+    /// FLIP006: a configured redirect URI is not one Google's App Flip uses.
+    public static let foreignRedirectURI = Rule(
+        "FLIP006",
+        .error,
+        "redirect URI is not a Google App Flip redirect",
+        summary: "App Flip redirect URIs are exactly https://oauth-redirect.googleusercontent.com/a/GOOGLE_APP "
+            + "or the oauth-redirect-sandbox host, for Google Home or Google Assistant (and their .dev/.enterprise "
+            + "builds); anything else means the app answers somewhere Google does not listen.",
+        fix: "Allowlist the redirect URIs exactly as Google's App Flip documentation lists them."
+    )
+
+    /// FLIP007: Google Home's redirect URI is not allowed (Google Home account-linking migration).
+    public static let googleHomeMissing = Rule(
+        "FLIP007",
+        .error,
+        "Google Home redirect URI not allowed",
+        summary: "Google moves all account linking into the Google Home app; App Flip allowlists must accept "
+            + "https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast by Oct 30, 2026 (earlier "
+            + "announcements said Sep 30, 2026), or flips from Google Home are rejected.",
+        fix: "Add https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast to the App Flip redirect "
+            + "allowlist of the app and the authorization server (and com.google.Chromecast to googleApps)."
+    )
+
+    /// FLIP008: heuristic: the executable names the Assistant's redirect but not Google Home's.
+    public static let binaryAssistantOnly = Rule(
+        "FLIP008",
+        .warning,
+        "redirect allowlist may lack Google Home (heuristic)",
+        summary: "The main executable contains com.google.OPA (Google Assistant) but no com.google.Chromecast "
+            + "(Google Home), so its redirect_uri allowlist probably rejects flips from Google Home after the "
+            + "Oct 30, 2026 migration. Heuristic: strings built at run time or kept in frameworks are not seen.",
+        fix: "Accept https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast as a redirect_uri."
+    )
+
+    /// FLIP009: heuristic: the executable never mentions Google's redirect host.
+    public static let binaryNoRedirectCheck = Rule(
+        "FLIP009",
+        .warning,
+        "no redirect_uri validation seen (heuristic)",
+        summary: "Google requires the app to check that redirect_uri is https://oauth-redirect[-sandbox]."
+            + "googleusercontent.com/a/GOOGLE_APP_BUNDLE_ID; the main executable does not contain that host. "
+            + "Heuristic: the check may live in a framework or on the server.",
+        fix: "Validate redirect_uri against Google's App Flip redirect URIs before opening it."
+    )
+
+    /// FLIP010: the app still uses the retired Assistant-settings deep links.
+    public static let legacyDeepLink = Rule(
+        "FLIP010",
+        .warning,
+        "legacy Google account-linking deep link",
+        summary: "Google Home replaces madeby.google.com/home-app and assistant-settings:// account-linking deep "
+            + "links; they stop being the way in after the Google Home account-linking migration.",
+        fix: "Use https://home.google.com/home-app/?deeplink=setup%2Fha_linking%3Fagent_id%3DAGENT_ID or "
+            + "googlehome://setup/ha_linking?agent_id=AGENT_ID (and list googlehome in LSApplicationQueriesSchemes "
+            + "if the app calls canOpenURL)."
+    )
+
+    /// FLIP011: heuristic: the answer may be opened without the universal-links-only option.
+    public static let binaryNoUniversalLinksOnly = Rule(
+        "FLIP011",
+        .warning,
+        "universal-links-only open not seen (heuristic)",
+        summary: "Google's sample opens the redirect URI with UIApplicationOpenURLOptionUniversalLinksOnly so the "
+            + "answer goes to the Google app and never to Safari; the main executable does not reference it.",
+        fix: "Open the redirect URI with options [.universalLinksOnly: true]."
+    )
+
+    /// FLIP012: heuristic: the executable contains Google's sample error value.
+    public static let binarySampleErrorValue = Rule(
+        "FLIP012",
+        .warning,
+        "non-standard App Flip error value (heuristic)",
+        summary: "The main executable contains user_not_authorized, the error Google's sample app sends, which is "
+            + "not one of the documented values (cancelled, unrecoverable, invalid_request, access_denied).",
+        fix: "Answer with a documented error: access_denied when the user declines, cancelled when they back out."
+    )
+
+    /// FLIP013: heuristic: only the sandbox redirect host appears in the executable.
+    public static let binarySandboxOnly = Rule(
+        "FLIP013",
+        .warning,
+        "only the sandbox redirect host seen (heuristic)",
+        summary: "The main executable contains oauth-redirect-sandbox.googleusercontent.com but not the production "
+            + "oauth-redirect.googleusercontent.com, so production flips are probably rejected.",
+        fix: "Accept https://oauth-redirect.googleusercontent.com/a/GOOGLE_APP_BUNDLE_ID as well."
+    )
+
+    /// Every rule of this area, for the rule catalogue.
+    public static let rules: [Rule] = [
+        linkShape, hostNotAssociated, hostAlternateModeOnly, placeholderDomain, aasaNoMatch, foreignRedirectURI,
+        googleHomeMissing, binaryAssistantOnly, binaryNoRedirectCheck, legacyDeepLink, binaryNoUniversalLinksOnly,
+        binarySampleErrorValue, binarySandboxOnly, hostIgnoredMode, cdnCopyUnavailable, listedAppRedirectMissing,
+    ]
+
+    /// FLIP014: the App Flip host is claimed only by an entry iOS ignores in this build.
+    public static let hostIgnoredMode = Rule(
+        "FLIP014",
+        .error,
+        "App Flip host only in an ignored mode",
+        summary: "The only entry claiming the App Flip host has ?mode=developer, which iOS ignores in a "
+            + "distribution-signed build: the link never opens the app.",
+        fix: "Add the host without ?mode= to the main app's Associated Domains."
+    )
+
+    /// FLIP015: Apple's CDN copy of the App Flip host's AASA could not be read.
+    public static let cdnCopyUnavailable = Rule(
+        "FLIP015",
+        .warning,
+        "Apple's CDN copy unavailable for the App Flip link",
+        summary: "The origin's AASA was judged, but Apple's CDN copy, which devices use, could not be read, so "
+            + "whether devices open the App Flip link is not known.",
+        fix: "Run again later or from another network; see the CDN findings for the host."
+    )
+
+    /// FLIP016: the redirect allowlist lacks the redirect URI of a Google app the config lists.
+    public static let listedAppRedirectMissing = Rule(
+        "FLIP016",
+        .warning,
+        "redirect URI of a listed Google app missing",
+        summary: "googleApps lists a Google app whose App Flip redirect URI the allowlist lacks, so flips started "
+            + "from that app are refused.",
+        fix: "Add the redirect URI, or drop the app from googleApps."
+    )
+
+    /// Records which App Flip rules a gate run carried out, and why the others were not.
+    static func recordCoverage(
+        config: AppFlipConfig?,
+        hasAppID: Bool,
+        cdnAsked: Bool,
+        into coverage: inout RuleCoverage
+    ) {
+        guard config != nil else {
+            coverage.skip(rules, because: "no App Flip config (--appflip, or appFlip in the config file)")
+            return
+        }
+        guard hasAppID else {
+            coverage.skip(rules, because: "the main app is not signed with an application-identifier")
+            return
+        }
+        coverage.ran(rules.filter { $0 != cdnCopyUnavailable })
+        if cdnAsked {
+            coverage.ran([cdnCopyUnavailable])
+        } else {
+            coverage.skip([cdnCopyUnavailable], because: "Apple's CDN was not asked (--offline or --no-cdn)")
+        }
+    }
+
+    /// The `state` used in the URLs the AASA is asked about (any non-empty value stands for Google's nonce).
+    public static let probeState = "ipacheck-probe-state"
+
+    /// Checks the App Flip setup of the main app.
+    ///
+    /// - Parameters:
+    ///   - associatedDomains: The main app's signed associated-domains entries.
+    ///   - appID: `APPIDPREFIX.BUNDLE_ID` from the `application-identifier` entitlement.
+    ///   - infoPlist: The main app's Info.plist, for LSApplicationQueriesSchemes.
+    ///   - executable: The main executable's bytes, for the heuristics (FLIP008–FLIP013).
+    ///   - matcher: Answers from pre-fetched AASA files (see ``aasaHosts(config:associatedDomains:)``); `nil`
+    ///     offline.
+    ///   - bundle: The bundle path findings name (`Payload/App.app`).
+    public static func check(
+        config: AppFlipConfig,
+        associatedDomains: [AssociatedDomain],
+        appID: String,
+        signing: SigningKind,
+        infoPlist: PlistValue? = nil,
+        executable: BinaryStrings? = nil,
+        matcher: AASALinkMatcher? = nil,
+        bundle: String? = nil
+    ) -> [Finding] {
+        var findings = placeholderDomains(associatedDomains, bundle: bundle)
+        findings += checkLink(config, associatedDomains, appID, signing, matcher, bundle)
+        findings += checkRedirects(config, bundle)
+        findings += legacyDeepLinks(infoPlist: infoPlist, executable: executable, bundle: bundle)
+        if let executable { findings += binaryHeuristics(executable, bundle: bundle) }
+        return findings.sorted()
+    }
+
+    /// The hosts whose AASA (origin and CDN copy) the checks ask the matcher about.
+    ///
+    /// That is the App Flip host, or the apex of the `*.` entry that claims it; fetch these before calling
+    /// ``check(config:associatedDomains:appID:signing:infoPlist:executable:matcher:bundle:)``.
+    public static func aasaHosts(config: AppFlipConfig, associatedDomains: [AssociatedDomain]) -> [String] {
+        guard let host = linkHost(config.appFlipURL),
+            let coverage = LinkHostCoverage.find(host: host, in: associatedDomains)
+        else { return [] }
+        return [coverage.aasaHost]
+    }
+
+    /// The URLs Google opens for this config: one per configured Google app and redirect host, with
+    /// ``probeState``.
+    public static func probeLinks(config: AppFlipConfig) -> [AppFlipLink] {
+        let hosts = config.sandbox ? [false, true] : [false]
+        return config.googleApps.flatMap { app in
+            hosts.compactMap { sandbox in
+                try? AppFlipLink.make(
+                    link: config.appFlipURL,
+                    clientID: config.clientID,
+                    scopes: config.scopes,
+                    googleApp: app,
+                    sandbox: sandbox,
+                    state: probeState
+                )
+            }
+        }
+    }
+
+    /// FLIP004 for every associated-domains entry that is a placeholder, a reserved name or not fully qualified.
+    public static func placeholderDomains(_ entries: [AssociatedDomain], bundle: String? = nil) -> [Finding] {
+        entries.compactMap { entry in
+            guard let reason = PlaceholderHost.reason(entry.host, mode: entry.mode) else { return nil }
+            return placeholderDomain.finding(
+                "Associated domain \(entry.entry) \(reason).",
+                bundle: bundle,
+                domain: entry.host,
+                location: "com.apple.developer.associated-domains"
+            )
+        }
+    }
+
+    // MARK: - The link, its host and its AASA
+
+    private static func checkLink(
+        _ config: AppFlipConfig,
+        _ domains: [AssociatedDomain],
+        _ appID: String,
+        _ signing: SigningKind,
+        _ matcher: AASALinkMatcher?,
+        _ bundle: String?
+    ) -> [Finding] {
+        let url = config.appFlipURL
+        let problems = AppFlipLinkShape.problems(of: url)
+        var findings: [Finding] = []
+        if !problems.isEmpty {
+            findings.append(
+                linkShape.finding(
+                    "App Flip link \(url) \(problems.joined(separator: "; ")).",
+                    bundle: bundle,
+                    url: url,
+                    location: "appFlipURL"
+                )
+            )
+        }
+        guard let host = linkHost(url) else { return findings }
+        if let reason = PlaceholderHost.reason(host, mode: nil) {
+            findings.append(
+                placeholderDomain.finding(
+                    "App Flip link host \(host) \(reason).",
+                    bundle: bundle,
+                    domain: host,
+                    url: url
+                )
+            )
+        }
+        guard let coverage = LinkHostCoverage.find(host: host, in: domains) else {
+            findings.append(notAssociated(host: host, url: url, domains: domains, bundle: bundle))
+            return findings
+        }
+        if let mode = coverage.entry.mode {
+            let ignored = signing == .distribution && mode == .developer
+            let message =
+                ignored
+                ? "App Flip host \(host) is claimed only by \(coverage.entry.entry), which iOS ignores in this "
+                    + "distribution-signed build: the App Flip link never opens the app."
+                : "App Flip host \(host) is claimed only by \(coverage.entry.entry), so App Flip works only on "
+                    + (mode == .developer ? "developer-mode devices." : "MDM-managed devices.")
+            findings.append(
+                (ignored ? hostIgnoredMode : hostAlternateModeOnly).finding(
+                    message,
+                    bundle: bundle,
+                    domain: host,
+                    url: url,
+                    location: "com.apple.developer.associated-domains"
+                )
+            )
+        }
+        guard let matcher, problems.isEmpty else { return findings }
+        // Developer-mode domains are fetched from the origin directly; the CDN copy matters otherwise.
+        let copies: [AASACopy] =
+            coverage.entry.mode?.requiresDevelopmentSigning == true
+            ? [.origin] : matcher.copies(of: coverage.aasaHost)
+        let links = probeLinks(config: config)
+        for copy in copies {
+            let failures = links.compactMap { link -> (AppFlipLink, AASAMatchOutcome)? in
+                let outcome = matcher(
+                    AASAMatchRequest(host: coverage.aasaHost, url: link.url, appID: appID, copy: copy)
+                )
+                return outcome == .match ? nil : (link, outcome)
+            }
+            guard let (link, outcome) = failures.first,
+                let finding = aasaFinding(
+                    link,
+                    outcome,
+                    copy,
+                    host: coverage.aasaHost,
+                    appID: appID,
+                    of: failures.count,
+                    links.count,
+                    bundle
+                )
+            else { continue }
+            findings.append(finding)
+        }
+        return findings
+    }
+
+    private static func notAssociated(
+        host: String,
+        url: String,
+        domains: [AssociatedDomain],
+        bundle: String?
+    ) -> Finding {
+        let applinks = domains.filter { $0.service == .applinks }
+        var message = "App Flip host \(host) is not claimed by any applinks: entry of the app"
+        if applinks.contains(where: { $0.wildcard && $0.host == host.lowercased() }) {
+            message += " (*.\(host) covers only its subdomains, not \(host) itself)"
+        } else if applinks.isEmpty {
+            message += " (the app has no applinks: entries)"
+        } else {
+            message += " (it has \(applinks.map(\.entry).joined(separator: ", ")))"
+        }
+        return hostNotAssociated.finding(
+            message + "; the Google app cannot flip into it.",
+            bundle: bundle,
+            domain: host,
+            url: url,
+            location: "com.apple.developer.associated-domains",
+            fix: "Add applinks:\(host) to the main app's Associated Domains and re-sign."
+        )
+    }
+
+    private static func aasaFinding(
+        _ link: AppFlipLink,
+        _ outcome: AASAMatchOutcome,
+        _ copy: AASACopy,
+        host: String,
+        appID: String,
+        of failures: Int,
+        _ total: Int,
+        _ bundle: String?
+    ) -> Finding? {
+        let copyName = copy == .cdn ? "Apple's CDN copy of the AASA of \(host)" : "The AASA of \(host)"
+        let others = failures > 1 ? " (\(failures) of \(total) redirect_uri variants fail)" : ""
+        let message: String
+        var rule = aasaNoMatch
+        switch outcome {
+        case .match:
+            return nil
+        case .block(let why):
+            message = "\(copyName) blocks the App Flip link for \(appID): \(why)\(others)."
+        case .none(let why):
+            message = "\(copyName) has no rule opening the App Flip link in \(appID): \(why)\(others)."
+        case .unavailable(let why):
+            message = "\(copyName) could not be read, so the App Flip link cannot open \(appID): \(why)."
+            if copy == .cdn { rule = cdnCopyUnavailable }
+        }
+        return rule.finding(message, bundle: bundle, domain: host, url: link.url)
+    }
+
+    private static func linkHost(_ url: String) -> String? {
+        guard let host = LinkURL(url).host, !host.isEmpty else { return nil }
+        return host
+    }
+
+    // MARK: - Redirect allowlist from the config
+
+    private static func checkRedirects(_ config: AppFlipConfig, _ bundle: String?) -> [Finding] {
+        var findings: [Finding] = []
+        let googleHomeURI = GoogleApp.googleHome.redirectURI()
+        if !config.googleApps.contains(.googleHome) {
+            findings.append(
+                googleHomeMissing.finding(
+                    "The App Flip config's googleApps omit Google Home (com.google.Chromecast), the app every flip "
+                        + "starts from after the account-linking migration.",
+                    bundle: bundle,
+                    url: googleHomeURI,
+                    location: "googleApps"
+                )
+            )
+        }
+        guard let redirectURIs = config.redirectURIs else { return findings }
+        let accepted = Set(GoogleApp.allRedirectURIs)
+        for (index, uri) in redirectURIs.enumerated() where !accepted.contains(uri) {
+            findings.append(
+                foreignRedirectURI.finding(
+                    "Redirect URI \(uri) is not one of Google's App Flip redirect URIs.",
+                    bundle: bundle,
+                    url: uri,
+                    location: "redirectURIs[\(index)]"
+                )
+            )
+        }
+        if !redirectURIs.contains(googleHomeURI) {
+            findings.append(
+                googleHomeMissing.finding(
+                    "The redirect allowlist lacks \(googleHomeURI), so flips from Google Home are rejected.",
+                    bundle: bundle,
+                    url: googleHomeURI,
+                    location: "redirectURIs"
+                )
+            )
+        }
+        for app in config.googleApps where app != .googleHome {
+            for sandbox in config.sandbox ? [false, true] : [false]
+            where !redirectURIs.contains(app.redirectURI(sandbox: sandbox)) {
+                findings.append(
+                    listedAppRedirectMissing.finding(
+                        "The redirect allowlist lacks \(app.redirectURI(sandbox: sandbox)) although googleApps "
+                            + "lists \(app.name).",
+                        bundle: bundle,
+                        url: app.redirectURI(sandbox: sandbox),
+                        location: "redirectURIs",
+                        fix: "Add it, or drop \(app.bundleID) from googleApps."
+                    )
+                )
+            }
+        }
+        return findings
+    }
+
+    // MARK: - Info.plist and executable
+
+    /// Every string the heuristics look for in the main executable (searched while it streams past).
+    public static let executableNeedles: [String] = [
+        "madeby.google.com/home-app", "assistant-settings://", GoogleApp.redirectHost, GoogleApp.sandboxRedirectHost,
+        GoogleApp.googleAssistant.bundleID, GoogleApp.googleHome.bundleID, "UniversalLinksOnly", "universalLinksOnly",
+        "user_not_authorized",
+    ]
+
+    private static func legacyDeepLinks(
+        infoPlist: PlistValue?,
+        executable: BinaryStrings?,
+        bundle: String?
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let schemes = infoPlist?["LSApplicationQueriesSchemes"]?.stringArray ?? []
+        if schemes.contains(where: { $0.lowercased() == "assistant-settings" }) {
+            findings.append(
+                legacyDeepLink.finding(
+                    "Info.plist LSApplicationQueriesSchemes lists assistant-settings, the retired Google Assistant "
+                        + "account-linking deep link.",
+                    bundle: bundle,
+                    location: "Info.plist:LSApplicationQueriesSchemes"
+                )
+            )
+        }
+        guard let executable else { return findings }
+        for needle in ["madeby.google.com/home-app", "assistant-settings://"] where executable.contains(needle) {
+            findings.append(
+                legacyDeepLink.finding(
+                    "The main executable contains \(needle), a retired Google account-linking deep link (heuristic).",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        }
+        return findings
+    }
+
+    private static func binaryHeuristics(_ executable: BinaryStrings, bundle: String?) -> [Finding] {
+        func has(_ needle: String) -> Bool { executable.contains(needle) }
+        var findings: [Finding] = []
+        let production = has(GoogleApp.redirectHost)
+        let sandbox = has(GoogleApp.sandboxRedirectHost)
+        if !production && !sandbox {
+            findings.append(
+                binaryNoRedirectCheck.finding(
+                    "The main executable never mentions \(GoogleApp.redirectHost) (heuristic; frameworks not "
+                        + "searched).",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        } else if sandbox && !production {
+            findings.append(
+                binarySandboxOnly.finding(
+                    "The main executable mentions \(GoogleApp.sandboxRedirectHost) only (heuristic).",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        }
+        if has(GoogleApp.googleAssistant.bundleID) && !has(GoogleApp.googleHome.bundleID) {
+            findings.append(
+                binaryAssistantOnly.finding(
+                    "The main executable refers to a/com.google.OPA (Google Assistant) but never to "
+                        + "a/com.google.Chromecast (Google Home) (heuristic).",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        }
+        if !has("UniversalLinksOnly") && !has("universalLinksOnly") {
+            findings.append(
+                binaryNoUniversalLinksOnly.finding(
+                    "The main executable does not reference UIApplicationOpenURLOptionUniversalLinksOnly (heuristic; "
+                        + "frameworks not searched); the answer may open in Safari instead of the Google app.",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        }
+        if has("user_not_authorized") {
+            findings.append(
+                binarySampleErrorValue.finding(
+                    "The main executable contains user_not_authorized, Google's sample error value, which the App Flip "
+                        + "documentation does not define (heuristic).",
+                    bundle: bundle,
+                    location: "main executable"
+                )
+            )
+        }
+        return findings
+    }
+}

@@ -1,0 +1,609 @@
+import Foundation
+import IPACheckAASA
+public import IPACheckLinks
+public import IPACheckPlist
+public import IPACheckReport
+
+/// What the Firebase checks need from one bundle of the ipa; the lead extracts it, the checks stay pure.
+public struct FirebaseBundleFacts: Sendable {
+    /// The bundle's path in the ipa (`Payload/App.app`, `Payload/App.app/PlugIns/Share.appex`).
+    public var path: String
+    /// Whether the bundle is an app extension (Firebase then also accepts the parent app's bundle ID).
+    public var isExtension: Bool
+    /// The bundle's Info.plist.
+    public var infoPlist: PlistValue
+    /// Every `GoogleService-Info*.plist` in the bundle.
+    public var serviceFiles: [FirebaseServiceFile]
+    /// The bundle's signed associated-domains entries.
+    public var associatedDomains: [AssociatedDomain]
+    /// `APPIDPREFIX.BUNDLE_ID` from the `application-identifier` entitlement, when signed.
+    public var appID: String?
+
+    /// Creates the facts of one bundle.
+    public init(
+        path: String,
+        isExtension: Bool = false,
+        infoPlist: PlistValue,
+        serviceFiles: [FirebaseServiceFile],
+        associatedDomains: [AssociatedDomain],
+        appID: String?
+    ) {
+        self.path = path
+        self.isExtension = isExtension
+        self.infoPlist = infoPlist
+        self.serviceFiles = serviceFiles
+        self.associatedDomains = associatedDomains
+        self.appID = appID
+    }
+
+    /// The bundle's `CFBundleIdentifier`.
+    public var bundleID: String? { infoPlist["CFBundleIdentifier"]?.stringValue }
+}
+
+/// One `GoogleService-Info*.plist` and where it sits.
+public struct FirebaseServiceFile: Sendable {
+    /// Its path in the ipa.
+    public var path: String
+    /// Its parsed contents.
+    public var plist: PlistValue
+
+    /// Creates a service file.
+    public init(path: String, plist: PlistValue) {
+        self.path = path
+        self.plist = plist
+    }
+}
+
+/// What the user tells ipacheck about Firebase email links (nothing of it is in the ipa).
+public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
+    /// The app signs users in with email links (`sendSignInLink` with `handleCodeInApp`).
+    public var emailLinkSignIn: Bool
+    /// The custom Firebase Hosting domain passed as `ActionCodeSettings.linkDomain`, if any.
+    public var linkDomain: String?
+
+    /// Creates settings; by default nothing is known about email links.
+    public init(emailLinkSignIn: Bool = false, linkDomain: String? = nil) {
+        self.emailLinkSignIn = emailLinkSignIn
+        self.linkDomain = linkDomain
+    }
+}
+
+/// Firebase checks from the ipa alone (plus optional link settings and pre-fetched AASA answers):
+/// `GoogleService-Info.plist` against its bundle, email-link domains, dead Dynamic Links domains.
+public enum FirebaseChecks {
+    /// FIRE001: `BUNDLE_ID` is not the bundle's identifier.
+    public static let bundleIDMismatch = Rule(
+        "FIRE001",
+        .error,
+        "GoogleService-Info.plist is for another bundle",
+        summary: "BUNDLE_ID must equal the bundle's CFBundleIdentifier (an extension may use its parent app's ID); "
+            + "otherwise the file belongs to another Firebase app and FirebaseCore logs I-COR000008.",
+        fix: "Download GoogleService-Info.plist for this bundle ID from the Firebase console (Project settings)."
+    )
+
+    /// FIRE002: `GOOGLE_APP_ID` missing or not `1:NUMBER:ios:HEX`.
+    public static let badGoogleAppID = Rule(
+        "FIRE002",
+        .error,
+        "GOOGLE_APP_ID missing or malformed",
+        summary: "FirebaseCore needs GOOGLE_APP_ID of the form 1:PROJECT_NUMBER:ios:HEX (I-COR000009); an Android "
+            + "or web app ID, or an edited value, makes configuration fail.",
+        fix: "Use the GoogleService-Info.plist downloaded for the iOS app."
+    )
+
+    /// FIRE003: the Google/OAuth callback URL scheme is not registered.
+    public static let callbackSchemeMissing = Rule(
+        "FIRE003",
+        .error,
+        "REVERSED_CLIENT_ID not a URL scheme",
+        summary: "With CLIENT_ID present, Google Sign-In and Firebase Auth's OAuth / phone reCAPTCHA fallback return "
+            + "through the REVERSED_CLIENT_ID URL scheme (Firebase Auth also accepts app-GOOGLE_APP_ID with '-' "
+            + "for ':'); if neither is in CFBundleURLTypes they fail.",
+        fix: "Add REVERSED_CLIENT_ID to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
+    )
+
+    /// FIRE004: values inside GoogleService-Info.plist disagree with each other.
+    public static let inconsistentServiceFile = Rule(
+        "FIRE004",
+        .warning,
+        "GoogleService-Info.plist values disagree",
+        summary: "REVERSED_CLIENT_ID should be CLIENT_ID with its dot-separated parts reversed, and GCM_SENDER_ID "
+            + "the project number inside GOOGLE_APP_ID; a mismatch means keys from different downloads were mixed.",
+        fix: "Replace the file with a fresh download instead of editing it."
+    )
+
+    /// FIRE005: the email-link domain is not an associated domain.
+    public static let emailLinkDomainMissing = Rule(
+        "FIRE005",
+        .error,
+        "email-link domain is not an associated domain",
+        summary: "Since Dynamic Links shut down (Aug 25, 2025) Firebase Auth sends email links on "
+            + "PROJECT_ID.firebaseapp.com (or the custom linkDomain); the app opens them only with applinks: for "
+            + "that host.",
+        fix: "Add applinks:PROJECT_ID.firebaseapp.com (or applinks:LINK_DOMAIN) to Associated Domains."
+    )
+
+    /// FIRE006: `applinks:` names another Firebase project's default domain.
+    public static let otherProjectDomain = Rule(
+        "FIRE006",
+        .warning,
+        "applinks for another Firebase project",
+        summary: "The app claims X.firebaseapp.com or X.web.app for a project X other than the PROJECT_ID of its "
+            + "GoogleService-Info.plist: usually a dev/prod mix-up, and email links of the bundled project won't "
+            + "open the app.",
+        fix: "Make the associated domains match the Firebase project of the bundled GoogleService-Info.plist."
+    )
+
+    /// FIRE007: a Dynamic Links domain, dead since Aug 25, 2025.
+    public static let deadDynamicLinks = Rule(
+        "FIRE007",
+        .error,
+        "Firebase Dynamic Links domain (shut down)",
+        summary: "Firebase Dynamic Links shut down on Aug 25, 2025 (SDK removed in firebase-ios-sdk 12.0.0); "
+            + "*.page.link and *.app.goo.gl links no longer open apps.",
+        fix: "Migrate email links to Firebase Hosting (applinks:PROJECT_ID.firebaseapp.com, FirebaseAuth ≥ 11.8.0) "
+            + "and other deep links to your own universal links; then remove the Dynamic Links domain."
+    )
+
+    /// FIRE008: leftover Dynamic Links configuration in Info.plist.
+    public static let leftoverDynamicLinksConfig = Rule(
+        "FIRE008",
+        .warning,
+        "Dynamic Links settings left in Info.plist",
+        summary: "FirebaseDynamicLinksCustomDomains / FirebaseDeepLinkPasteboardRetrievalEnabled configure the "
+            + "Dynamic Links SDK, which no longer works (service shut down Aug 25, 2025).",
+        fix: "Remove the Dynamic Links keys and SDK; a custom domain can still serve email links as linkDomain."
+    )
+
+    /// FIRE009: the AASA of the email-link host does not open email links in this app.
+    public static let emailLinkAASA = Rule(
+        "FIRE009",
+        .error,
+        "email-link host's AASA does not list the app",
+        summary: "Firebase Hosting generates the AASA of PROJECT_ID.firebaseapp.com from the iOS apps registered in "
+            + "the project; it must match /__/auth/links for APPIDPREFIX.BUNDLE_ID (origin and Apple's CDN copy).",
+        fix: "In Firebase console › Project settings, register the iOS app with this bundle ID and its App ID "
+            + "prefix (Team ID), then redeploy Hosting; an empty details array means the prefix is missing."
+    )
+
+    /// FIRE010: `linkDomain` set to a default Hosting domain.
+    public static let defaultLinkDomain = Rule(
+        "FIRE010",
+        .error,
+        "linkDomain is a default Hosting domain",
+        summary: "ActionCodeSettings.linkDomain must be a custom domain configured in Firebase Hosting; it cannot be "
+            + "a default web.app or firebaseapp.com domain (Firebase ignores it there).",
+        fix: "Omit linkDomain to use PROJECT_ID.firebaseapp.com, or set it to your custom Hosting domain."
+    )
+
+    /// FIRE011: keys other checks need are missing.
+    public static let missingKeys = Rule(
+        "FIRE011",
+        .warning,
+        "GoogleService-Info.plist lacks keys",
+        summary: "A downloaded GoogleService-Info.plist carries API_KEY, GCM_SENDER_ID, PROJECT_ID, BUNDLE_ID and "
+            + "GOOGLE_APP_ID; without them Firebase services (and these checks) cannot work.",
+        fix: "Use the unedited file downloaded from the Firebase console."
+    )
+
+    /// Every rule of this area, for the rule catalogue.
+    public static let rules: [Rule] = [
+        bundleIDMismatch, badGoogleAppID, callbackSchemeMissing, inconsistentServiceFile, emailLinkDomainMissing,
+        otherProjectDomain, deadDynamicLinks, leftoverDynamicLinksConfig, emailLinkAASA, defaultLinkDomain,
+        missingKeys, serviceFileNotDictionary, signInSchemeMissing, emailLinkDomainMoved, emailLinkCDNUnavailable,
+    ]
+
+    /// FIRE012: a GoogleService-Info plist that is not a dictionary.
+    public static let serviceFileNotDictionary = Rule(
+        "FIRE012",
+        .error,
+        "GoogleService-Info.plist is not a dictionary",
+        summary: "The Firebase SDK reads GoogleService-Info.plist as a dictionary; any other plist makes "
+            + "FirebaseApp.configure() fail at launch.",
+        fix: "Download GoogleService-Info.plist again from the Firebase console and add it to the target."
+    )
+
+    /// FIRE013: the `app-…` scheme is registered but REVERSED_CLIENT_ID is not.
+    public static let signInSchemeMissing = Rule(
+        "FIRE013",
+        .warning,
+        "REVERSED_CLIENT_ID not a URL scheme (Google Sign-In)",
+        summary: "Info.plist registers the app-GOOGLE_APP_ID scheme, so Firebase Auth's callbacks work, but not "
+            + "REVERSED_CLIENT_ID, which Google Sign-In needs.",
+        fix: "Add REVERSED_CLIENT_ID to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
+    )
+
+    /// FIRE014: email links arrive on the firebaseapp.com host while the app claims only the web.app one.
+    public static let emailLinkDomainMoved = Rule(
+        "FIRE014",
+        .warning,
+        "email links on firebaseapp.com, app claims web.app",
+        summary: "Email links arrive on PROJECT.firebaseapp.com (the migration guide's default) while the app "
+            + "claims only PROJECT.web.app; set linkDomain if the project sends links on web.app.",
+        fix: "Claim applinks:PROJECT.firebaseapp.com, or set the linkDomain the project really sends."
+    )
+
+    /// FIRE015: Apple's CDN copy of the email-link host's AASA could not be read.
+    public static let emailLinkCDNUnavailable = Rule(
+        "FIRE015",
+        .warning,
+        "Apple's CDN copy unavailable for email links",
+        summary: "The origin's AASA was judged, but Apple's CDN copy, which devices use, could not be read, so "
+            + "whether devices open email links is not known.",
+        fix: "Run again later or from another network; see the CDN findings for the host."
+    )
+
+    /// Records which Firebase rules a gate run carried out, and why the others were not.
+    static func recordCoverage(
+        _ bundles: [FirebaseBundleFacts],
+        settings: FirebaseLinkSettings,
+        cdnAsked: Bool,
+        into coverage: inout RuleCoverage
+    ) {
+        let serviceFileRules = [
+            bundleIDMismatch, badGoogleAppID, callbackSchemeMissing, inconsistentServiceFile, missingKeys,
+            serviceFileNotDictionary, signInSchemeMissing,
+        ]
+        let emailRules = [
+            emailLinkDomainMissing, otherProjectDomain, emailLinkAASA, defaultLinkDomain, emailLinkDomainMoved,
+        ]
+        coverage.ran([deadDynamicLinks, leftoverDynamicLinksConfig])
+        if bundles.contains(where: { !$0.serviceFiles.isEmpty }) {
+            coverage.ran(serviceFileRules)
+        } else {
+            coverage.skip(serviceFileRules, because: "the build has no GoogleService-Info.plist")
+        }
+        guard settings.emailLinkSignIn || settings.linkDomain != nil else {
+            coverage.skip(
+                emailRules + [emailLinkCDNUnavailable],
+                because: "email-link sign-in is not declared (firebase.emailLinkSignIn in the config file)"
+            )
+            return
+        }
+        coverage.ran(emailRules)
+        if cdnAsked {
+            coverage.ran([emailLinkCDNUnavailable])
+        } else {
+            coverage.skip([emailLinkCDNUnavailable], because: "Apple's CDN was not asked (--offline or --no-cdn)")
+        }
+    }
+
+    /// Host suffixes of the retired Firebase Dynamic Links service.
+    public static let dynamicLinksSuffixes = ["page.link", "app.goo.gl"]
+
+    /// Checks one bundle.
+    ///
+    /// - Parameter matcher: Answers from pre-fetched AASA files for ``linkHosts(_:settings:)``; `nil` offline.
+    public static func check(
+        _ bundle: FirebaseBundleFacts,
+        settings: FirebaseLinkSettings = FirebaseLinkSettings(),
+        matcher: AASALinkMatcher? = nil
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        for file in bundle.serviceFiles {
+            findings += checkServiceFile(file, in: bundle)
+        }
+        findings += deadDynamicLinkDomains(bundle, settings: settings)
+        findings += checkEmailLinks(bundle, settings: settings, matcher: matcher)
+        return findings.sorted()
+    }
+
+    /// The hosts whose AASA the email-link check asks about: the link domain, or each project's firebaseapp.com.
+    public static func linkHosts(_ bundle: FirebaseBundleFacts, settings: FirebaseLinkSettings) -> [String] {
+        guard settings.emailLinkSignIn || settings.linkDomain != nil else { return [] }
+        if let linkDomain = settings.linkDomain?.lowercased() { return [linkDomain] }
+        return projectIDs(bundle).map { "\($0).firebaseapp.com" }
+    }
+
+    /// An email sign-in link as Firebase Hosting sends it (firebase-ios-sdk #14600), for asking the AASA.
+    public static func sampleEmailLink(host: String) -> String {
+        "https://\(host)/__/auth/links?link=https://\(host)/__/auth/action?apiKey%3DAPI_KEY%26mode%3DsignIn"
+            + "%26oobCode%3DOOB_CODE%26continueUrl%3Dhttps://\(host)/%26lang%3Den"
+    }
+
+    // MARK: - GoogleService-Info.plist
+
+    private static func checkServiceFile(_ file: FirebaseServiceFile, in bundle: FirebaseBundleFacts) -> [Finding] {
+        guard let plist = file.plist.dictionaryValue else {
+            return [
+                serviceFileNotDictionary.finding(
+                    "\(file.path) is a \(file.plist.typeName), not a dictionary.",
+                    bundle: bundle.path,
+                    location: file.path
+                )
+            ]
+        }
+        func string(_ key: String) -> String? {
+            guard let value = plist[key]?.stringValue?.trimmingWhitespace, !value.isEmpty else { return nil }
+            return value
+        }
+        var findings: [Finding] = []
+        let missing = ["API_KEY", "GCM_SENDER_ID", "PROJECT_ID", "BUNDLE_ID"].filter { string($0) == nil }
+        if !missing.isEmpty {
+            findings.append(
+                missingKeys.finding(
+                    "\(file.path) has no \(missing.joined(separator: ", ")).",
+                    bundle: bundle.path,
+                    location: file.path
+                )
+            )
+        }
+        if let expected = string("BUNDLE_ID"), let actual = bundle.bundleID,
+            !bundleIDMatches(expected, actual, isExtension: bundle.isExtension)
+        {
+            findings.append(
+                bundleIDMismatch.finding(
+                    "\(file.path) has BUNDLE_ID \(expected), but the bundle is \(actual).",
+                    bundle: bundle.path,
+                    location: "\(file.path):BUNDLE_ID"
+                )
+            )
+        }
+        let appID = string("GOOGLE_APP_ID")
+        let projectNumber = appID.flatMap(GoogleAppID.projectNumber(of:))
+        if appID == nil || projectNumber == nil {
+            findings.append(
+                badGoogleAppID.finding(
+                    appID.map { "\(file.path) has GOOGLE_APP_ID \($0), not of the form 1:PROJECT_NUMBER:ios:HEX." }
+                        ?? "\(file.path) has no GOOGLE_APP_ID.",
+                    bundle: bundle.path,
+                    location: "\(file.path):GOOGLE_APP_ID"
+                )
+            )
+        }
+        if let projectNumber, let sender = string("GCM_SENDER_ID"), sender != projectNumber {
+            findings.append(
+                inconsistentServiceFile.finding(
+                    "\(file.path) has GCM_SENDER_ID \(sender), but GOOGLE_APP_ID names project \(projectNumber).",
+                    bundle: bundle.path,
+                    location: "\(file.path):GCM_SENDER_ID"
+                )
+            )
+        }
+        if let clientID = string("CLIENT_ID") {
+            findings += checkClientID(clientID, reversed: string("REVERSED_CLIENT_ID"), appID: appID, file, bundle)
+        }
+        return findings
+    }
+
+    private static func checkClientID(
+        _ clientID: String,
+        reversed: String?,
+        appID: String?,
+        _ file: FirebaseServiceFile,
+        _ bundle: FirebaseBundleFacts
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let expectedReversed = clientID.split(separator: ".", omittingEmptySubsequences: false).reversed()
+            .joined(separator: ".")
+        if let reversed, reversed != expectedReversed {
+            findings.append(
+                inconsistentServiceFile.finding(
+                    "\(file.path) has REVERSED_CLIENT_ID \(reversed), not \(expectedReversed) (CLIENT_ID reversed).",
+                    bundle: bundle.path,
+                    location: "\(file.path):REVERSED_CLIENT_ID"
+                )
+            )
+        }
+        let scheme = reversed ?? expectedReversed
+        let schemes = urlSchemes(bundle.infoPlist)
+        guard !schemes.contains(scheme.lowercased()) else { return findings }
+        let appScheme = appID.map { "app-" + $0.replacingOccurrences(of: ":", with: "-") }
+        let hasAppScheme = appScheme.map { schemes.contains($0.lowercased()) } ?? false
+        findings.append(
+            (hasAppScheme ? signInSchemeMissing : callbackSchemeMissing).finding(
+                hasAppScheme
+                    ? "Info.plist registers \(appScheme ?? "") but not REVERSED_CLIENT_ID \(scheme): Firebase Auth "
+                        + "works, Google Sign-In does not."
+                    : "Info.plist CFBundleURLTypes has neither REVERSED_CLIENT_ID \(scheme) nor "
+                        + "\(appScheme ?? "app-GOOGLE_APP_ID") as a URL scheme.",
+                bundle: bundle.path,
+                location: "Info.plist:CFBundleURLTypes",
+                fix: "Add \(scheme) to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
+            )
+        )
+        return findings
+    }
+
+    /// Firebase accepts the bundle's own ID, and for an extension its parent's (the last component dropped).
+    private static func bundleIDMatches(_ expected: String, _ actual: String, isExtension: Bool) -> Bool {
+        if expected == actual { return true }
+        guard isExtension, let dot = actual.lastIndex(of: ".") else { return false }
+        return expected == actual[..<dot]
+    }
+
+    /// Every CFBundleURLSchemes entry of Info.plist, lowercased (URL schemes are case-insensitive).
+    private static func urlSchemes(_ infoPlist: PlistValue) -> Set<String> {
+        let types = infoPlist["CFBundleURLTypes"]?.arrayValue ?? []
+        return Set(types.flatMap { ($0["CFBundleURLSchemes"]?.stringArray ?? []).map { $0.lowercased() } })
+    }
+
+    private static func projectIDs(_ bundle: FirebaseBundleFacts) -> [String] {
+        var ids: [String] = []
+        for file in bundle.serviceFiles {
+            guard let id = file.plist["PROJECT_ID"]?.stringValue?.trimmingWhitespace.lowercased(), !id.isEmpty,
+                !ids.contains(id)
+            else { continue }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    // MARK: - Dynamic Links
+
+    private static func isDynamicLinksHost(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return dynamicLinksSuffixes.contains { host == $0 || host.hasSuffix("." + $0) }
+    }
+
+    private static func deadDynamicLinkDomains(
+        _ bundle: FirebaseBundleFacts,
+        settings: FirebaseLinkSettings
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        for entry in bundle.associatedDomains where isDynamicLinksHost(entry.host) {
+            findings.append(
+                deadDynamicLinks.finding(
+                    "Associated domain \(entry.entry) is a Firebase Dynamic Links domain; the service shut down on "
+                        + "Aug 25, 2025.",
+                    bundle: bundle.path,
+                    domain: entry.host,
+                    location: "com.apple.developer.associated-domains"
+                )
+            )
+        }
+        let customDomains = bundle.infoPlist["FirebaseDynamicLinksCustomDomains"]
+        for (index, value) in (customDomains?.stringArray ?? []).enumerated() {
+            let host = LinkURL(value).host ?? value
+            guard isDynamicLinksHost(host) else { continue }
+            findings.append(
+                deadDynamicLinks.finding(
+                    "Info.plist FirebaseDynamicLinksCustomDomains lists \(value), a Dynamic Links domain (shut down "
+                        + "Aug 25, 2025).",
+                    bundle: bundle.path,
+                    domain: host,
+                    location: "Info.plist:FirebaseDynamicLinksCustomDomains[\(index)]"
+                )
+            )
+        }
+        let leftovers = ["FirebaseDynamicLinksCustomDomains", "FirebaseDeepLinkPasteboardRetrievalEnabled"]
+            .filter { bundle.infoPlist[$0] != nil }
+        if !leftovers.isEmpty {
+            findings.append(
+                leftoverDynamicLinksConfig.finding(
+                    "Info.plist still has \(leftovers.joined(separator: ", ")) for the shut-down Dynamic Links SDK.",
+                    bundle: bundle.path,
+                    location: "Info.plist"
+                )
+            )
+        }
+        if let linkDomain = settings.linkDomain, isDynamicLinksHost(linkDomain) {
+            findings.append(
+                deadDynamicLinks.finding(
+                    "linkDomain \(linkDomain) is a Dynamic Links domain; email links must use a Firebase Hosting "
+                        + "domain.",
+                    bundle: bundle.path,
+                    domain: linkDomain,
+                    location: "linkDomain"
+                )
+            )
+        }
+        return findings
+    }
+
+    // MARK: - Email links
+
+    private static func checkEmailLinks(
+        _ bundle: FirebaseBundleFacts,
+        settings: FirebaseLinkSettings,
+        matcher: AASALinkMatcher?
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let projects = projectIDs(bundle)
+        let applinks = bundle.associatedDomains.filter { $0.service == .applinks }
+        for entry in applinks where !entry.wildcard {
+            for suffix in [".firebaseapp.com", ".web.app"] where entry.host.hasSuffix(suffix) {
+                let project = String(entry.host.dropLast(suffix.count))
+                guard !projects.isEmpty, !projects.contains(project) else { continue }
+                findings.append(
+                    otherProjectDomain.finding(
+                        "Associated domain \(entry.entry) belongs to Firebase project \(project), but the bundled "
+                            + "GoogleService-Info.plist is for \(projects.joined(separator: ", ")).",
+                        bundle: bundle.path,
+                        domain: entry.host,
+                        location: "com.apple.developer.associated-domains"
+                    )
+                )
+            }
+        }
+        if let linkDomain = settings.linkDomain?.lowercased() {
+            if linkDomain.hasSuffix(".firebaseapp.com") || linkDomain.hasSuffix(".web.app") {
+                findings.append(
+                    defaultLinkDomain.finding(
+                        "linkDomain \(linkDomain) is a default Firebase Hosting domain.",
+                        bundle: bundle.path,
+                        domain: linkDomain,
+                        location: "linkDomain"
+                    )
+                )
+            }
+        } else if !settings.emailLinkSignIn {
+            return findings
+        }
+        for host in linkHosts(bundle, settings: settings) {
+            findings += checkEmailLinkHost(host, settings: settings, bundle: bundle, matcher: matcher)
+        }
+        return findings
+    }
+
+    private static func checkEmailLinkHost(
+        _ host: String,
+        settings: FirebaseLinkSettings,
+        bundle: FirebaseBundleFacts,
+        matcher: AASALinkMatcher?
+    ) -> [Finding] {
+        guard let coverage = LinkHostCoverage.find(host: host, in: bundle.associatedDomains),
+            coverage.entry.isPublic
+        else {
+            let webApp = host.replacingOccurrences(of: ".firebaseapp.com", with: ".web.app")
+            let hasWebApp =
+                settings.linkDomain == nil && webApp != host
+                && LinkHostCoverage.find(host: webApp, in: bundle.associatedDomains) != nil
+            return [
+                (hasWebApp ? emailLinkDomainMoved : emailLinkDomainMissing).finding(
+                    hasWebApp
+                        ? "Email links arrive on \(host) (the migration guide's default), but the app claims only "
+                            + "\(webApp)."
+                        : "Email links arrive on \(host), but the app has no plain applinks:\(host) entry.",
+                    bundle: bundle.path,
+                    domain: host,
+                    location: "com.apple.developer.associated-domains",
+                    fix: "Add applinks:\(host) to Associated Domains."
+                )
+            ]
+        }
+        guard let matcher, let appID = bundle.appID else { return [] }
+        let url = sampleEmailLink(host: host)
+        var findings: [Finding] = []
+        for copy in matcher.copies(of: coverage.aasaHost) {
+            let outcome = matcher(AASAMatchRequest(host: coverage.aasaHost, url: url, appID: appID, copy: copy))
+            let source =
+                copy == .cdn
+                ? "Apple's CDN copy of the AASA of \(coverage.aasaHost)" : "The AASA of \(coverage.aasaHost)"
+            let message: String
+            var rule = emailLinkAASA
+            switch outcome {
+            case .match: continue
+            case .block(let why): message = "\(source) blocks /__/auth/links for \(appID): \(why)."
+            case .none(let why): message = "\(source) does not open /__/auth/links in \(appID): \(why)."
+            case .unavailable(let why):
+                message = "\(source) could not be read: \(why)."
+                if copy == .cdn { rule = emailLinkCDNUnavailable }
+            }
+            findings.append(rule.finding(message, bundle: bundle.path, domain: host, url: url))
+        }
+        return findings
+    }
+}
+
+/// Reads Firebase's `GOOGLE_APP_ID` (`1:PROJECT_NUMBER:ios:HEX`, FirebaseCore `validateAppID`).
+enum GoogleAppID {
+    /// The project number of a well-formed iOS app ID (version 1, digits, `ios`, lowercase hex); `nil` otherwise.
+    static func projectNumber(of appID: String) -> String? {
+        let parts = appID.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "1", parts[2] == "ios",
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
+            !parts[3].isEmpty, parts[3].allSatisfy({ $0.isASCII && $0.isHexDigit && !$0.isUppercase })
+        else { return nil }
+        return String(parts[1])
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return String(slice)
+    }
+}

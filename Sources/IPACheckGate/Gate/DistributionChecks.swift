@@ -1,0 +1,175 @@
+import IPACheckBinary
+import IPACheckBundle
+import IPACheckPlist
+public import IPACheckReport
+import IPACheckSigning
+
+/// The `DIST` rules (and PROF007): whether the build is fit for the distribution it is gated for.
+///
+/// A development profile, no profile, a simulator build, or ad hoc or unsigned code fails every gate but
+/// `development`; a profile of another kind than the one asked for fails.
+public enum DistributionChecks {
+    /// DIST001: a bundle has no provisioning profile.
+    public static let noProfile = Rule(
+        "DIST001",
+        .error,
+        "no provisioning profile",
+        summary: "An app, extension, App Clip or watch app without embedded.mobileprovision installs on no device "
+            + "(only a simulator runs it), and App Store Connect rejects it.",
+        fix: "Archive for a device and export with a distribution profile (Xcode › Organizer › Distribute App)."
+    )
+    /// DIST002: a simulator build.
+    public static let simulatorBuild = Rule(
+        "DIST002",
+        .error,
+        "simulator build",
+        summary: "The bundle is built for the iOS Simulator (DTPlatformName, supported platforms or only Intel "
+            + "slices), so no device can run it.",
+        fix: "Build for a device (Any iOS Device) and export the archive."
+    )
+    /// DIST003: signed ad hoc, without an identity.
+    public static let adHocSignature = Rule(
+        "DIST003",
+        .error,
+        "ad hoc code signature",
+        summary: "The executable is signed without an identity (codesign -s -): devices refuse to run it unless it "
+            + "is re-signed; that is fine for a simulator, not for distribution.",
+        fix: "Sign with a distribution certificate: archive and export from Xcode, or codesign with an identity."
+    )
+    /// DIST004: the profile is of another kind than the distribution asked for.
+    public static let profileKindMismatch = Rule(
+        "DIST004",
+        .error,
+        "provisioning profile of another kind",
+        summary: "The build is gated for one distribution (--distribution or the config file) but its profile is "
+            + "for another: an ad hoc build uploaded to App Store Connect, an App Store build sent to testers.",
+        fix: "Export again with the profile for the intended distribution, or correct --distribution."
+    )
+
+    /// Every rule these checks raise.
+    public static let rules = [
+        noProfile, simulatorBuild, adHocSignature, profileKindMismatch, ProfileChecks.developmentProfileInRelease,
+    ]
+
+    /// The rules whose checks apply only to a build gated for distribution (with `development` they are not run).
+    static let distributionOnlyRules: [Rule] = [
+        noProfile, simulatorBuild, adHocSignature, ProfileChecks.developmentProfileInRelease,
+        SignatureVerifier.unsigned,
+    ]
+
+    /// The distribution a build is judged for: the one asked for, else the one the main app's profile is for
+    /// (App Store, ad hoc, enterprise); `nil` without a profile or with a development one, which a gate never
+    /// assumes on its own.
+    static func effective(asked: Distribution?, facts: [BundleFacts]) -> Distribution? {
+        if let asked { return asked }
+        guard let kind = facts.first?.profile?.kind, let derived = Distribution(profile: kind), derived != .development
+        else { return nil }
+        return derived
+    }
+
+    /// Judges every bundle that installs on its own (apps, extensions, App Clips, watch apps; frameworks carry
+    /// no profile) against the distribution.
+    ///
+    /// - Parameters:
+    ///   - distribution: What the build is for; `nil` when nothing says (no option and no profile).
+    ///   - facts: Every bundle's signing facts, the main app first.
+    ///   - coverage: Records which of these rules ran.
+    static func findings(
+        distribution: Distribution?,
+        asked: Bool,
+        facts: [BundleFacts],
+        coverage: inout RuleCoverage
+    ) -> [Finding] {
+        if distribution == .development {
+            coverage.ran([profileKindMismatch])
+            coverage.skip(
+                distributionOnlyRules,
+                because:
+                    "--distribution development accepts development profiles, simulator, ad hoc and unsigned builds"
+            )
+            return facts.compactMap { fact in
+                guard asked, let kind = fact.profile?.kind, kind != .development else { return nil }
+                return mismatch(fact, kind: kind, distribution: .development)
+            }
+        }
+        coverage.ran(rules)
+        var findings: [Finding] = []
+        for fact in facts where fact.bundle.kind != .framework && fact.bundle.executable != nil {
+            let path = fact.bundle.path
+            if isSimulatorBuild(fact) {
+                findings.append(
+                    simulatorBuild.finding(
+                        "\(path) is built for the iOS Simulator (\(simulatorEvidence(fact))); no device runs it",
+                        bundle: path
+                    )
+                )
+            }
+            if let signatures = fact.container?.slices.compactMap(\.signature), !signatures.isEmpty,
+                signatures.allSatisfy({ $0.isAdHoc || ($0.cmsSignature?.payload.isEmpty ?? true) })
+            {
+                findings.append(
+                    adHocSignature.finding(
+                        "\(path) is signed ad hoc, without a signing identity",
+                        bundle: path
+                    )
+                )
+            }
+            guard let profile = fact.profile else {
+                findings.append(
+                    noProfile.finding(
+                        "\(path) has no embedded.mobileprovision, so no device installs it"
+                            + (distribution.map { " (gated for \($0.rawValue))" } ?? ""),
+                        bundle: path
+                    )
+                )
+                continue
+            }
+            if profile.kind == .development {
+                findings.append(
+                    ProfileChecks.developmentProfileInRelease.finding(
+                        "\(path) is signed with a development profile, which App Store Connect and unregistered "
+                            + "devices reject"
+                            + (distribution.map { " (gated for \($0.rawValue))" } ?? ""),
+                        bundle: path,
+                        location: "embedded.mobileprovision",
+                        fix: "Export with a distribution profile, or gate a development build with "
+                            + "--distribution development."
+                    )
+                )
+            } else if let distribution, profile.kind != distribution.profileKind {
+                findings.append(mismatch(fact, kind: profile.kind, distribution: distribution))
+            }
+        }
+        return findings
+    }
+
+    private static func mismatch(_ fact: BundleFacts, kind: ProfileKind, distribution: Distribution) -> Finding {
+        profileKindMismatch.finding(
+            "\(fact.bundle.path) is gated for \(distribution.rawValue) but its profile is \(kind.rawValue)",
+            bundle: fact.bundle.path,
+            location: "embedded.mobileprovision"
+        )
+    }
+
+    /// Whether Info.plist or the executable says the bundle is for a simulator.
+    static func isSimulatorBuild(_ fact: BundleFacts) -> Bool {
+        !simulatorEvidence(fact).isEmpty
+    }
+
+    private static func simulatorEvidence(_ fact: BundleFacts) -> String {
+        let info = fact.bundle.infoPlist
+        if let platform = info["DTPlatformName"]?.stringValue, platform.lowercased().hasSuffix("simulator") {
+            return "DTPlatformName \(platform)"
+        }
+        if let platforms = info["CFBundleSupportedPlatforms"]?.stringArray,
+            let simulator = platforms.first(where: { $0.lowercased().hasSuffix("simulator") })
+        {
+            return "CFBundleSupportedPlatforms lists \(simulator)"
+        }
+        let architectures = fact.container?.architectureNames ?? []
+        if !architectures.isEmpty, architectures.allSatisfy({ $0 == "x86_64" || $0 == "i386" }) {
+            return "only \(architectures.joined(separator: " and ")) slices"
+        }
+        return ""
+    }
+}

@@ -1,0 +1,397 @@
+public import Foundation
+import IPACheckAASA
+public import IPACheckArchive
+import IPACheckBinary
+import IPACheckBundle
+public import IPACheckFetching
+import IPACheckLinks
+import IPACheckPlist
+public import IPACheckReport
+public import IPACheckSigning
+public import IPACheckSites
+
+/// What `ipacheck check` needs besides the ipas: how to reach AASA files, what the build is for, what else to check.
+public struct GateOptions: Sendable {
+    /// Timeouts, CDN base, offline folder.
+    public var fetch: FetchOptions
+    /// Performs requests; nil when offline.
+    public var fetcher: (any HTTPFetching)?
+    /// The project configuration (expected domains, suppressions, App Flip, Firebase, distribution).
+    public var configuration: GateConfiguration
+    /// What the build is for, from `--distribution` (wins over the configuration's).
+    public var distribution: Distribution?
+    /// The time expiry is judged at.
+    public var now: Date
+    /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
+    public var archiveLimits: ArchiveLimits
+
+    /// Creates options.
+    public init(
+        fetch: FetchOptions,
+        fetcher: (any HTTPFetching)?,
+        configuration: GateConfiguration = GateConfiguration(),
+        distribution: Distribution? = nil,
+        now: Date = Date(),
+        archiveLimits: ArchiveLimits = .standard
+    ) {
+        self.fetch = fetch
+        self.fetcher = fetcher
+        self.configuration = configuration
+        self.distribution = distribution
+        self.now = now
+        self.archiveLimits = archiveLimits
+    }
+
+    /// The distribution asked for: the option, else the configuration's.
+    var askedDistribution: Distribution? { distribution ?? configuration.distribution }
+}
+
+/// What the gate found for one ipa.
+public struct GateResult: Sendable {
+    /// The findings that count, worst first.
+    public let findings: [Finding]
+    /// The findings the configuration suppressed, each with its reason: still reported, never counted.
+    public let suppressed: [Report.Suppressed]
+    /// Which rules were carried out, and why the others were not.
+    public let coverage: RuleCoverage
+    /// What each host served (origin, user agents, CDN), for JSON consumers and triage.
+    public let sites: [AASASiteReport]
+    /// The distribution the build was judged for (`nil`: nothing said what it is for).
+    public let distribution: Distribution?
+}
+
+/// The release gate: every bundle's signed entitlements held against the AASA files that serve its domains, plus
+/// the archive, the seal (code pages, special slots, CMS, resources), the profile, the distribution, App Flip and
+/// Firebase.
+///
+/// A run reads each ipa once (``SealScan``), one after the other, then fetches every host of every ipa at once,
+/// then judges each ipa.
+public enum ReleaseGate {
+    /// The result for one input.
+    public enum Outcome: Sendable {
+        /// The ipa was read and judged.
+        case checked(GateResult)
+        /// The ipa could not be read.
+        case unreadable(InputError)
+    }
+
+    /// Checks the ipas at `paths`, in order.
+    ///
+    /// - Parameter progress: Called after each ipa has been read (for a progress line).
+    /// - Throws: ``NetworkUnavailable`` when nothing at all could be reached, so no domain is blamed for it.
+    public static func run(
+        paths: [String],
+        options: GateOptions,
+        progress: (String) -> Void = { _ in }
+    ) async throws(NetworkUnavailable) -> [Outcome] {
+        var builds: [Result<InspectedBuild, InputError>] = []
+        for path in paths {
+            do {
+                var build = try inspect(path: path, options: options)
+                build.trustFindings = await trustFindings(build)
+                builds.append(.success(build))
+            } catch {
+                builds.append(.failure(error))
+            }
+            progress(path)
+        }
+        let targets = builds.flatMap { (try? $0.get())?.targets ?? [] }
+        let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
+        if !options.fetch.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
+        return builds.map { build in
+            switch build {
+            case .success(let inspected): .checked(judge(inspected, sites: results, options: options))
+            case .failure(let error): .unreadable(error)
+            }
+        }
+    }
+
+    /// Checks one ipa (fetching only its own hosts).
+    ///
+    /// - Throws: ``InputError`` when the ipa cannot be read, ``NetworkUnavailable`` when nothing could be reached.
+    public static func check(path: String, options: GateOptions) async throws -> GateResult {
+        switch try await run(paths: [path], options: options).first {
+        case .checked(let result)?: return result
+        case .unreadable(let error)?: throw error
+        case nil: throw InputError("unreadable", file: path, "was not checked")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Everything the gate learns from one ipa without the network, read in one pass.
+    struct InspectedBuild: Sendable {
+        let path: String
+        let archiveFindings: [Finding]
+        let facts: [BundleFacts]
+        let seals: [BundleSealCheck]
+        let firebase: [FirebaseBundleFacts]
+        let mainExecutableStrings: BinaryStrings?
+        let targets: [AASAFetchTarget]
+        /// Whether each code and profile signer chains to Apple (evaluated once per signer).
+        var trustFindings: [Finding] = []
+    }
+
+    /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
+    static func trustFindings(_ build: InspectedBuild) async -> [Finding] {
+        var code: [TrustChecks.Signed] = []
+        for seal in build.seals {
+            if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
+            for nested in seal.nestedCode { code += TrustChecks.codeSigners(nested.check, bundle: seal.bundle.path) }
+        }
+        let profiles = build.facts.compactMap { fact in
+            fact.profileSignature?.identity.map { TrustChecks.Signed(identity: $0, bundle: fact.bundle.path) }
+        }
+        return await TrustChecks.findings(code: code, profiles: profiles)
+    }
+
+    static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
+        let ipa = try IPAFile(path: path, limits: options.archiveLimits)
+        let configuration = options.configuration
+        let scan = try SealScan.scan(
+            ipa,
+            depth: .everything,
+            keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },
+            searchMainExecutable: configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles
+        )
+        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
+        let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
+        var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
+        if let appFlip = configuration.appFlip, let main = facts.first {
+            targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: main.domains).map {
+                AASAFetchTarget(host: $0)
+            }
+        }
+        for bundle in firebase {
+            targets += FirebaseChecks.linkHosts(bundle, settings: configuration.firebase).map {
+                AASAFetchTarget(host: $0)
+            }
+        }
+        return InspectedBuild(
+            path: path,
+            archiveFindings: ipa.findings + scan.findings,
+            facts: facts,
+            seals: scan.verify(ipa: ipa, now: options.now),
+            firebase: firebase,
+            mainExecutableStrings: scan.mainExecutableStrings,
+            targets: targets
+        )
+    }
+
+    private static func isServiceFile(_ member: String, in ipa: IPAFile) -> Bool {
+        let name = member.split(separator: "/").last.map(String.init) ?? member
+        guard name.hasPrefix("GoogleService-Info"), name.hasSuffix(".plist") else { return false }
+        let folder = String(member.dropLast(name.count + 1))
+        return ipa.bundles.contains { $0.path == folder }
+    }
+
+    private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
+        facts.compactMap { fact in
+            let files = ipa.files(of: fact.bundle).filter {
+                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
+            }
+            guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
+            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
+                let member = fact.bundle.path + "/" + name
+                guard let bytes = scan.bytes(of: member), let plist = try? PlistParser.parse(bytes) else { return nil }
+                return FirebaseServiceFile(path: member, plist: plist)
+            }
+            return FirebaseBundleFacts(
+                path: fact.bundle.path,
+                isExtension: fact.bundle.kind == .appex,
+                infoPlist: fact.bundle.infoPlist,
+                serviceFiles: serviceFiles,
+                associatedDomains: fact.domains,
+                appID: fact.appID
+            )
+        }
+    }
+
+    /// The fetch a domain entry needs, or nil when iOS would never look it up (unusable, unknown service, or a
+    /// developer-mode entry in a distribution build).
+    static func fetchTarget(_ domain: AssociatedDomain, signing: SigningKind?) -> AASAFetchTarget? {
+        guard domain.isUsable, ServiceMapping.aasaService(domain.service) != nil else { return nil }
+        if signing == .distribution, domain.mode?.requiresDevelopmentSigning == true { return nil }
+        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: domain.mode)
+    }
+
+    // MARK: - Judging
+
+    static func judge(_ build: InspectedBuild, sites: [AASASiteResult], options: GateOptions) -> GateResult {
+        let configuration = options.configuration
+        let facts = build.facts
+        let wanted = Set(build.targets.map { "\($0.fetchHost)?\($0.mode?.rawValue ?? "")" })
+        let documents = SiteDocuments(
+            sites.filter { wanted.contains("\($0.report.fetchHost)?\($0.report.mode?.rawValue ?? "")") }
+        )
+        var coverage = RuleCoverage()
+        var findings = build.archiveFindings
+        coverage.ran(ArchiveRules.rules + SealScan.rules)
+
+        // Signatures and seals; unsigned code is the distribution checks' question.
+        let asked = options.askedDistribution
+        let distribution = DistributionChecks.effective(asked: asked, facts: facts)
+        let sealFindings = build.seals.flatMap(\.findings) + build.trustFindings
+        if distribution == .development {
+            findings += sealFindings.filter { $0.rule != SignatureVerifier.unsigned.id }
+            coverage.ran(SignatureVerifier.rules.filter { $0 != SignatureVerifier.unsigned } + ResourceSeal.rules)
+        } else {
+            findings += sealFindings
+            coverage.ran(SignatureVerifier.rules + ResourceSeal.rules)
+        }
+        findings += DistributionChecks.findings(
+            distribution: distribution,
+            asked: asked != nil,
+            facts: facts,
+            coverage: &coverage
+        )
+
+        // What each bundle's signature and profile say.
+        findings += facts.flatMap(\.findings)
+        coverage.ran(SignedEntitlements.rules)
+        recordProfileCoverage(facts, into: &coverage)
+
+        // The cross-checks against the fetched files.
+        var siteFindings = documents.findings
+        var unserved: [CrossChecks.UnservedClaim] = []
+        for fact in facts {
+            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
+            let result = CrossChecks.check(
+                fact,
+                documents: documents,
+                parent: fact.bundle.parent == nil ? nil : facts.first,
+                clipAppIDs: clips.compactMap(\.appID)
+            )
+            findings += result.findings
+            unserved += result.unserved
+        }
+        findings += CrossChecks.unservedHosts(unserved, siteFindings: &siteFindings)
+        findings += siteFindings
+        findings += CrossChecks.expectedDomains(configuration.expectedDomains, facts: facts)
+        recordSiteCoverage(build: build, documents: documents, options: options, into: &coverage)
+
+        let cdnAsked = documents.reports.contains { $0.cdn != nil }
+        if let appFlip = configuration.appFlip, let main = facts.first, let appID = main.appID {
+            findings += AppFlipChecks.check(
+                config: appFlip,
+                associatedDomains: main.domains,
+                appID: appID,
+                signing: main.signingKind ?? .distribution,
+                infoPlist: main.bundle.infoPlist,
+                executable: build.mainExecutableStrings,
+                matcher: documents.linkMatcher,
+                bundle: main.bundle.path
+            )
+        }
+        AppFlipChecks.recordCoverage(
+            config: configuration.appFlip,
+            hasAppID: facts.first?.appID != nil,
+            cdnAsked: cdnAsked,
+            into: &coverage
+        )
+        for bundle in build.firebase {
+            findings += FirebaseChecks.check(bundle, settings: configuration.firebase, matcher: documents.linkMatcher)
+        }
+        FirebaseChecks.recordCoverage(
+            build.firebase,
+            settings: configuration.firebase,
+            cdnAsked: cdnAsked,
+            into: &coverage
+        )
+
+        var kept: [Finding] = []
+        var suppressed: [Report.Suppressed] = []
+        for finding in Finding.merged(findings) {
+            if let suppression = configuration.suppressions.first(where: { $0.covers(finding) }) {
+                suppressed.append(Report.Suppressed(finding, reason: suppression.reason))
+            } else {
+                kept.append(finding)
+            }
+        }
+        return GateResult(
+            findings: kept.sorted(),
+            suppressed: suppressed.sorted { $0.finding < $1.finding },
+            coverage: coverage,
+            sites: documents.reports,
+            distribution: distribution
+        )
+    }
+
+    private static func recordProfileCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
+        let profileRules =
+            ProfileChecks.rules.filter { $0 != ProfileChecks.developmentProfileInRelease } + BundleFactRules.rules
+        if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
+            coverage.ran(profileRules)
+        } else {
+            coverage.skip(profileRules, because: "the build embeds no provisioning profile")
+        }
+        if facts.contains(where: { $0.profile != nil && !$0.entitlements.isEmpty }) {
+            coverage.ran(EntitlementComparison.rules)
+        } else {
+            coverage.skip(
+                EntitlementComparison.rules,
+                because: "no bundle has both a readable profile and signed entitlements to compare"
+            )
+        }
+        if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
+            coverage.ran(AssociatedDomainRules.rules)
+        } else {
+            coverage.skip(AssociatedDomainRules.rules, because: "no bundle is signed with associated domains")
+        }
+    }
+
+    private static func recordSiteCoverage(
+        build: InspectedBuild,
+        documents: SiteDocuments,
+        options: GateOptions,
+        into coverage: inout RuleCoverage
+    ) {
+        let expected = options.configuration.expectedDomains
+        if expected.isEmpty {
+            coverage.skip([CrossCheckRules.expectedDomainMissing], because: "the config file lists no expectedDomains")
+        } else {
+            coverage.ran([CrossCheckRules.expectedDomainMissing])
+        }
+        if build.facts.contains(where: { $0.bundle.kind == .appclip }) {
+            coverage.ran([CrossCheckRules.appClipWithoutAppLinks])
+        } else {
+            coverage.skip([CrossCheckRules.appClipWithoutAppLinks], because: "the build has no App Clip")
+        }
+        let linkRules = CrossCheckRules.rules.filter {
+            $0 != CrossCheckRules.expectedDomainMissing && $0 != CrossCheckRules.appClipWithoutAppLinks
+        }
+        let cdnRules = [CrossCheckRules.cdnDiffersForApp, CrossCheckRules.cdnLacksApp]
+        guard !build.targets.isEmpty else {
+            let reason = "no bundle claims an associated domain whose AASA iOS reads"
+            coverage.skip(linkRules + AASARules.all + ServingRules.all + CDNRules.all, because: reason)
+            return
+        }
+        AASASiteFetcher.recordCoverage(options: options.fetch, into: &coverage)
+        let cdnRulesRan = !options.fetch.isOffline && !options.fetch.skipCDN
+        if cdnRulesRan {
+            coverage.ran(linkRules)
+        } else {
+            coverage.skip(cdnRules, because: "Apple's CDN was not asked (--offline or --no-cdn)")
+            coverage.ran(linkRules.filter { !cdnRules.contains($0) })
+        }
+        if documents.anyDocument {
+            coverage.ran(AASARules.all)
+        } else {
+            coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")
+        }
+    }
+}
+
+/// Maps entitlement services to AASA sections.
+enum ServiceMapping {
+    /// The AASA section that answers for `service`, or nil for services ipacheck cannot judge (authsrv, unknown).
+    static func aasaService(_ service: AssociatedDomain.Service) -> AASAService? {
+        switch service {
+        case .applinks: .applinks
+        case .webcredentials: .webcredentials
+        case .appclips: .appclips
+        case .activitycontinuation: .activitycontinuation
+        case .authsrv, .unknown: nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import IPACheckAASA
+import IPACheckBundle
+import IPACheckLinks
+public import IPACheckReport
+import IPACheckSigning
+import IPACheckSites
+
+/// Every rule ipacheck can raise, in ID order: the source of the README's rule table, `ipacheck rules` and the
+/// SARIF rule catalogue.
+public enum RuleCatalog {
+    /// All rules, sorted by ID.
+    public static let all: [Rule] = {
+        let groups: [[Rule]] = [
+            ArchiveRules.rules,
+            SealScan.rules,
+            SignatureVerifier.rules,
+            SignedEntitlements.rules,
+            ResourceSeal.rules,
+            ProfileChecks.rules,
+            BundleFactRules.rules,
+            DistributionChecks.rules,
+            AssociatedDomainRules.rules,
+            EntitlementComparison.rules,
+            AASARules.all,
+            ServingRules.all,
+            CDNRules.all,
+            CrossCheckRules.rules,
+            AppFlipChecks.rules,
+            FirebaseChecks.rules,
+        ]
+        var seen: Set<String> = []
+        return groups.flatMap { $0 }.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
+    }()
+
+    /// The rule with this ID.
+    public static func rule(_ id: String) -> Rule? {
+        all.first { $0.id == id }
+    }
+
+    /// The rule table as Markdown (ID, severity, title, meaning, fix), as the README carries it.
+    public static var markdownTable: String {
+        var out = "| ID | severity | rule | what it means | how to fix it |\n|---|---|---|---|---|\n"
+        for rule in all {
+            let cells = [rule.id, rule.severity.rawValue, rule.title, rule.summary, rule.fix].map {
+                $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+            }
+            out += "| <a id=\"\(rule.id.lowercased())\"></a>" + cells.joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+}

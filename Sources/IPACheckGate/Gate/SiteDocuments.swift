@@ -1,0 +1,125 @@
+public import IPACheckAASA
+public import IPACheckLinks
+import IPACheckReport
+public import IPACheckSites
+
+/// The copy of a host's AASA a verdict is judged on, and how findings name it.
+public struct JudgedDocument: Sendable {
+    /// The document.
+    public let document: AASADocument
+    /// Which copy it is.
+    public let copy: AASACopy
+    /// How a finding names it: `example.com's AASA`, `Apple's CDN copy of example.com's AASA (the origin's file
+    /// could not be read)`.
+    public let name: String
+}
+
+extension AASASiteResult {
+    /// The copy every verdict about this host is judged on (``SiteDocuments/judged(_:)``, the one place this is
+    /// decided), or `nil` when neither copy could be read.
+    public var judged: JudgedDocument? {
+        SiteDocuments([self]).judged(AASAFetchTarget(host: report.host, mode: report.mode))
+    }
+}
+
+/// The AASA files a run fetched, parsed once: per host and mode, the origin's document and Apple's CDN copy, and
+/// the one decision of which copy a verdict uses (``judged(_:)``).
+struct SiteDocuments {
+    /// One fetched host's documents.
+    struct Site {
+        /// The origin's document (or the `--aasa-dir` file), when it was served and parses.
+        var origin: AASADocument?
+        /// Apple's CDN copy, when it was asked, served and parses.
+        var cdn: AASADocument?
+        /// Whether Apple's CDN was asked for this host.
+        var cdnAsked: Bool
+        /// Whether the origin's file came from `--aasa-dir`.
+        var isOffline: Bool
+        /// Why the origin's file is unusable, in a few words.
+        var originProblem: String?
+    }
+
+    private struct Key: Hashable {
+        let host: String
+        let mode: AASAFetchTarget.Mode?
+    }
+
+    private var sites: [Key: Site] = [:]
+    /// What each host served, once per host and mode.
+    private(set) var reports: [AASASiteReport] = []
+    /// Serving, CDN, parse and lint findings, once per host and mode.
+    private(set) var findings: [Finding] = []
+    /// Whether any document (origin or CDN copy) parsed, so the AASA lint rules ran.
+    private(set) var anyDocument = false
+    private var documentSet = AASADocumentSet()
+
+    init(_ results: [AASASiteResult]) {
+        for result in results {
+            let key = Key(host: result.report.fetchHost, mode: result.report.mode)
+            guard sites[key] == nil else { continue }
+            reports.append(result.report)
+            findings += result.report.findings
+            let host = result.report.fetchHost
+            var site = Site(
+                cdnAsked: result.report.cdn != nil,
+                isOffline: result.report.origin?.location == .offlineFile
+            )
+            // The fetcher parsed each file once and reported unusable ones (SERVE050, CDN004) itself.
+            if let origin = result.origin {
+                site.origin = origin.document
+                anyDocument = true
+                findings += origin.findings.map { finding in
+                    var copy = finding
+                    copy.domain = copy.domain ?? host
+                    return copy
+                }
+                findings += AASALinter.lint(origin.document, domain: host)
+                documentSet.add(origin.document, host: host, copy: .origin)
+            } else {
+                let worst = result.report.findings.first { $0.severity == .error }?.message
+                site.originProblem = worst ?? "not served"
+                documentSet.addFailure(site.originProblem ?? "not served", host: host, copy: .origin)
+            }
+            if let cdn = result.cdn {
+                site.cdn = cdn.document
+                anyDocument = true
+                documentSet.add(cdn.document, host: host, copy: .cdn)
+            } else if site.cdnAsked {
+                documentSet.addFailure("Apple's CDN copy of \(host) could not be read", host: host, copy: .cdn)
+            }
+            sites[key] = site
+        }
+    }
+
+    /// The documents serving `target`.
+    func site(for target: AASAFetchTarget) -> Site? {
+        sites[Key(host: target.fetchHost, mode: target.mode)]
+    }
+
+    /// The copy every verdict about `target` is judged on, or `nil` when neither copy could be read.
+    ///
+    /// Entries with a mode are fetched by devices from the origin, so only the origin counts. Other entries are
+    /// served to devices by Apple's CDN, which refetches the origin's file within about a day: the origin's file
+    /// is judged (what the CDN is about to serve), and how the CDN copy differs is reported apart (LINK005,
+    /// LINK009). When the origin's file cannot be read but the CDN still has a copy, devices live on that copy
+    /// until the CDN refreshes, so it is judged, and the name says so.
+    func judged(_ target: AASAFetchTarget) -> JudgedDocument? {
+        guard let site = site(for: target) else { return nil }
+        let host = target.fetchHost
+        if let origin = site.origin {
+            let name = site.isOffline ? "the AASA of \(host) in --aasa-dir" : "\(host)'s AASA"
+            return JudgedDocument(document: origin, copy: .origin, name: name)
+        }
+        if target.usesCDN, let cdn = site.cdn {
+            return JudgedDocument(
+                document: cdn,
+                copy: .cdn,
+                name: "Apple's CDN copy of \(host)'s AASA (the origin's file could not be read)"
+            )
+        }
+        return nil
+    }
+
+    /// The matcher the App Flip and Firebase checks take: it knows which copies were fetched.
+    var linkMatcher: AASALinkMatcher { documentSet.matcher }
+}

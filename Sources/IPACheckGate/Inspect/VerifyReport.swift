@@ -1,0 +1,218 @@
+public import Foundation
+public import IPACheckArchive
+import IPACheckBinary
+import IPACheckBundle
+import IPACheckCMS
+public import IPACheckReport
+public import IPACheckSigning
+
+/// The answer to `ipacheck verify`, which judges signature integrity as `codesign --verify` would, from one
+/// streaming pass over the target (``SealScan``): nothing is read twice, and no executable is held whole.
+public struct VerifyReport: Sendable {
+    /// One signed executable's verdict.
+    public struct Subject: Encodable, Sendable {
+        /// The bundle's folder, the nested dylib's path, or the Mach-O's path.
+        public let path: String
+        /// Whether every hash and the CMS signature check out (and, with `--resources`, the resource seal).
+        public let valid: Bool
+        /// Per slice: architecture, ad hoc or not, each CodeDirectory's cdhash and hash type, the signer.
+        public let slices: [Slice]
+        /// The resource seal check, when asked for.
+        public let resources: Resources?
+    }
+
+    /// One slice's signature.
+    public struct Slice: Encodable, Sendable {
+        /// The architecture.
+        public let architecture: String
+        /// Whether the slice is signed at all.
+        public let signed: Bool
+        /// Whether the signature is ad hoc.
+        public let adHoc: Bool
+        /// Each CodeDirectory: hash type, cdhash, identifier, team, modified pages, special slots.
+        public let codeDirectories: [CodeDirectoryCheck]
+        /// The CMS signer's common name, if any.
+        public let signer: String?
+        /// Whether the CMS signature's mathematics hold (nil without CMS).
+        public let cmsValid: Bool?
+    }
+
+    /// The resource seal's verdict.
+    public struct Resources: Encodable, Sendable {
+        /// Files and nested code compared.
+        public let checked: Int
+        /// Files whose bytes differ from the seal.
+        public let modified: [String]
+        /// Sealed files that are gone.
+        public let missing: [String]
+        /// Files the seal does not cover.
+        public let added: [String]
+        /// Nested code whose CodeDirectory hash is not the sealed one.
+        public let nestedCodeChanged: [String]
+    }
+
+    /// The rules `verify` applies, with their catalogue severities.
+    public static let rules: [Rule] =
+        ArchiveRules.rules + SealScan.rules + SignatureVerifier.rules + ResourceSeal.rules
+
+    /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
+    public static let trustRules: [Rule] = [
+        SignatureVerifier.signerExpired, SignatureVerifier.chainIncomplete, SignatureVerifier.noCMS,
+    ]
+
+    /// The rules `verify` applies, with `--strict` raising the trust rules to errors.
+    public static func rules(strict: Bool) -> [Rule] {
+        guard strict else { return rules }
+        let trust = Set(trustRules.map(\.id))
+        return rules.map { trust.contains($0.id) ? $0.withSeverity(.error) : $0 }
+    }
+
+    /// What was verified.
+    public let target: String
+    /// Every signed executable, the main app first.
+    public let subjects: [Subject]
+    /// Problems (breaking integrity) and notes (trust, expiry, unchecked slots).
+    public let findings: [Finding]
+    /// Which rules were carried out.
+    public let coverage: RuleCoverage
+
+    /// Verifies an ipa's bundles or a bare Mach-O.
+    ///
+    /// - Parameters:
+    ///   - resources: Also check `_CodeSignature/CodeResources` against each bundle's files.
+    ///   - now: The time certificate expiry is judged at.
+    ///   - limits: What an ipa may hold (members, sizes).
+    /// - Throws: ``InputError`` when the target cannot be read.
+    public static func verify(
+        path: String,
+        resources: Bool,
+        now: Date = Date(),
+        limits: ArchiveLimits = .standard
+    ) async throws(InputError)
+        -> VerifyReport
+    {
+        var coverage = RuleCoverage()
+        coverage.ran(ArchiveRules.rules + SealScan.rules + SignatureVerifier.rules)
+        switch try TargetKind.of(path: path) {
+        case .machO:
+            let executable = try MachOFile.read(path: path)
+            let check = SignatureVerifier.verify(
+                container: executable.container,
+                pages: executable.pages,
+                infoPlist: .notChecked,
+                codeResources: .notChecked,
+                bundle: nil,
+                now: now
+            )
+            coverage.skip(ResourceSeal.rules, because: "a bare Mach-O has no bundle whose resources could be checked")
+            let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
+            return VerifyReport(
+                target: path,
+                subjects: [subject(path: path, check: check, seal: nil)],
+                findings: Finding.merged(check.findings + trust).sorted(),
+                coverage: coverage
+            )
+        case .archive:
+            let ipa = try IPAFile(path: path, limits: limits)
+            let scan = try SealScan.scan(ipa, depth: resources ? .everything : .signatures)
+            if resources {
+                coverage.ran(ResourceSeal.rules)
+            } else {
+                coverage.ran([ResourceSeal.notSealed, ResourceSeal.unreadable])
+                coverage.skip(
+                    [
+                        ResourceSeal.modified, ResourceSeal.missingFile, ResourceSeal.addedFile,
+                        ResourceSeal.nestedCodeChanged, ResourceSeal.omitRuleNotEvaluated,
+                    ],
+                    because: "resources are checked with --resources"
+                )
+            }
+            var findings = ipa.findings + scan.findings
+            var subjects: [Subject] = []
+            var signers: [TrustChecks.Signed] = []
+            for bundleCheck in scan.verify(ipa: ipa, now: now) {
+                findings += bundleCheck.findings
+                if let signature = bundleCheck.signature {
+                    subjects.append(
+                        subject(path: bundleCheck.bundle.path, check: signature, seal: bundleCheck.resources)
+                    )
+                    signers += TrustChecks.codeSigners(signature, bundle: bundleCheck.bundle.path)
+                }
+                for nested in bundleCheck.nestedCode {
+                    subjects.append(subject(path: nested.member, check: nested.check, seal: nil))
+                    signers += TrustChecks.codeSigners(nested.check, bundle: bundleCheck.bundle.path)
+                }
+            }
+            findings += await TrustChecks.findings(code: signers, profiles: [])
+            return VerifyReport(
+                target: path,
+                subjects: subjects,
+                findings: Finding.merged(findings).sorted(),
+                coverage: coverage
+            )
+        }
+    }
+
+    private static func subject(path: String, check: SignatureCheck, seal: ResourceSealCheck?) -> Subject {
+        let slices = check.slices.map { slice in
+            Slice(
+                architecture: slice.architecture,
+                signed: slice.isSigned,
+                adHoc: slice.isAdHoc,
+                codeDirectories: slice.codeDirectories,
+                signer: slice.cms?.signer.map { $0.subjectCommonName ?? $0.subject },
+                cmsValid: slice.cms?.isValid
+            )
+        }
+        let resources = seal.map {
+            Resources(
+                checked: $0.checkedCount,
+                modified: $0.modified,
+                missing: $0.missing,
+                added: $0.added,
+                nestedCodeChanged: $0.nestedCodeChanged
+            )
+        }
+        return Subject(
+            path: path,
+            valid: check.isValid && (seal?.isValid ?? true),
+            slices: slices,
+            resources: resources
+        )
+    }
+
+    /// Whether every subject's integrity holds (the `valid` key of `verify --format json`).
+    public var isValid: Bool { !subjects.isEmpty && subjects.allSatisfy(\.valid) }
+
+    /// The `subjects` section: one line per executable with its verdict, then its slices.
+    public func section() throws -> ReportSection {
+        var lines: [StyledLine] = []
+        for subject in subjects {
+            var line = StyledLine()
+            line.append(subject.valid ? "✓ valid   " : "✗ BROKEN  ", subject.valid ? .green : .red)
+            line.append(subject.path, .bold)
+            lines.append(line)
+            for slice in subject.slices {
+                guard slice.signed else {
+                    lines.append(.text("    \(slice.architecture): unsigned"))
+                    continue
+                }
+                let hashes = slice.codeDirectories.map { "\($0.hashType) \($0.cdhash.prefix(12))…" }
+                var text = "    \(slice.architecture): " + hashes.joined(separator: ", ")
+                if slice.adHoc {
+                    text += ", ad hoc"
+                } else if let signer = slice.signer {
+                    text += ", signed by \(signer)"
+                }
+                lines.append(.text(text))
+            }
+            if let resources = subject.resources {
+                let broken =
+                    resources.modified.count + resources.missing.count + resources.added.count
+                    + resources.nestedCodeChanged.count
+                lines.append(.text("    resources: \(resources.checked) checked, \(broken) broken"))
+            }
+        }
+        return try ReportSection(key: "subjects", value: subjects, lines: lines)
+    }
+}

@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+
+/// URLs from the command line and a list file, cut into batches that every core works on while the next ones are
+/// read, the results handed back in order: what lets `match --urls` use all cores while holding only a few batches.
+public enum URLBatches {
+    /// A run of URLs, kept as the bytes read: one buffer a batch, so that the reading thread allocates nothing per
+    /// URL and each worker makes (and frees) its URLs' strings itself.
+    public struct Batch: Sendable {
+        private var bytes: [UInt8] = []
+        /// Where each URL ends in `bytes` (each starts where the one before ends).
+        private var ends: [Int] = []
+        /// The list line of each URL; 0 for a command-line URL.
+        private var lines: [Int] = []
+
+        /// The number of URLs.
+        public var count: Int { ends.count }
+
+        mutating func append(_ url: ArraySlice<UInt8>, line: Int?) {
+            bytes.append(contentsOf: url)
+            ends.append(bytes.count)
+            lines.append(line ?? 0)
+        }
+
+        mutating func reserveCapacity(_ urls: Int) {
+            bytes.reserveCapacity(urls * 64)
+            ends.reserveCapacity(urls)
+            lines.reserveCapacity(urls)
+        }
+
+        /// `transform` applied to each URL and its list line (nil for a command-line URL), in order.
+        public func map<T>(_ transform: (_ url: String, _ line: Int?) throws -> T) rethrows -> [T] {
+            var results: [T] = []
+            results.reserveCapacity(ends.count)
+            try forEachURL { bytes, line in results.append(try transform(String(decoding: bytes, as: UTF8.self), line))
+            }
+            return results
+        }
+
+        /// Calls `body` with the bytes of each URL and its list line (nil for a command-line URL), in order.
+        public func forEachURL(_ body: (_ url: ArraySlice<UInt8>, _ line: Int?) throws -> Void) rethrows {
+            var start = 0
+            for (end, line) in zip(ends, lines) {
+                try body(bytes[start..<end], line == 0 ? nil : line)
+                start = end
+            }
+        }
+    }
+
+    /// URLs in one batch.
+    public static let batchSize = 4096
+
+    /// Batches being worked on at once: two per core (at most eight cores), so that no core waits for the reader
+    /// or the writer, and memory stays a few batches whatever the list's length.
+    public static let batchesInFlight = 2 * min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+
+    /// Applies `transform` to every batch of URLs (first the command-line URLs, then the file's) on all cores, and
+    /// calls `consume` with the results in the URLs' order, on the calling thread, while later batches are read
+    /// and transformed.
+    ///
+    /// When reading or `consume` throws, no further result is consumed (batches already started finish on their
+    /// own and are dropped).
+    ///
+    /// - Throws: What reading the file or `consume` throws.
+    public static func forEachResult<Result: Sendable>(
+        urls: [String],
+        list: URLListFile?,
+        transform: @escaping @Sendable (Batch) -> Result,
+        _ consume: (Result) throws -> Void
+    ) throws {
+        let workers = Workers(count: batchesInFlight / 2)
+        defer { workers.finish() }
+        var pending: [Pending<Result>] = []
+        func consumeOldest() throws {
+            try consume(pending.removeFirst().wait())
+        }
+        func start(_ batch: Batch) throws {
+            if pending.count >= batchesInFlight { try consumeOldest() }
+            let result = Pending<Result>()
+            pending.append(result)
+            workers.run { result.fulfil(transform(batch)) }
+        }
+        var batch = Batch()
+        batch.reserveCapacity(batchSize)
+        func add(_ url: ArraySlice<UInt8>, line: Int?) throws {
+            batch.append(url, line: line)
+            guard batch.count == batchSize else { return }
+            try start(batch)
+            batch = Batch()
+            batch.reserveCapacity(batchSize)
+        }
+        for url in urls { try add(Array(url.utf8)[...], line: nil) }
+        try list?.forEachURLBytes { url, line in try add(url, line: line) }
+        if batch.count > 0 { try start(batch) }
+        while !pending.isEmpty { try consumeOldest() }
+    }
+
+    /// Threads of our own that run jobs in order of arrival.
+    ///
+    /// Not Dispatch's global queues: on Linux, Dispatch cannot see that the thread reading the list is blocked
+    /// waiting for results, counts it as busy and so starts one worker too few (measured on two cores: one worker
+    /// did three quarters of the work).
+    private final class Workers: @unchecked Sendable {
+        private let condition = NSCondition()
+        /// Guarded by `condition`.
+        private var jobs: [@Sendable () -> Void] = []
+        /// Guarded by `condition`.
+        private var finished = false
+
+        init(count: Int) {
+            for _ in 0..<max(count, 1) {
+                let thread = Thread { [self] in work() }
+                thread.name = "ipacheck-match"
+                thread.start()
+            }
+        }
+
+        func run(_ job: @escaping @Sendable () -> Void) {
+            condition.withLock {
+                jobs.append(job)
+                condition.signal()
+            }
+        }
+
+        /// Lets the threads end once the jobs given so far are done.
+        package func finish() {
+            condition.withLock {
+                finished = true
+                condition.broadcast()
+            }
+        }
+
+        private func work() {
+            while let job = next() { job() }
+        }
+
+        private func next() -> (@Sendable () -> Void)? {
+            condition.withLock {
+                while jobs.isEmpty && !finished { condition.wait() }
+                return jobs.isEmpty ? nil : jobs.removeFirst()
+            }
+        }
+    }
+
+    /// The result of one batch, filled on a worker thread and waited for on the reading one.
+    private final class Pending<Value: Sendable>: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        /// Written once, before `done` is signalled; read only after waiting for it.
+        private var value: Value?
+
+        func fulfil(_ value: Value) {
+            self.value = value
+            done.signal()
+        }
+
+        func wait() -> Value {
+            done.wait()
+            // Fulfilled exactly once before the signal, so the value is there.
+            guard let value else { preconditionFailure("a batch result was signalled without a value") }
+            return value
+        }
+    }
+}

@@ -1,0 +1,149 @@
+public import Foundation
+import IPACheckBinary
+public import IPACheckBundle
+public import IPACheckReport
+
+/// The verdict on one bundle's seal, as `codesign --verify --deep` judges it: its executable's signature (code
+/// pages, special slots, CMS), its resource seal, and the nested code (dylibs) the seal names.
+public struct BundleSealCheck: Sendable {
+    /// The bundle.
+    public let bundle: AppBundle
+    /// Its executable's signature check; `nil` when it has no readable executable.
+    public let signature: SignatureCheck?
+    /// Its resource seal check; `nil` when resources were not checked or the bundle has no readable seal.
+    public let resources: ResourceSealCheck?
+    /// The dylibs the seal names as nested code, each with its own signature check.
+    public let nestedCode: [(member: String, check: SignatureCheck)]
+    /// Every problem and note, worst first.
+    public let findings: [Finding]
+    /// Whether the integrity holds: every signature valid, and the resources (when checked) match the seal.
+    public let isValid: Bool
+}
+
+extension SealScan {
+    /// Verifies every bundle from what the pass took.
+    ///
+    /// - Parameters:
+    ///   - ipa: The archive the pass read (for member names; nothing is read again).
+    ///   - now: The time certificate expiry is judged at.
+    public func verify(ipa: IPAFile, now: Date) -> [BundleSealCheck] {
+        let byPath = Dictionary(bundles.map { ($0.bundle.path, $0) }, uniquingKeysWith: { first, _ in first })
+        return bundles.map { scanned in
+            let bundle = scanned.bundle
+            var findings: [Finding] = []
+            var valid = true
+            var signature: SignatureCheck?
+            switch scanned.executable {
+            case .success(let executable)?:
+                let check = SignatureVerifier.verify(
+                    container: executable.container,
+                    pages: executable.pages,
+                    infoPlist: .file(bundle.infoPlistDigests),
+                    codeResources: scanned.codeResourcesDigests.map { .file($0) } ?? .missing,
+                    bundle: bundle.path,
+                    now: now
+                )
+                signature = check
+                findings += check.findings
+                valid = valid && check.isValid
+            case .failure(let error)?:
+                findings.append(ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path))
+                valid = false
+            case nil:
+                break
+            }
+
+            var resources: ResourceSealCheck?
+            var nested: [(member: String, check: SignatureCheck)] = []
+            switch scanned.seal {
+            case nil:
+                if bundle.executable != nil {
+                    findings.append(
+                        ResourceSeal.notSealed.finding(
+                            "\(bundle.path) has no _CodeSignature/CodeResources, so its resources are not sealed.",
+                            bundle: bundle.path
+                        )
+                    )
+                    valid = false
+                }
+            case .failure(let error)?:
+                findings.append(
+                    ResourceSeal.unreadable.finding(
+                        "The resource seal cannot be read: \(error.reason).",
+                        bundle: bundle.path,
+                        location: bundle.codeResources
+                    )
+                )
+                valid = false
+            case .success(let seal)? where depth == .everything:
+                let prefix = bundle.path + "/"
+                let check = seal.check(
+                    bundleFiles: ipa.files(of: bundle),
+                    exists: { ipa.contains(prefix + $0) },
+                    digests: { digests(of: prefix + $0) },
+                    nestedCodeHashes: { path in
+                        if let nestedBundle = byPath[prefix + path] {
+                            guard case .success(let executable)? = nestedBundle.executable else { return nil }
+                            return Self.codeDirectoryHashes(executable)
+                        }
+                        guard case .success(let executable)? = nestedExecutable(prefix + path) else { return nil }
+                        return Self.codeDirectoryHashes(executable)
+                    },
+                    mainExecutable: bundle.executable.map { String($0.dropFirst(prefix.count)) },
+                    bundle: bundle.path
+                )
+                resources = check
+                findings += check.findings
+                valid = valid && check.isValid
+                for (path, entry) in seal.entries.sorted(by: { $0.key < $1.key }) {
+                    guard case .nestedCode = entry else { continue }
+                    switch nestedExecutable(prefix + path) {
+                    case .success(let executable)?:
+                        let check = SignatureVerifier.verify(
+                            container: executable.container,
+                            pages: executable.pages,
+                            infoPlist: .missing,
+                            codeResources: .missing,
+                            bundle: bundle.path,
+                            location: path,
+                            now: now
+                        )
+                        nested.append((prefix + path, check))
+                        findings += check.findings
+                        valid = valid && check.isValid
+                    case .failure(let error)?:
+                        findings.append(
+                            ArchiveRules.unreadableExecutable.finding(
+                                error.message,
+                                bundle: bundle.path,
+                                location: path
+                            )
+                        )
+                        valid = false
+                    case nil:
+                        break
+                    }
+                }
+            case .success?:
+                break
+            }
+            return BundleSealCheck(
+                bundle: bundle,
+                signature: signature,
+                resources: resources,
+                nestedCode: nested,
+                findings: Finding.merged(findings).sorted(),
+                isValid: valid
+            )
+        }
+    }
+
+    /// Every CodeDirectory hash of every slice of an executable: one of them is what a seal's `cdhash` names.
+    private static func codeDirectoryHashes(_ executable: Executable) -> [[UInt8]] {
+        executable.container.slices.flatMap { slice in
+            (slice.signature?.codeDirectories ?? []).compactMap { directory in
+                directory.hashType.map { CodeHash.digest($0, directory.bytes) }
+            }
+        }
+    }
+}

@@ -1,0 +1,464 @@
+public import IPACheckArchive
+public import IPACheckBundle
+import IPACheckPlist
+public import IPACheckReport
+
+/// A bundle's resource seal (`_CodeSignature/CodeResources`), parsed: the digest every sealed file must have, the
+/// nested code it seals by cdhash, and the paths its rules leave out.
+///
+/// The seal's `files2` dictionary maps each bundle-relative path to its hashes: a data value (SHA-1), or a
+/// dictionary with `hash` (SHA-1), `hash2` (SHA-256), `optional`, `symlink`, or `cdhash`/`requirement` for nested
+/// code (whose own signature covers its contents). `rules2` entries marked `omit` exclude paths by regular
+/// expression. When a seal has no `files2` (very old signatures), `files` and `rules` are used the same way.
+///
+/// Those expressions and the paths they are tried on both come from the ipa, so they run on ``SealRuleRegex``, a
+/// matcher that never backtracks, under explicit caps; a rule it cannot evaluate omits nothing (its files are
+/// reported as added) and is reported itself (SIG036).
+///
+/// A seal may list the files of a nested bundle one by one instead of sealing it as nested code; those are
+/// compared like any other file, wherever they are in the archive.
+public struct ResourceSeal: Sendable {
+    /// What the seal says about one path.
+    public enum Entry: Hashable, Sendable {
+        /// A file with the digest it is compared with (SHA-1 only when the seal has no SHA-256); an optional file
+        /// may be absent.
+        case file(sha1: [UInt8]?, sha256: [UInt8]?, optional: Bool)
+        /// Nested code (a framework, an extension, a dylib), sealed by its CodeDirectory hash.
+        case nestedCode(cdhash: [UInt8]?)
+        /// A symbolic link and its target.
+        case symlink(target: String)
+    }
+
+    /// Every rule declared here.
+    public static let rules = [
+        modified, missingFile, addedFile, nestedCodeChanged, notSealed, unreadable, omitRuleNotEvaluated,
+    ]
+
+    /// SIG030: a sealed resource was modified.
+    public static let modified = Rule(
+        "SIG030",
+        .error,
+        "sealed resource modified",
+        summary: "A file of the bundle differs from the hash in _CodeSignature/CodeResources.",
+        fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle."
+    )
+    /// SIG031: a sealed resource is missing.
+    public static let missingFile = Rule(
+        "SIG031",
+        .error,
+        "sealed resource missing",
+        summary: "A file listed in _CodeSignature/CodeResources is not in the bundle.",
+        fix: "Restore the file, or re-sign the bundle without it."
+    )
+    /// SIG032: a file was added after signing.
+    public static let addedFile = Rule(
+        "SIG032",
+        .error,
+        "file added after signing",
+        summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
+        fix: "Remove the file, or re-sign the bundle so it is sealed."
+    )
+    /// SIG033: nested code is not the code the seal names.
+    public static let nestedCodeChanged = Rule(
+        "SIG033",
+        .error,
+        "nested code replaced after signing",
+        summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
+            + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
+        fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
+    )
+    /// SIG034: the bundle has no resource seal.
+    public static let notSealed = Rule(
+        "SIG034",
+        .error,
+        "resources not sealed",
+        summary: "The bundle has no _CodeSignature/CodeResources, so nothing seals its resources; iOS refuses to "
+            + "install a signed bundle without one.",
+        fix: "Sign the bundle with codesign (or export it from Xcode) so that its resources are sealed."
+    )
+    /// SIG035: the resource seal cannot be read.
+    public static let unreadable = Rule(
+        "SIG035",
+        .error,
+        "resource seal unreadable",
+        summary: "_CodeSignature/CodeResources is not a property list with a files2 (or files) dictionary, so the "
+            + "bundle's resources cannot be checked; iOS refuses such a bundle.",
+        fix: "Re-sign the bundle."
+    )
+    /// SIG036: an omit rule of the seal could not be evaluated.
+    public static let omitRuleNotEvaluated = Rule(
+        "SIG036",
+        .note,
+        "resource rule not evaluated",
+        summary: "An omit rule of _CodeSignature/CodeResources uses regular-expression syntax ipacheck does not "
+            + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
+            + "added after signing (SIG032). codesign's standard rules are all evaluated.",
+        fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
+            + "is ipacheck being conservative."
+    )
+
+    /// The most `omit` rules evaluated; the others are reported as not evaluated.
+    public static let maximumOmitRules = 1_000
+    /// The most instructions all compiled omit rules may have together, so memory and the cost of trying every
+    /// rule on a path stay small (one rule may have ``SealRuleRegex/maximumProgramSize``).
+    static let maximumTotalProgramSize = 65_536
+    /// The most matcher steps one check spends on omit rules by default; files left are treated as not omitted.
+    ///
+    /// A real seal tries a few anchored rules on the few files it does not list (Info.plist, PkgInfo), a tiny
+    /// fraction of this; a search costs at most 2 × program size × (path length + 1) steps.
+    public static let maximumOmitSteps = 50_000_000
+
+    /// An omit rule the check cannot apply, and why.
+    public struct UnevaluatedRule: Hashable, Sendable {
+        /// The rule's pattern, as the seal spells it.
+        public let pattern: String
+        /// Why it is not evaluated (unsupported syntax, a cap).
+        public let reason: String
+    }
+
+    /// Every sealed path (bundle-relative) and what the seal says about it.
+    public let entries: [String: Entry]
+    /// The omit rules that leave nothing out because they cannot be evaluated.
+    public let unevaluatedOmitRules: [UnevaluatedRule]
+    private let omitRules: [SealRuleRegex]
+
+    /// Parses the bytes of `_CodeSignature/CodeResources`, accepting at most `maximumEntries` files (the archive's
+    /// member cap by default: a seal lists files of the archive, and each costs memory while it is checked).
+    ///
+    /// - Throws: ``CodeSignatureError`` when the seal is not a plist with `files2` or `files`, or lists more files.
+    public static func parse(
+        _ codeResources: [UInt8],
+        maximumEntries: Int = ArchiveLimits.standard.maximumEntries
+    ) throws(CodeSignatureError) -> ResourceSeal {
+        if XMLPlistReader.looksLikeXML(codeResources) {
+            return try parseXML(codeResources, maximumEntries: maximumEntries)
+        }
+        let plist: PlistValue
+        do {
+            plist = try PlistParser.parse(codeResources)
+        } catch {
+            throw CodeSignatureError("CodeResources", error.reason)
+        }
+        guard let files = (plist["files2"] ?? plist["files"])?.dictionaryValue else {
+            throw CodeSignatureError("CodeResources", "it has no files2 or files dictionary")
+        }
+        guard files.count <= maximumEntries else {
+            throw CodeSignatureError("CodeResources", "it lists \(files.count) files (at most \(maximumEntries))")
+        }
+        let entries = files.mapValues(entry)
+        let (omitRules, unevaluated) = compileOmitRules(plist["rules2"] ?? plist["rules"])
+        return ResourceSeal(entries: entries, unevaluatedOmitRules: unevaluated, omitRules: omitRules)
+    }
+
+    /// An XML seal (what codesign writes), read entry by entry.
+    ///
+    /// A large app's seal lists every file twice (`files`, `files2`), and building it whole through libplist took
+    /// about a kilobyte a file (100 MB for 100,000 files). `files` is read only when there is no `files2`.
+    private static func parseXML(_ bytes: [UInt8], maximumEntries: Int) throws(CodeSignatureError) -> ResourceSeal {
+        func read(_ wanted: Set<String>) throws(PlistError) -> (files: [String: Entry]?, rules: [String: PlistValue]) {
+            var files: [String: Entry]?
+            var rules: [String: PlistValue] = [:]
+            var reader = try XMLPlistReader(bytes)
+            try reader.forEachEntry { key, reader throws(PlistError) in
+                guard wanted.contains(key) else { return try reader.skipValue() }
+                guard key.hasPrefix("files") else {
+                    rules[key] = try reader.readValue()
+                    return
+                }
+                var entries: [String: Entry] = [:]
+                try reader.forEachEntry { path, reader throws(PlistError) in
+                    entries[path] = entry(try reader.readValue())
+                    guard entries.count <= maximumEntries else {
+                        throw PlistError("it lists more than \(maximumEntries) files")
+                    }
+                }
+                files = entries
+            }
+            try reader.finish()
+            return (files, rules)
+        }
+        do {
+            var (files, rules) = try read(["files2", "rules", "rules2"])
+            if files == nil { files = try read(["files"]).files }
+            guard let files else { throw CodeSignatureError("CodeResources", "it has no files2 or files dictionary") }
+            let (omitRules, unevaluated) = compileOmitRules(rules["rules2"] ?? rules["rules"])
+            return ResourceSeal(entries: files, unevaluatedOmitRules: unevaluated, omitRules: omitRules)
+        } catch let error as CodeSignatureError {
+            throw error
+        } catch {
+            throw CodeSignatureError("CodeResources", (error as? PlistError)?.reason ?? "\(error)")
+        }
+    }
+
+    /// What the seal says about one path.
+    private static func entry(_ value: PlistValue) -> Entry {
+        if value["cdhash"] != nil || value["requirement"] != nil {
+            return .nestedCode(cdhash: value["cdhash"]?.dataValue)
+        }
+        if let target = value["symlink"]?.stringValue { return .symlink(target: target) }
+        // Only the digest that is compared is kept: SHA-256 when the seal has it (a digest a file, not two, over a
+        // hundred thousand files).
+        let sha256 = value["hash2"]?.dataValue
+        return .file(
+            sha1: sha256 == nil ? value["hash"]?.dataValue ?? value.dataValue : nil,
+            sha256: sha256,
+            optional: value["optional"]?.boolValue ?? false
+        )
+    }
+
+    /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
+    public var requiredDigests: [(path: String, kind: DigestKind)] {
+        entries.compactMap { path, entry in
+            guard case .file(let sha1, let sha256, _) = entry else { return nil }
+            if sha256 != nil { return (path, .sha256) }
+            return sha1 != nil ? (path, .sha1) : nil
+        }
+    }
+
+    /// Checks the bundle against the seal.
+    ///
+    /// - Parameters:
+    ///   - bundleFiles: Every regular file of the bundle relative to its root, without nested bundles' contents.
+    ///   - exists: Whether a bundle-relative path names a member of the archive (nested bundles' files included).
+    ///   - digests: The digests taken of a bundle-relative path when it streamed past.
+    ///   - nestedCodeHashes: The CodeDirectory hashes of the nested code at a bundle-relative path, if it was read.
+    ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
+    ///   - bundle: The bundle path findings name.
+    ///   - omitRuleSteps: The most matcher steps the omit rules may take over all files.
+    public func check(
+        bundleFiles: [String],
+        exists: (String) -> Bool,
+        digests: (String) -> FileDigests?,
+        nestedCodeHashes: (String) -> [[UInt8]]?,
+        mainExecutable: String?,
+        bundle: String?,
+        omitRuleSteps: Int = maximumOmitSteps
+    ) -> ResourceSealCheck {
+        var modifiedFiles: [String] = []
+        var missingFiles: [String] = []
+        var changedCode: [String] = []
+        var checked = 0
+        let nested = NestedCodeFolders(
+            prefixes: entries.compactMap { path, entry in
+                guard case .nestedCode = entry else { return nil }
+                return path.hasSuffix("/") ? path : path + "/"
+            },
+            files: bundleFiles
+        )
+        for path in entries.keys.sorted() {
+            guard let entry = entries[path] else { continue }
+            switch entry {
+            case .nestedCode(let cdhash):
+                let bare = path.hasSuffix("/") ? String(path.dropLast()) : path
+                guard let cdhash, let hashes = nestedCodeHashes(bare) else {
+                    if !exists(bare) && !nested.prefixesWithFiles.contains(bare + "/") {
+                        missingFiles.append(bare)
+                    }
+                    continue
+                }
+                checked += 1
+                if !hashes.contains(where: { Array($0.prefix(cdhash.count)) == cdhash }) { changedCode.append(bare) }
+            case .symlink:
+                continue
+            case .file(let sha1, let sha256, let optional):
+                guard exists(path) else {
+                    if !optional { missingFiles.append(path) }
+                    continue
+                }
+                guard let taken = digests(path) else { continue }
+                checked += 1
+                if let sha256 {
+                    if taken.sha256 != sha256 { modifiedFiles.append(path) }
+                } else if let sha1, taken.sha1 != sha1 {
+                    modifiedFiles.append(path)
+                }
+            }
+        }
+        var addedFiles: [String] = []
+        var stepsLeft = omitRuleSteps
+        var untriedFiles = 0
+        for path in bundleFiles.sorted() where entries[path] == nil {
+            if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
+            if nested.filesInside.contains(path) { continue }
+            switch isOmitted(path, stepsLeft: &stepsLeft) {
+            case true?: continue
+            case false?: break
+            case nil: untriedFiles += 1
+            }
+            addedFiles.append(path)
+        }
+        var findings = FindingList()
+        findings.append(
+            contentsOf: modifiedFiles.lazy.map {
+                Self.modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
+            }
+        )
+        findings.append(
+            contentsOf: missingFiles.lazy.map {
+                Self.missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
+            }
+        )
+        findings.append(
+            contentsOf: addedFiles.lazy.map {
+                Self.addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0)
+            }
+        )
+        findings.append(
+            contentsOf: changedCode.lazy.map {
+                Self.nestedCodeChanged.finding(
+                    "\($0) is not the nested code the seal names: its CodeDirectory hash differs.",
+                    bundle: bundle,
+                    location: $0
+                )
+            }
+        )
+        if let note = notEvaluatedFinding(untriedFiles: untriedFiles, steps: omitRuleSteps, bundle: bundle) {
+            findings.append(note)
+        }
+        return ResourceSealCheck(
+            modified: modifiedFiles,
+            missing: missingFiles,
+            added: addedFiles,
+            nestedCodeChanged: changedCode,
+            checkedCount: checked,
+            unevaluatedOmitRules: unevaluatedOmitRules,
+            filesOmitRulesWereNotTriedOn: untriedFiles,
+            findings: findings.findings
+        )
+    }
+
+    /// Whether an omit rule matches `path`; `nil` when the step budget ran out first.
+    private func isOmitted(_ path: String, stepsLeft: inout Int) -> Bool? {
+        guard !omitRules.isEmpty else { return false }
+        let scalars = Array(path.unicodeScalars)
+        for rule in omitRules {
+            switch rule.search(scalars, budget: &stepsLeft) {
+            case .match: return true
+            case .noMatch: continue
+            case .outOfSteps: return nil
+            }
+        }
+        return false
+    }
+
+    /// SIG036 for the rules that cannot be evaluated and the files they were not tried on, if any.
+    private func notEvaluatedFinding(untriedFiles: Int, steps: Int, bundle: String?) -> Finding? {
+        var sentences: [String] = []
+        if !unevaluatedOmitRules.isEmpty {
+            let shown = unevaluatedOmitRules.prefix(5).map { "\"\($0.pattern)\" (\($0.reason))" }
+            let more = unevaluatedOmitRules.count - shown.count
+            let subject =
+                unevaluatedOmitRules.count == 1
+                ? "1 omit rule of the seal is" : "\(unevaluatedOmitRules.count) omit rules of the seal are"
+            sentences.append(
+                "\(subject) not evaluated: \(shown.joined(separator: "; "))" + (more > 0 ? "; and \(more) more." : ".")
+            )
+        }
+        if untriedFiles > 0 {
+            sentences.append(
+                "The omit rules were not tried on \(untriedFiles) file(s): they took more than \(steps) "
+                    + "matcher steps."
+            )
+        }
+        guard !sentences.isEmpty else { return nil }
+        sentences.append("Files they would leave out are reported as added after signing.")
+        return Self.omitRuleNotEvaluated.finding(
+            sentences.joined(separator: " "),
+            bundle: bundle,
+            location: "_CodeSignature/CodeResources"
+        )
+    }
+
+    /// The `omit` rules of `rules2` (or `rules`), compiled in key order, and the ones that cannot be evaluated.
+    private static func compileOmitRules(_ rules: PlistValue?) -> ([SealRuleRegex], [UnevaluatedRule]) {
+        guard let rules = rules?.dictionaryValue else { return ([], []) }
+        let patterns = rules.filter { $0.value["omit"]?.boolValue == true }.keys.sorted()
+        var compiled: [SealRuleRegex] = []
+        var unevaluated: [UnevaluatedRule] = []
+        var totalProgramSize = 0
+        for (index, pattern) in patterns.enumerated() {
+            guard index < maximumOmitRules else {
+                unevaluated.append(
+                    UnevaluatedRule(pattern: pattern, reason: "beyond the \(maximumOmitRules) rules ipacheck evaluates")
+                )
+                continue
+            }
+            do {
+                let rule = try SealRuleRegex(pattern)
+                // Both terms are at most their caps, so the sum cannot overflow.
+                guard totalProgramSize + rule.programSize <= maximumTotalProgramSize else {
+                    unevaluated.append(
+                        UnevaluatedRule(
+                            pattern: pattern,
+                            reason: "the omit rules together compile to more than \(maximumTotalProgramSize) "
+                                + "instructions"
+                        )
+                    )
+                    continue
+                }
+                totalProgramSize += rule.programSize
+                compiled.append(rule)
+            } catch {
+                unevaluated.append(UnevaluatedRule(pattern: pattern, reason: error.reason))
+            }
+        }
+        return (compiled, unevaluated)
+    }
+}
+
+/// Which bundle files lie inside nested code the seal names (a framework or extension folder, sealed by its own
+/// signature), and which of those folders hold files.
+///
+/// Each file is cut at its `/`s and the folders found looked up, in time linear in the file names: comparing every
+/// file with every nested-code entry made a seal with many entries and an archive with many files quadratic.
+private struct NestedCodeFolders {
+    /// The nested-code prefixes (`PlugIns/Share.appex/`) that some file lies under.
+    private(set) var prefixesWithFiles = Set<String>()
+    /// The files that lie under some nested-code prefix.
+    private(set) var filesInside = Set<String>()
+
+    /// Sorts `files` into the folders `prefixes` (each ending with `/`) name.
+    init(prefixes: [String], files: [String]) {
+        let prefixSet = Set(prefixes)
+        guard !prefixSet.isEmpty else { return }
+        // No prefix has more `/` than this, so a file is cut no deeper.
+        let deepest = prefixes.map { $0.count { $0 == "/" } }.max() ?? 0
+        for file in files {
+            var slashes = 0
+            var index = file.startIndex
+            while slashes < deepest, let slash = file[index...].firstIndex(of: "/") {
+                slashes += 1
+                index = file.index(after: slash)
+                let folder = String(file[..<index])
+                if prefixSet.contains(folder) {
+                    prefixesWithFiles.insert(folder)
+                    filesInside.insert(file)
+                }
+            }
+        }
+    }
+}
+
+/// The result of checking a bundle's files against its resource seal.
+public struct ResourceSealCheck: Hashable, Sendable {
+    /// Sealed files whose bytes differ from their hash.
+    public let modified: [String]
+    /// Sealed, non-optional files (or nested code) that are absent.
+    public let missing: [String]
+    /// Files present in the bundle that the seal neither lists nor omits by rule.
+    public let added: [String]
+    /// Nested code whose CodeDirectory hash is not the one sealed.
+    public let nestedCodeChanged: [String]
+    /// How many sealed files and nested code were compared.
+    public let checkedCount: Int
+    /// The seal's omit rules that leave nothing out because they cannot be evaluated.
+    public let unevaluatedOmitRules: [ResourceSeal.UnevaluatedRule]
+    /// How many files the omit rules were not tried on because the matcher's step budget ran out (they count as
+    /// added when the seal does not list them).
+    public let filesOmitRulesWereNotTriedOn: Int
+    /// One finding per problem.
+    public let findings: [Finding]
+
+    /// Whether the resources match the seal.
+    public var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }
+}

@@ -1,0 +1,483 @@
+public import Foundation
+public import IPACheckBinary
+import IPACheckBundle
+import IPACheckCMS
+public import IPACheckReport
+
+/// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
+public enum SignatureVerifier {
+    /// Every rule declared here.
+    public static let rules = [
+        unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS,
+        signerExpired, chainIncomplete, slotNotChecked, codePagesNotChecked,
+    ]
+
+    /// SIG001: the slice has no code signature.
+    public static let unsigned = Rule(
+        "SIG001",
+        .error,
+        "code is not signed",
+        summary: "The Mach-O slice has no LC_CODE_SIGNATURE; iOS refuses to run unsigned code.",
+        fix: "Sign the binary (codesign, or archive and export from Xcode)."
+    )
+    /// SIG002: a code page changed after signing.
+    public static let codePageModified = Rule(
+        "SIG002",
+        .error,
+        "code page modified",
+        summary: "The hash of a page of the executable differs from the CodeDirectory: the code changed after signing.",
+        fix: "Re-sign after the last change to the binary; do not patch signed binaries."
+    )
+    /// SIG003: a sealed file or blob changed, is missing, or is not sealed.
+    public static let specialSlotBroken = Rule(
+        "SIG003",
+        .error,
+        "sealed file or blob does not match",
+        summary:
+            "A CodeDirectory special slot (Info.plist, requirements, CodeResources, entitlements, DER entitlements) "
+            + "does not match the file or blob it seals, or a present blob is not sealed.",
+        fix: "Re-sign the bundle after editing Info.plist, resources or entitlements."
+    )
+    /// SIG004: the CodeDirectory does not describe the slice consistently.
+    public static let codeDirectoryInvalid = Rule(
+        "SIG004",
+        .error,
+        "CodeDirectory inconsistent",
+        summary:
+            "The CodeDirectory's code limit, page count or hash type cannot describe this slice (truncated or "
+            + "corrupted binary, or a hash type we do not know).",
+        fix: "Re-sign the binary with a current codesign."
+    )
+    /// SIG005: the CMS signature does not prove the CodeDirectory.
+    public static let cmsInvalid = Rule(
+        "SIG005",
+        .error,
+        "CMS signature invalid",
+        summary:
+            "The CMS signature's mathematics fails: the signer's signature over the signed attributes, the "
+            + "messageDigest of the CodeDirectory, or the list of cdhashes does not match.",
+        fix: "Re-sign the binary; the signature was damaged or the CodeDirectory replaced."
+    )
+    /// SIG006: the CMS message cannot be read.
+    public static let cmsMalformed = Rule(
+        "SIG006",
+        .error,
+        "CMS signature unreadable",
+        summary: "The signature blob is not a CMS SignedData that can be checked.",
+        fix: "Re-sign the binary."
+    )
+    /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
+    public static let noCMS = Rule(
+        "SIG007",
+        .warning,
+        "signature without signer",
+        summary:
+            "The SuperBlob has no CMS signature (or an empty one) although the CodeDirectory is not flagged ad hoc: "
+            + "the hashes hold but no identity vouches for them (typical of jailbreak tweak signers).",
+        fix: "Sign with a real identity, or mark the signature ad hoc (codesign -s -)."
+    )
+    /// SIG008: the signer certificate has expired.
+    public static let signerExpired = Rule(
+        "SIG008",
+        .note,
+        "signer certificate expired",
+        summary:
+            "The certificate that signed the code is past its expiry date. Installed App Store apps keep working; "
+            + "ad hoc and development builds stop installing.",
+        fix: "Re-sign with a current certificate before distributing outside the App Store."
+    )
+    /// SIG009: the signer does not chain to an Apple root (raised by ``TrustChecks``).
+    public static let chainIncomplete = Rule(
+        "SIG009",
+        .note,
+        "signer not traced to an Apple root",
+        summary: "The code signature's signer certificate does not lead, through the certificates the signature "
+            + "carries, to one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at "
+            + "the signing time): a self-made or third-party identity, or a chain missing its intermediate. Devices run "
+            + "only code signed by Apple-issued identities.",
+        fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development) and its intermediate."
+    )
+    /// SIG010: a bound special slot could not be checked (file not supplied).
+    public static let slotNotChecked = Rule(
+        "SIG010",
+        .note,
+        "sealed file not checked",
+        summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
+        fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
+    )
+
+    /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
+    public static let codePagesNotChecked = Rule(
+        "SIG011",
+        .warning,
+        "code pages not checked",
+        summary: "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
+            + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
+            + "were not compared; the rest of the signature was.",
+        fix: "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
+            + "pages and SHA-256."
+    )
+
+    /// Verifies every slice of `fileBytes` (the whole executable held in memory: bare Mach-Os and tests).
+    ///
+    /// - Parameters:
+    ///   - fileBytes: The executable, whole (code pages up to each `codeLimit` are hashed).
+    ///   - infoPlist: The bundle's `Info.plist`, for special slot −1.
+    ///   - codeResources: The bundle's `_CodeSignature/CodeResources`, for special slot −3.
+    ///   - bundle: The bundle path findings name.
+    ///   - now: The time certificate expiry is judged at.
+    /// - Throws: ``ParseError`` when the executable cannot be parsed at all.
+    public static func verify(
+        fileBytes: [UInt8],
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        bundle: String? = nil,
+        now: Date = Date()
+    ) throws(ParseError) -> SignatureCheck {
+        let container = try MachOContainer.parse(fileBytes)
+        let pages = container.slices.map { slice in
+            let limit = slice.loadCommands.codeSignatureRange?.lowerBound ?? slice.range.count
+            return CodePageDigests(bytes: fileBytes[slice.range], slice: slice.range, codeLimit: limit)
+        }
+        return verify(
+            container: container,
+            pages: pages,
+            infoPlist: infoPlist,
+            codeResources: codeResources,
+            bundle: bundle,
+            now: now
+        )
+    }
+
+    /// Verifies every slice of an executable from its parsed signatures and the page digests taken while it
+    /// streamed past (``CodePageDigests``).
+    ///
+    /// - Parameters:
+    ///   - container: The executable's headers and signatures.
+    ///   - pages: The code-page digests of each slice (matched by the slice's range).
+    ///   - infoPlist: The bundle's `Info.plist`, for special slot −1.
+    ///   - codeResources: The bundle's `_CodeSignature/CodeResources`, for special slot −3.
+    ///   - bundle: The bundle path findings name.
+    ///   - location: The executable's path, when findings should name it (a nested dylib).
+    ///   - now: The time certificate expiry is judged at.
+    public static func verify(
+        container: MachOContainer,
+        pages: [CodePageDigests],
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        bundle: String? = nil,
+        location: String? = nil,
+        now: Date = Date()
+    ) -> SignatureCheck {
+        let context = Context(bundle: bundle, location: location, now: now)
+        let slices = container.slices.map { slice in
+            verify(
+                slice: slice,
+                pages: pages.first { $0.slice == slice.range },
+                infoPlist: infoPlist,
+                codeResources: codeResources,
+                context: context
+            )
+        }
+        return SignatureCheck(slices: slices)
+    }
+
+    /// Where findings point and when expiry is judged.
+    private struct Context {
+        let bundle: String?
+        let location: String?
+        let now: Date
+
+        func finding(_ rule: Rule, _ message: String, slice: String) -> Finding {
+            rule.finding(message, bundle: bundle, location: location, affects: [slice])
+        }
+    }
+
+    /// Verifies one slice.
+    private static func verify(
+        slice: MachOSlice,
+        pages: CodePageDigests?,
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        context: Context
+    ) -> SliceSignatureCheck {
+        let arch = slice.architecture.name
+        var problems: [Finding] = []
+        var notes: [Finding] = []
+        guard let signature = slice.signature, !signature.codeDirectories.isEmpty else {
+            let what = slice.signature == nil ? "has no code signature" : "has a signature without a CodeDirectory"
+            return SliceSignatureCheck(
+                architecture: arch,
+                isSigned: false,
+                isAdHoc: false,
+                codeDirectories: [],
+                cms: nil,
+                problems: [context.finding(unsigned, "The executable \(what).", slice: arch)],
+                notes: []
+            )
+        }
+        var directoryChecks: [CodeDirectoryCheck] = []
+        for directory in signature.codeDirectories {
+            let result = check(
+                directory,
+                signature: signature,
+                pages: pages,
+                infoPlist: infoPlist,
+                codeResources: codeResources,
+                arch: arch,
+                context: context
+            )
+            directoryChecks.append(result.check)
+            problems += result.problems
+            notes += result.notes
+        }
+
+        var cmsCheck: CMSSignatureCheck?
+        let primaryAdHoc = signature.primaryCodeDirectory?.isAdHoc ?? false
+        if let cms = signature.cmsSignature, !cms.payload.isEmpty {
+            do {
+                let result = try CMSSignatureCheck.check(cms: cms.payload, codeDirectories: signature.codeDirectories)
+                cmsCheck = result
+                if !result.signatureVerifies {
+                    problems.append(
+                        context.finding(cmsInvalid, "The signer's signature does not verify.", slice: arch)
+                    )
+                }
+                if !result.messageDigestMatches {
+                    problems.append(
+                        context.finding(
+                            cmsInvalid,
+                            "The CMS message digest does not match the primary CodeDirectory.",
+                            slice: arch
+                        )
+                    )
+                }
+                if result.codeDirectoryHashesMatch == false {
+                    problems.append(
+                        context.finding(
+                            cmsInvalid,
+                            "The CMS list of CodeDirectory hashes does not match the CodeDirectories.",
+                            slice: arch
+                        )
+                    )
+                }
+                if let signer = result.signer, signer.notValidAfter < context.now {
+                    notes.append(
+                        context.finding(
+                            signerExpired,
+                            "The signer certificate \"\(signer.subjectCommonName ?? signer.subject)\" expired on "
+                                + "\(ISO8601DateFormatter().string(from: signer.notValidAfter)).",
+                            slice: arch
+                        )
+                    )
+                }
+            } catch {
+                problems.append(
+                    context.finding(cmsMalformed, "The CMS signature cannot be read: \(error.reason).", slice: arch)
+                )
+            }
+        } else if !primaryAdHoc {
+            let what = signature.cmsSignature == nil ? "has no CMS signature slot" : "has an empty CMS signature"
+            notes.append(
+                context.finding(noCMS, "The signature \(what) but is not flagged ad hoc.", slice: arch)
+            )
+        }
+        return SliceSignatureCheck(
+            architecture: arch,
+            isSigned: true,
+            isAdHoc: signature.isAdHoc || signature.cmsSignature == nil,
+            codeDirectories: directoryChecks,
+            cms: cmsCheck,
+            problems: problems,
+            notes: notes
+        )
+    }
+
+    private struct DirectoryResult {
+        var check: CodeDirectoryCheck
+        var problems: [Finding]
+        var notes: [Finding]
+    }
+
+    /// `the primary CodeDirectory (sha1)`, `the alternate CodeDirectory (sha256)`: how findings name one.
+    private static func describe(_ directory: CodeDirectory) -> String {
+        let kind = directory.slot == CodeSignSlot.codeDirectory.rawValue ? "primary" : "alternate"
+        let hash = directory.hashType?.name ?? "hash type \(directory.rawHashType)"
+        return "the \(kind) CodeDirectory (\(hash))"
+    }
+
+    private static func check(
+        _ directory: CodeDirectory,
+        signature: CodeSignature,
+        pages: CodePageDigests?,
+        infoPlist: SealedFile,
+        codeResources: SealedFile,
+        arch: String,
+        context: Context
+    ) -> DirectoryResult {
+        var problems: [Finding] = []
+        var notes: [Finding] = []
+        let name = describe(directory)
+        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
+        guard let hashType = directory.hashType else {
+            problems.append(
+                context.finding(
+                    codeDirectoryInvalid,
+                    "\(capitalized) uses a hash type ipacheck does not know.",
+                    slice: arch
+                )
+            )
+            return DirectoryResult(
+                check: CodeDirectoryCheck(
+                    slot: directory.slot,
+                    hashType: "type \(directory.rawHashType)",
+                    cdhash: "",
+                    identifier: directory.identifier,
+                    teamID: directory.teamID,
+                    flags: directory.flags,
+                    codePageCount: 0,
+                    modifiedPages: [],
+                    specialSlots: []
+                ),
+                problems: problems,
+                notes: notes
+            )
+        }
+
+        // Code pages: [0, codeLimit) in pages of 2^pageSize; the last page may be short.
+        var modified: [Int] = []
+        var pageCount = 0
+        let sliceLength = pages?.slice.count ?? 0
+        if let limit = Int(exactly: directory.codeLimit), limit <= sliceLength {
+            let pageSize = directory.pageSize ?? max(limit, 1)
+            pageCount = limit == 0 ? 0 : (limit - 1) / pageSize + 1
+            if pageCount != directory.codeSlotCount {
+                problems.append(
+                    context.finding(
+                        codeDirectoryInvalid,
+                        "\(capitalized) has \(directory.codeSlotCount) code slots, but its code limit of \(limit) "
+                            + "bytes makes \(pageCount) pages.",
+                        slice: arch
+                    )
+                )
+            } else if pageSize != CodePageDigests.pageSize || hashType == .sha384
+                || (0..<pageCount).contains(where: { pages?.digest(hashType, page: $0, codeLimit: limit) == nil })
+            {
+                notes.append(
+                    context.finding(
+                        codePagesNotChecked,
+                        "The code pages of \(name) were not checked (pages of \(pageSize) bytes, code limit \(limit), "
+                            + "signature at \(pages?.hashedLength ?? 0)).",
+                        slice: arch
+                    )
+                )
+            } else {
+                for page in 0..<pageCount {
+                    let expected = directory.codeSlotHash(page).map(Array.init)
+                    if pages?.digest(hashType, page: page, codeLimit: limit) != expected { modified.append(page) }
+                }
+            }
+        } else {
+            problems.append(
+                context.finding(
+                    codeDirectoryInvalid,
+                    "\(capitalized) seals \(directory.codeLimit) bytes of code, more than the \(sliceLength)-byte "
+                        + "slice holds.",
+                    slice: arch
+                )
+            )
+        }
+        if !modified.isEmpty {
+            let list = modified.prefix(10).map(String.init).joined(separator: ", ")
+            problems.append(
+                context.finding(
+                    codePageModified,
+                    "\(modified.count) of \(pageCount) code pages differ from \(name) (pages \(list)"
+                        + (modified.count > 10 ? ", …" : "") + ").",
+                    slice: arch
+                )
+            )
+        }
+
+        // Special slots.
+        func blobFile(_ slot: CodeSignSlot) -> SealedFile {
+            signature.blob(slot).map { .file(FileDigests(of: $0.bytes)) } ?? .missing
+        }
+        let sealed: [(Int, String, SealedFile)] = [
+            (1, "Info.plist", infoPlist),
+            (2, "requirements", blobFile(.requirements)),
+            (3, "CodeResources", codeResources),
+            (5, "entitlements", blobFile(.entitlements)),
+            (7, "DER entitlements", blobFile(.derEntitlements)),
+        ]
+        var slots: [SpecialSlotCheck] = []
+        for (slot, slotName, file) in sealed {
+            let stored = directory.specialSlotHash(slot)
+            let bound = stored.map { $0.contains { $0 != 0 } } ?? false
+            let status: SpecialSlotCheck.Status
+            switch (bound, file) {
+            case (true, .file(let digests)):
+                status = digests.digest(for: hashType) == stored.map(Array.init) ? .valid : .modified
+            case (true, .missing): status = .missing
+            case (true, .notChecked): status = .notChecked
+            case (false, .file):
+                // A blob in the SuperBlob that no slot seals can be swapped freely; a bundle file is only advisory.
+                status = slot == 1 || slot == 3 ? .notBound : .unsealed
+            case (false, _): status = .notBound
+            }
+            if stored == nil, status == .notBound { continue }
+            slots.append(SpecialSlotCheck(slot: slot, name: slotName, status: status))
+            switch status {
+            case .modified:
+                problems.append(
+                    context.finding(
+                        specialSlotBroken,
+                        "\(slotName) was modified after signing: it does not match \(name).",
+                        slice: arch
+                    )
+                )
+            case .missing:
+                problems.append(
+                    context.finding(
+                        specialSlotBroken,
+                        "\(slotName) is sealed by \(name) but missing.",
+                        slice: arch
+                    )
+                )
+            case .unsealed:
+                problems.append(
+                    context.finding(
+                        specialSlotBroken,
+                        "The \(slotName) blob is present but not sealed by \(name).",
+                        slice: arch
+                    )
+                )
+            case .notChecked:
+                notes.append(
+                    context.finding(
+                        slotNotChecked,
+                        "\(slotName), sealed by \(name), was not available to check.",
+                        slice: arch
+                    )
+                )
+            case .valid, .notBound:
+                break
+            }
+        }
+        return DirectoryResult(
+            check: CodeDirectoryCheck(
+                slot: directory.slot,
+                hashType: hashType.name,
+                cdhash: CodeHash.hex(CodeHash.digest(hashType, directory.bytes)),
+                identifier: directory.identifier,
+                teamID: directory.teamID,
+                flags: directory.flags,
+                codePageCount: pageCount,
+                modifiedPages: modified,
+                specialSlots: slots
+            ),
+            problems: problems,
+            notes: notes
+        )
+    }
+}

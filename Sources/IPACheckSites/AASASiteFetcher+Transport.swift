@@ -1,0 +1,83 @@
+import IPACheckFetching
+import IPACheckLinks
+import IPACheckReport
+
+/// The findings about how the connection itself went: transport failures, each blamed on what was observed, and
+/// the TLS version.
+extension AASASiteFetcher {
+    /// The finding for a request that got no usable answer, with advice for what was observed (DNS is blamed
+    /// only when the name did not resolve).
+    func transportFinding(_ failure: FetchFailure, target: AASAFetchTarget, url: String) -> Finding {
+        let host = target.fetchHost
+        switch failure.kind {
+        case .tlsUntrusted, .tlsHostnameMismatch, .tlsExpired, .tlsHandshake:
+            let what =
+                switch failure.kind {
+                case .tlsUntrusted: "the certificate chain is not trusted"
+                case .tlsHostnameMismatch: "the certificate does not name \(host)"
+                case .tlsExpired: "the certificate has expired or is not yet valid"
+                default: "the TLS handshake fails"
+                }
+            if target.mode == .developer || target.mode == .developerAndManaged {
+                return ServingRules.developerModeTLS.finding(
+                    "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
+                        + "but ipacheck could not read the file",
+                    domain: host,
+                    url: url
+                )
+            }
+            return ServingRules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
+        case .timeout:
+            return ServingRules.timeout.finding(
+                "\(url) did not answer within \(Self.format(options.timeout.seconds)) s (\(failure.detail))",
+                domain: host,
+                url: url
+            )
+        case .tooLarge:
+            return ServingRules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
+        case .invalidRequest:
+            return ServingRules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
+        case .dnsFailure:
+            return ServingRules.unreachable.finding(
+                "\(host) could not be resolved from this machine (\(failure.detail))",
+                domain: host,
+                url: url,
+                fix: "Check the host's DNS records (A or AAAA) from the internet; if the name resolves elsewhere, "
+                    + "check this machine's DNS and proxy."
+            )
+        case .networkUnreachable:
+            return ServingRules.unreachable.finding(
+                "\(url) could not be reached from this machine: \(failure.detail)",
+                domain: host,
+                url: url,
+                fix: "Check this machine's network, routes and proxy; the host itself may be fine."
+            )
+        case .connectionRefused:
+            return ServingRules.unreachable.finding(
+                "\(url): the connection is refused (\(failure.detail))",
+                domain: host,
+                url: url,
+                fix: "Make an HTTPS server listen on port 443 for this host, reachable from the internet (check "
+                    + "firewalls and security groups)."
+            )
+        case .connectionReset, .truncatedBody, .oversizeHeaders, .malformedResponse:
+            return ServingRules.brokenAnswer.finding(
+                "\(url): \(failure.kind.summary): \(failure.detail)",
+                domain: host,
+                url: url
+            )
+        case .offline, .other:
+            return ServingRules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
+        }
+    }
+
+    /// SERVE009 when the answer came over TLS older than 1.2.
+    func tlsVersionFinding(_ response: FetchResponse, host: String, url: String) -> Finding? {
+        guard let version = response.tlsVersion, version < .tlsv12 else { return nil }
+        return ServingRules.oldTLS.finding(
+            "\(url) was served over \(version.rawValue); Apple requires TLS 1.2 or later",
+            domain: host,
+            url: url
+        )
+    }
+}

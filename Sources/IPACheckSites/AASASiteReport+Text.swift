@@ -1,0 +1,57 @@
+import IPACheckFetching
+import IPACheckLinks
+public import IPACheckReport
+
+extension AASASiteReport {
+    /// The host's observations for people: what the origin served, to whom, and what Apple's CDN holds (the
+    /// findings are the report's own).
+    public var lines: [StyledLine] {
+        var title = StyledLine.text(host, .bold)
+        if fetchHost != host { title.append("  (served by \(fetchHost))") }
+        if let mode { title.append("  [mode \(mode.rawValue): devices fetch from the origin, not the CDN]") }
+        var lines = [title]
+        if let origin {
+            var line = StyledLine.text("  origin  \(origin.url)  ")
+            if let status = origin.status {
+                var text = "HTTP \(status)"
+                if let type = origin.contentType { text += " · \(type)" }
+                if let bytes = origin.bodyBytes { text += " · \(bytes) bytes" }
+                if let target = origin.redirectLocation { text += " · redirects to \(target)" }
+                line.append(text)
+            } else if let failure = origin.failure {
+                line.append("\(failure.kind.summary): \(failure.detail)", .red)
+            }
+            lines.append(line)
+        }
+        for agent in userAgents {
+            let answer =
+                agent.status.map { "HTTP \($0)" } ?? agent.failure.map { "\($0.kind.summary): \($0.detail)" }
+                ?? "no answer"
+            lines.append(.text("  as \(agent.userAgent.prefix(40))  \(answer)"))
+        }
+        if let cdn {
+            var line = StyledLine.text("  CDN     ")
+            if let status = cdn.status {
+                line.append("HTTP \(status)")
+                if let reason = cdn.failureReason {
+                    line.append(" · ")
+                    line.append(reason.raw, .red)
+                }
+                if let age = cdn.ageSeconds { line.append(" · age \(age) s") }
+                if let fresh = cdn.freshForSeconds { line.append(" · fresh for \(fresh) s") }
+            } else if let failure = cdn.failure {
+                line.append("\(failure.kind.summary): \(failure.detail)", .red)
+            }
+            lines.append(line)
+        } else {
+            lines.append(.text("  CDN     not asked", .dim))
+        }
+        for difference in cdnDifferences ?? [] {
+            var line = StyledLine.text("  ")
+            line.append("CDN ≠ origin", .yellow)
+            line.append(" \(difference.service) \(difference.appID): \(difference.detail)")
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,44 @@
+import IPACheckFetching
+
+/// Tells a machine without network from sites that are down: when every origin and Apple's CDN failed to resolve
+/// or connect, the environment is at fault, and the run says so once instead of blaming every domain.
+public struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How many hosts were asked.
+    public let hosts: Int
+    /// One failure, as an example of what happened.
+    public let example: String
+
+    /// `no network: none of 3 hosts nor Apple's CDN could be reached (…); check this machine's network, or run
+    /// with --offline --aasa-dir DIR`.
+    public var description: String {
+        "no network: none of the \(hosts) host\(hosts == 1 ? "" : "s") nor Apple's CDN could be reached from this "
+            + "machine (\(example)); check its network, DNS and proxy, or run with --offline --aasa-dir DIR"
+    }
+
+    /// The verdict on a run's fetches: `nil` when anything was reached (or the CDN was never asked, so a site's
+    /// failure cannot be told from the machine's).
+    public static func diagnose(_ results: [AASASiteResult]) -> NetworkUnavailable? {
+        guard !results.isEmpty else { return nil }
+        var example: String?
+        var cdnAsked = false
+        for result in results {
+            guard let origin = result.report.origin else { return nil }
+            guard let failure = origin.failure, isEnvironmental(failure.kind) else { return nil }
+            example = example ?? "\(result.report.fetchHost): \(failure.detail)"
+            if let cdn = result.report.cdn {
+                cdnAsked = true
+                guard let cdnFailure = cdn.failure, isEnvironmental(cdnFailure.kind) else { return nil }
+            }
+        }
+        guard cdnAsked, let example else { return nil }
+        return NetworkUnavailable(hosts: results.count, example: example)
+    }
+
+    /// Failures that say nothing about the site when everything fails the same way.
+    private static func isEnvironmental(_ kind: FetchFailure.Kind) -> Bool {
+        switch kind {
+        case .dnsFailure, .networkUnreachable, .connectionRefused: true
+        default: false
+        }
+    }
+}

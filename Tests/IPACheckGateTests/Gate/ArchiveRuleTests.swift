@@ -1,0 +1,124 @@
+import Foundation
+import IPACheckBundle
+import IPACheckGate
+import IPACheckReport
+import IPACheckTestSupport
+import Testing
+
+/// Issue 6: archive rules made to fire on a hand-built zip and kept quiet on the closest valid one.
+///
+/// Zip facts are PKWARE's APPNOTE (4.4.4 general-purpose flag, 4.4.5 compression method,
+/// appendix D: names are CP437 unless bit 11 says UTF-8).
+struct ArchiveRuleTests {
+    static let app = "Payload/A.app"
+    static let appex = "Payload/A.app/PlugIns/Share.appex"
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private static func info(_ id: String, executable: String) -> [UInt8] {
+        PlistFixture.info(["CFBundleIdentifier": id, "CFBundleExecutable": executable, "CFBundleVersion": "1"])
+    }
+
+    /// An ad hoc signed arm64 executable: a readable Mach-O.
+    private static var executable: [UInt8] { MachOBuilder.slice(signing: MachOBuilder.Signing()) }
+
+    /// A main app with a readable executable, ready for more members.
+    private static func appZip() -> ZipBuilder {
+        var zip = ZipBuilder()
+        zip.add("\(app)/Info.plist", info("com.example.a", executable: "A"))
+        zip.add("\(app)/A", executable)
+        return zip
+    }
+
+    private static func findings(_ zip: ZipBuilder, rule: String) throws -> [Finding] {
+        try IPAFile(path: try zip.write()).findings.filter { $0.rule == rule }
+    }
+
+    // MARK: ARC003 unreadable member
+
+    @Test(
+        "an encrypted member (flag bit 0) or one in a method libzip cannot decompress (6, imploded) raises ARC003",
+        arguments: [(UInt16(0x0801), UInt16(0)), (UInt16(0x0800), UInt16(6))]
+    )
+    func unreadableMemberFires(flags: UInt16, method: UInt16) throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.app)/secret.dat", Array("payload".utf8), flags: flags, method: method)
+        let found = try Self.findings(zip, rule: "ARC003")
+        #expect(found.map(\.location) == ["\(Self.app)/secret.dat"])
+        #expect(found.first?.severity == .warning)
+    }
+
+    @Test("the same member stored plainly (method 0, not encrypted) is read and raises no ARC003")
+    func unreadableMemberQuiet() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.app)/secret.dat", Array("payload".utf8), flags: 0x0800, method: 0)
+        let ipa = try IPAFile(path: try zip.write())
+        #expect(!ipa.findings.contains { $0.rule == "ARC003" })
+        #expect(try ipa.read("\(Self.app)/secret.dat") == Array("payload".utf8))
+    }
+
+    // MARK: ARC006 non-UTF-8 name
+
+    @Test("a CP437 name (0x82 is é there, and no valid UTF-8) raises ARC006, decoded by guessing")
+    func nonUTF8NameFires() throws {
+        var zip = Self.appZip()
+        zip.add(rawName: Array("\(Self.app)/caf".utf8) + [0x82] + Array(".txt".utf8), Array("x".utf8))
+        let found = try Self.findings(zip, rule: "ARC006")
+        // python3: b'caf\x82.txt'.decode('cp437') == 'café.txt'
+        #expect(found.map(\.location) == ["\(Self.app)/café.txt"])
+        #expect(found.first?.severity == .note)
+    }
+
+    @Test("the same name written as UTF-8 with flag bit 11 raises no ARC006")
+    func nonUTF8NameQuiet() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.app)/café.txt", Array("x".utf8))
+        let ipa = try IPAFile(path: try zip.write())
+        #expect(!ipa.findings.contains { $0.rule == "ARC006" })
+        #expect(ipa.contains("\(Self.app)/café.txt"))
+    }
+
+    // MARK: ARC009 unreadable nested executable
+
+    @Test(
+        "a nested bundle whose executable is not a Mach-O, or a truncated one, raises ARC009 for that bundle",
+        arguments: [
+            Array("#!/bin/sh\necho not a Mach-O\n".utf8),
+            Array(MachOBuilder.slice(signing: MachOBuilder.Signing()).prefix(20)),  // header is 32 bytes
+        ]
+    )
+    func unreadableExecutableFires(executable: [UInt8]) throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.appex)/Info.plist", Self.info("com.example.a.share", executable: "Share"))
+        zip.add("\(Self.appex)/Share", executable)
+        let ipa = try IPAFile(path: try zip.write())
+
+        let info = try InfoReport.make(for: ipa)
+        let fromInfo = info.findings.filter { $0.rule == "ARC009" }
+        #expect(fromInfo.map(\.bundle) == [Self.appex])
+        #expect(fromInfo.first?.severity == .error)
+
+        let facts = try #require(
+            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+        )
+        #expect(facts.findings.filter { $0.rule == "ARC009" }.map(\.bundle) == [Self.appex])
+        #expect(facts.container == nil)
+    }
+
+    @Test("a nested bundle with a readable Mach-O raises no ARC009")
+    func unreadableExecutableQuiet() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.appex)/Info.plist", Self.info("com.example.a.share", executable: "Share"))
+        zip.add("\(Self.appex)/Share", Self.executable)
+        let ipa = try IPAFile(path: try zip.write())
+
+        let info = try InfoReport.make(for: ipa)
+        #expect(!info.findings.contains { $0.rule == "ARC009" })
+        #expect(info.bundles.map(\.architectures) == [["arm64"], ["arm64"]])
+
+        let facts = try #require(
+            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+        )
+        #expect(!facts.findings.contains { $0.rule == "ARC009" })
+        #expect(facts.container != nil)
+    }
+}
