@@ -67,7 +67,7 @@ let package = Package(
         // Findings as data and the renderers that format them.
         .target(
             name: "IPACheckReport",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["IPACheckBinary", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // CMS SignedData (RFC 5652): parsing (BER/DER) and signer verification, for profiles, code signatures
@@ -75,6 +75,7 @@ let package = Package(
         .target(
             name: "IPACheckCMS",
             dependencies: [
+                "IPACheckBinary",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

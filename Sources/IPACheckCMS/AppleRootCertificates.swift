@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IPACheckBinary
 import SwiftASN1
 import X509
 
@@ -122,6 +123,6 @@ enum AppleRootCertificates {
 
     /// SHA-256 in upper-case hex, as Apple publishes fingerprints.
     static func fingerprint(_ der: [UInt8]) -> String {
-        CertificateSummary.hex(SHA256.hash(data: der))
+        Hex.encode(SHA256.hash(data: der), uppercase: true)
     }
 }

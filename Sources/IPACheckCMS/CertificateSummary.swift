@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import IPACheckBinary
 public import SwiftASN1
 public import X509
 
@@ -48,10 +49,10 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
         subjectOrganization = Self.attribute(.RDNAttributeType.organizationName, in: certificate.subject)
         issuerCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.issuer)
         issuerOrganization = Self.attribute(.RDNAttributeType.organizationName, in: certificate.issuer)
-        serialNumber = Self.hex(certificate.serialNumber.bytes)
+        serialNumber = Hex.encode(certificate.serialNumber.bytes, uppercase: true)
         notValidBefore = certificate.notValidBefore
         notValidAfter = certificate.notValidAfter
-        sha256Fingerprint = Self.hex(SHA256.hash(data: Array(derEncoding)))
+        sha256Fingerprint = Hex.encode(SHA256.hash(data: Array(derEncoding)), uppercase: true)
         isSelfSigned =
             certificate.subject == certificate.issuer
             && certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
@@ -81,13 +82,4 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
         return nil
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

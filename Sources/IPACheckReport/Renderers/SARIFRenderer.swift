@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IPACheckBinary
 
 /// The report as a SARIF 2.1.0 log, for GitHub code scanning (`github/codeql-action/upload-sarif`) and other
 /// SARIF viewers.
@@ -45,7 +46,7 @@ public struct SARIFRenderer: ReportRendering {
             bytes += Array(field.utf8)
             bytes.append(0)
         }
-        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(SHA256.hash(data: bytes))
     }
 
     /// A path as a URI reference (RFC 3986): unreserved characters and `/` stay, every other byte of its UTF-8

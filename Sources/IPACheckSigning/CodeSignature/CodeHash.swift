@@ -15,16 +15,4 @@ public enum CodeHash {
         case .sha384: return Array(SHA384.hash(data: data))
         }
     }
-
-    /// Lower-case hexadecimal, the form `codesign -d` prints cdhashes in.
-    public static func hex(_ bytes: some Collection<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return text
-    }
 }

@@ -468,7 +468,7 @@ public enum SignatureVerifier {
             check: CodeDirectoryCheck(
                 slot: directory.slot,
                 hashType: hashType.name,
-                cdhash: CodeHash.hex(CodeHash.digest(hashType, directory.bytes)),
+                cdhash: Hex.encode(CodeHash.digest(hashType, directory.bytes)),
                 identifier: directory.identifier,
                 teamID: directory.teamID,
                 flags: directory.flags,

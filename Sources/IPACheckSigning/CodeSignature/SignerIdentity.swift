@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import IPACheckCMS
 
 /// Who signed something (a code signature, a profile), with what trust evaluation needs: the signer's

@@ -1,0 +1,19 @@
+import IPACheckBinary
+import Testing
+
+struct HexTests {
+    @Test func encodesTwoDigitsAByte() {
+        #expect(Hex.encode([0x00, 0x0F, 0xAB, 0xFF]) == "000fabff")
+        #expect(Hex.encode([0x00, 0x0F, 0xAB, 0xFF], uppercase: true) == "000FABFF")
+        #expect(Hex.encode([]) == "")
+    }
+
+    /// The SHA-256 of "abc" (FIPS 180-2, appendix B.1) as its standard spelling.
+    @Test func spellsAKnownDigestAsPublished() {
+        let digest: [UInt8] = [
+            0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+            0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+        ]
+        #expect(Hex.encode(digest) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
