@@ -15,6 +15,19 @@ struct CheckCLITests {
         try CLI.run(["check", ipa] + SampleFiles.offline + extra)
     }
 
+    /// A broken App Flip config is an input error naming the file once, then the key and what is wrong.
+    @Test func aBrokenAppFlipConfigIsNamedOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("appflip.json")
+        try Data(#"{"appFlipURL": "https://example.com/f", "clientID": null}"#.utf8).write(to: config)
+        let result = try check(SampleFiles.acme, ["--appflip", config.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("ipacheck: error: \(config.path): clientID: must be a string, not null"))
+        #expect(result.stderr.components(separatedBy: config.path).count == 2, "\(result.stderr)")
+    }
+
     @Test func acmeFailsTheGateWithErrors() throws {
         let result = try check(SampleFiles.acme, ["--format", "json"])
         #expect(result.status == 1, "\(result.stderr)")

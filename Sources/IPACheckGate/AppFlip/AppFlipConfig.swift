@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckReport
 
 /// What the user registered for App Flip in the Google Home Developer Console; none of it is inside the ipa.
 ///
@@ -74,31 +75,47 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
                 reason: "\(bytes.count) bytes is larger than the \(maximumSize)-byte limit for an App Flip config"
             )
         }
-        let root: ConfigJSON
+        let tree: ConfigTree
         do {
-            root = try JSONDecoder().decode(ConfigJSON.self, from: Data(bytes))
+            tree = try ConfigTree.parse(Array(bytes), yaml: false, file: file)
         } catch {
-            throw AppFlipError(.malformedJSON, context: file, reason: "not valid JSON (\(Self.describe(error)))")
+            throw AppFlipError(.malformedJSON, context: file, reason: "not valid JSON (\(error.message))")
         }
-        guard case .object(let object) = root else {
+        return try AppFlipConfig(tree: tree, file: file)
+    }
+
+    /// Decodes a config already read strictly (the file above, or the `appFlip` object of `.ipacheck.yml`).
+    ///
+    /// - Throws: ``AppFlipError`` naming `file`, the key and what is wrong.
+    init(tree: ConfigTree, file: String) throws(AppFlipError) {
+        guard case .object(let members) = tree.value else {
             throw AppFlipError(
                 .notAnObject,
                 context: file,
-                reason: "the top level must be a JSON object, not \(root.kind)"
+                reason: "the top level must be a JSON object, not \(tree.kindName)"
             )
         }
-        for key in object.keys.sorted() where !keys.contains(key) {
+        for key in members.map(\.key).sorted() where !Self.keys.contains(key) {
             throw AppFlipError(
                 .unknownKey,
                 context: "\(file): \(key)",
-                reason: "unknown key; the keys are \(keys.joined(separator: ", "))"
+                reason: "unknown key; the keys are \(Self.keys.joined(separator: ", "))"
             )
         }
-        let reader = FieldReader(file: file, object: object)
-        let appFlipURL = try reader.requiredString("appFlipURL")
-        let clientID = try reader.requiredString("clientID")
-        let scopes = try reader.optionalStrings("scopes") ?? []
-        for (index, scope) in scopes.enumerated() where !isScopeToken(scope) {
+        let written: WrittenFile
+        do {
+            written = try JSONDecoder().decode(WrittenFile.self, from: try JSONEncoder().encode(tree.json))
+        } catch let error as DecodingError {
+            throw Self.describe(error, tree: tree, file: file)
+        } catch {
+            throw AppFlipError(.malformedJSON, context: file, reason: "\(error)")
+        }
+        for (key, value) in [("appFlipURL", written.appFlipURL), ("clientID", written.clientID)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw AppFlipError(.invalidValue, context: "\(file): \(key)", reason: "must not be empty")
+        }
+        let scopes = written.scopes ?? []
+        for (index, scope) in scopes.enumerated() where !Self.isScopeToken(scope) {
             throw AppFlipError(
                 .invalidValue,
                 context: "\(file): scopes[\(index)]",
@@ -106,8 +123,8 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
                     + "quotes or backslashes); list each scope separately"
             )
         }
-        var googleApps = defaultGoogleApps
-        if let bundleIDs = try reader.optionalStrings("googleApps") {
+        var googleApps = Self.defaultGoogleApps
+        if let bundleIDs = written.googleApps {
             googleApps = []
             for (index, bundleID) in bundleIDs.enumerated() {
                 guard let app = GoogleApp.named(bundleID) else {
@@ -124,16 +141,25 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
                 throw AppFlipError(.invalidValue, context: "\(file): googleApps", reason: "must name at least one app")
             }
         }
-        let sandbox = try reader.optionalBool("sandbox") ?? false
-        let redirectURIs = try reader.optionalStrings("redirectURIs")
-        return AppFlipConfig(
-            appFlipURL: appFlipURL,
-            clientID: clientID,
+        self.init(
+            appFlipURL: written.appFlipURL,
+            clientID: written.clientID,
             scopes: scopes,
             googleApps: googleApps,
-            sandbox: sandbox,
-            redirectURIs: redirectURIs
+            sandbox: written.sandbox ?? false,
+            redirectURIs: written.redirectURIs
         )
+    }
+
+    /// The file as written, decoded once its keys are known to be the schema's (an absent or null optional key is
+    /// its default).
+    private struct WrittenFile: Decodable {
+        let appFlipURL: String
+        let clientID: String
+        let scopes: [String]?
+        let googleApps: [String]?
+        let sandbox: Bool?
+        let redirectURIs: [String]?
     }
 
     /// Encodes the file's own schema (Google apps as bundle IDs), so a parsed config prints back as it was written.
@@ -160,103 +186,46 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
             }
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError { return "\(underlying.localizedDescription)" }
-            return context.debugDescription
-        }
-        return "\(error)"
-    }
-}
-
-/// Reads typed fields out of a config object, naming the file and key in every error.
-private struct FieldReader {
-    let file: String
-    let object: [String: ConfigJSON]
-
-    func requiredString(_ key: String) throws(AppFlipError) -> String {
-        guard let value = object[key] else {
-            throw AppFlipError(.missingKey, context: "\(file): \(key)", reason: "required key is missing")
-        }
-        guard case .string(let string) = value else {
-            throw AppFlipError(.wrongType, context: "\(file): \(key)", reason: "must be a string, not \(value.kind)")
-        }
-        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw AppFlipError(.invalidValue, context: "\(file): \(key)", reason: "must not be empty")
-        }
-        return string
-    }
-
-    func optionalBool(_ key: String) throws(AppFlipError) -> Bool? {
-        guard let value = object[key], value != .null else { return nil }
-        guard case .bool(let bool) = value else {
-            throw AppFlipError(
-                .wrongType,
-                context: "\(file): \(key)",
-                reason: "must be true or false, not \(value.kind)"
-            )
-        }
-        return bool
-    }
-
-    func optionalStrings(_ key: String) throws(AppFlipError) -> [String]? {
-        guard let value = object[key], value != .null else { return nil }
-        guard case .array(let elements) = value else {
-            throw AppFlipError(
-                .wrongType,
-                context: "\(file): \(key)",
-                reason: "must be an array of strings, not \(value.kind)"
-            )
-        }
-        var strings: [String] = []
-        for (index, element) in elements.enumerated() {
-            guard case .string(let string) = element else {
-                throw AppFlipError(
-                    .wrongType,
-                    context: "\(file): \(key)[\(index)]",
-                    reason: "must be a string, not \(element.kind)"
-                )
+    /// A decoding error as the key it is about, what was expected there and what the file holds.
+    private static func describe(_ error: DecodingError, tree: ConfigTree, file: String) -> AppFlipError {
+        func path(_ codingPath: [any CodingKey]) -> (shown: String, node: ConfigTree?) {
+            var shown = ""
+            var node: ConfigTree? = tree
+            for key in codingPath {
+                if let index = key.intValue {
+                    shown += "[\(index)]"
+                    if case .array(let elements)? = node?.value, elements.indices.contains(index) {
+                        node = elements[index]
+                    } else {
+                        node = nil
+                    }
+                } else {
+                    shown += shown.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                    node = node?[key.stringValue]
+                }
             }
-            strings.append(string)
+            return (shown, node)
         }
-        return strings
-    }
-}
-
-/// A JSON value decoded strictly (a number is never a Boolean), so type errors can name what was found.
-private enum ConfigJSON: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([ConfigJSON])
-    case object([String: ConfigJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let array = try? container.decode([ConfigJSON].self) {
-            self = .array(array)
-        } else {
-            self = .object(try container.decode([String: ConfigJSON].self))
+        func expected(_ type: Any.Type) -> String {
+            if type == Bool.self { return "true or false" }
+            if type == [String].self { return "an array of strings" }
+            return "a string"
         }
-    }
-
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        switch error {
+        case .keyNotFound(let key, let context):
+            let (shown, _) = path(context.codingPath + [key])
+            return AppFlipError(.missingKey, context: "\(file): \(shown)", reason: "required key is missing")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let (shown, node) = path(context.codingPath)
+            return AppFlipError(
+                .wrongType,
+                context: "\(file): \(shown)",
+                reason: "must be \(expected(type)), not \(node?.kindName ?? "null")"
+            )
+        case .dataCorrupted(let context):
+            return AppFlipError(.malformedJSON, context: file, reason: context.debugDescription)
+        @unknown default:
+            return AppFlipError(.malformedJSON, context: file, reason: "\(error)")
         }
     }
 }

@@ -126,11 +126,9 @@ public struct GateConfiguration: Sendable {
         }
         if let appFlip = tree["appFlip"] {
             do {
-                config.appFlip = try AppFlipConfig.parse(try JSONEncoder().encode(appFlip.json), file: path)
-            } catch let error as AppFlipError {
-                throw InputError("bad-config", file: path, "\(appFlip.position): appFlip: \(error.description)")
+                config.appFlip = try AppFlipConfig(tree: appFlip, file: path)
             } catch {
-                throw InputError("bad-config", file: path, "\(appFlip.position): appFlip: \(error)")
+                throw InputError("bad-config", file: path, "\(appFlip.position): appFlip: \(error.description)")
             }
         }
         if let firebase = file.firebase {

@@ -105,7 +105,11 @@ struct CheckCommand: AsyncParsableCommand {
             do {
                 configuration.appFlip = try AppFlipConfig.parse(Array(bytes), file: appflip)
             } catch {
-                throw InputError("bad-appflip", file: appflip, error.description)
+                // The error names the file already: keep it once.
+                let detail = error.context == appflip ? error.reason : error.description
+                let withoutFile =
+                    detail.hasPrefix(appflip + ": ") ? String(detail.dropFirst(appflip.count + 2)) : detail
+                throw InputError("bad-appflip", file: appflip, withoutFile)
             }
         }
         return configuration
