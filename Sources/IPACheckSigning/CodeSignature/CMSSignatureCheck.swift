@@ -69,46 +69,31 @@ public struct CMSSignatureCheck: Hashable, Sendable {
         )
     }
 
-    private static let oidAppleCDHashesPlist: ASN1ObjectIdentifier = "1.2.840.113635.100.9.1"
-    private static let oidAppleCDHashes: ASN1ObjectIdentifier = "1.2.840.113635.100.9.2"
-
     /// Compares Apple's cdhash attributes with the CodeDirectories; `nil` when neither attribute is present.
     private static func codeDirectoryHashesMatch(
         _ attributes: CMSSignedAttributes,
         codeDirectories: [CodeDirectory]
     ) throws(CodeSignatureError) -> Bool? {
-        var hashesMatch: Bool?
-        if let values = attributes.values(of: oidAppleCDHashesPlist) {
-            // An unreadable property list counts as absent, as codesign's own reader treats it.
-            if let value = values.first, case .primitive(let plist) = value.content,
-                let listed = try? PlistParser.parse(plist)["cdhashes"]?.arrayValue?.compactMap(\.dataValue)
-            {
-                let expected = codeDirectories.compactMap { directory in
-                    directory.hashType.map { Array(CodeHash.digest($0, directory.bytes).prefix(20)) }
-                }
-                hashesMatch = listed == expected
-            }
+        let listed: AppleCodeDirectoryHashes
+        do {
+            listed = try AppleCodeDirectoryHashes(attributes)
+        } catch {
+            throw CodeSignatureError("CMS signature", error.description)
         }
-        if let values = attributes.values(of: oidAppleCDHashes) {
-            var entries: [(CMSDigestAlgorithm?, [UInt8])] = []
-            for value in values {
-                guard case .constructed(let nodes) = value.content else {
-                    throw CodeSignatureError("CMS signature", "CDHashes2 attribute value is not constructed")
-                }
-                let pair = Array(nodes)
-                if pair.count == 2, case .primitive(let hash) = pair[1].content {
-                    let oid: ASN1ObjectIdentifier
-                    do {
-                        oid = try ASN1ObjectIdentifier(berEncoded: pair[0])
-                    } catch {
-                        throw CodeSignatureError("CMS signature", "CDHashes2 attribute: \(error)")
-                    }
-                    entries.append((CMSDigestAlgorithm(oid: oid), Array(hash)))
-                }
+        var hashesMatch: Bool?
+        // An unreadable property list counts as absent, as codesign's own reader treats it.
+        if let plist = listed.propertyList,
+            let hashes = try? PlistParser.parse(plist)["cdhashes"]?.arrayValue?.compactMap(\.dataValue)
+        {
+            let expected = codeDirectories.compactMap { directory in
+                directory.hashType.map { Array(CodeHash.digest($0, directory.bytes).prefix(20)) }
             }
+            hashesMatch = hashes == expected
+        }
+        if let digests = listed.digests {
             let matches =
-                entries.count == codeDirectories.count
-                && entries.allSatisfy { digest, hash in
+                digests.count == codeDirectories.count
+                && digests.allSatisfy { digest, hash in
                     codeDirectories.contains { directory in digest?.hash(directory.bytes) == hash }
                 }
             hashesMatch = (hashesMatch ?? true) && matches
