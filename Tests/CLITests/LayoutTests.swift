@@ -1,0 +1,26 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// The README's layout section names every source target and nothing that is not one.
+struct LayoutTests {
+    @Test func theTargetGraphNamesEverySourceFolder() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "## Layout\n"))
+        let end = try #require(readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex))
+        let section = readme[start.upperBound..<end.lowerBound]
+        let graph = try #require(section.components(separatedBy: "```").dropFirst().first)
+        let named = Set(
+            graph.split(separator: "\n").compactMap { line -> [String]? in
+                // A target line starts with its name(s), then two spaces: `CZip, CPlist      systemLibrary…`.
+                guard !line.hasPrefix(" "), let names = line.components(separatedBy: "  ").first else { return nil }
+                return names.components(separatedBy: ", ")
+            }.flatMap { $0 }
+        )
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: Repository.root.appendingPathComponent("Sources").path
+        ).filter { !$0.hasPrefix(".") }
+        #expect(folders.count >= 10, "only \(folders) under Sources/")
+        #expect(Set(folders) == named, "README names \(named.sorted()); Sources holds \(folders.sorted())")
+    }
+}
