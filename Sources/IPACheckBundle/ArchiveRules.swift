@@ -2,99 +2,112 @@ public import IPACheckReport
 
 /// Rules about the archive's own structure: what iOS would refuse or what we refuse to follow.
 public enum ArchiveRules {
-    /// A member name that escapes the archive (`..`, absolute path, backslash, NUL).
-    public static let unsafeMemberPath = Rule(
-        "ARC001",
-        .warning,
-        "unsafe member path",
-        summary: "A member's name contains `..`, starts with `/`, or holds a backslash or NUL. Such names are a "
-            + "path-traversal trick; installers refuse them. The member is reported and not read.",
-        fix: "Rebuild the ipa with Xcode or `xcodebuild -exportArchive`; never hand-zip with absolute paths."
-    )
-    /// The same name stored twice.
-    public static let duplicateMember = Rule(
-        "ARC002",
-        .warning,
-        "duplicate member",
-        summary: "Two members have the same name (or names differing only in case). Which one an unzip keeps is "
-            + "tool-dependent, so what you check may not be what installs. The first one is read.",
-        fix: "Rebuild the ipa from a clean export folder."
-    )
-    /// An encrypted or oddly compressed member.
-    public static let unreadableMember = Rule(
-        "ARC003",
-        .warning,
-        "member cannot be read",
-        summary: "A member is encrypted or uses a compression method that cannot be decompressed here; ipas use "
-            + "plain deflate. Anything it holds is not checked.",
-        fix: "Re-export the ipa; do not post-process it with tools that change compression or encrypt members."
-    )
-    /// `Payload/` is not at the archive's root.
-    public static let nestedPayload = Rule(
-        "ARC004",
-        .warning,
-        "Payload folder is not at the archive root",
-        summary: "The app sits in `SOMEFOLDER/Payload/X.app`; iOS installs only archives whose `Payload/` is at "
-            + "the root. The app is read anyway so its links can be checked.",
-        fix: "Zip the export folder's contents, not the folder itself (`cd export && zip -r ../App.ipa Payload`)."
-    )
-    /// More than one app under `Payload/`.
-    public static let severalApps = Rule(
-        "ARC005",
-        .warning,
-        "several apps in Payload",
-        summary: "An ipa holds exactly one app under `Payload/`; with several, which one installs is undefined. "
-            + "The first in name order is checked.",
-        fix: "Export one app per ipa."
-    )
-    /// A member name that is not UTF-8.
-    public static let nonUTF8Name = Rule(
-        "ARC006",
-        .note,
-        "member name is not UTF-8",
-        summary: "A member's name is stored in a legacy encoding; it was decoded by guessing.",
-        fix: "Rebuild the ipa with a zip tool that writes UTF-8 names."
-    )
-    /// A nested bundle without a readable Info.plist.
-    public static let bundleInfoPlist = Rule(
-        "ARC007",
-        .error,
-        "bundle Info.plist missing or malformed",
-        summary: "A nested bundle (extension, App Clip, watch app, framework) has no readable Info.plist; iOS "
-            + "rejects the install.",
-        fix: "Check the target's build settings (INFOPLIST_FILE / GENERATE_INFOPLIST_FILE) and re-export."
-    )
-    /// Info.plist names an executable that is not in the bundle.
-    public static let missingExecutable = Rule(
-        "ARC008",
-        .error,
-        "executable missing",
-        summary: "Info.plist's `CFBundleExecutable` names a file the bundle does not contain, so there is no "
-            + "code signature to read and iOS will not launch it.",
-        fix: "Check CFBundleExecutable against the product name and re-export."
-    )
-    /// A nested bundle's executable is not a readable Mach-O.
-    public static let unreadableExecutable = Rule(
-        "ARC009",
-        .error,
-        "executable is not a readable Mach-O",
-        summary: "A bundle's executable is truncated or not a Mach-O, so its signature and entitlements "
-            + "cannot be read; iOS will refuse to install or launch it.",
-        fix: "Re-export the build; check that no post-processing step rewrote the binary."
-    )
-    /// libzip's consistency check failed; the archive was read leniently.
-    public static let inconsistentDirectory = Rule(
-        "ARC010",
-        .note,
-        "zip fails the strict consistency check",
-        summary: "The central directory and the local file headers describe members differently, or two members "
-            + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
-        fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// Every rule declared here.
-    public static let rules = [
-        unsafeMemberPath, duplicateMember, unreadableMember, nestedPayload, severalApps, nonUTF8Name, bundleInfoPlist,
-        missingExecutable, unreadableExecutable, inconsistentDirectory,
-    ]
+        /// A member name that escapes the archive (`..`, absolute path, backslash, NUL).
+        public let unsafeMemberPath = Rule(
+            "ARC001",
+            .warning,
+            "unsafe member path",
+            summary: "A member's name contains `..`, starts with `/`, or holds a backslash or NUL. Such names are a "
+                + "path-traversal trick; installers refuse them. The member is reported and not read.",
+            fix: "Rebuild the ipa with Xcode or `xcodebuild -exportArchive`; never hand-zip with absolute paths."
+        )
+
+        /// The same name stored twice.
+        public let duplicateMember = Rule(
+            "ARC002",
+            .warning,
+            "duplicate member",
+            summary: "Two members have the same name (or names differing only in case). Which one an unzip keeps is "
+                + "tool-dependent, so what you check may not be what installs. The first one is read.",
+            fix: "Rebuild the ipa from a clean export folder."
+        )
+
+        /// An encrypted or oddly compressed member.
+        public let unreadableMember = Rule(
+            "ARC003",
+            .warning,
+            "member cannot be read",
+            summary: "A member is encrypted or uses a compression method that cannot be decompressed here; ipas use "
+                + "plain deflate. Anything it holds is not checked.",
+            fix: "Re-export the ipa; do not post-process it with tools that change compression or encrypt members."
+        )
+
+        /// `Payload/` is not at the archive's root.
+        public let nestedPayload = Rule(
+            "ARC004",
+            .warning,
+            "Payload folder is not at the archive root",
+            summary: "The app sits in `SOMEFOLDER/Payload/X.app`; iOS installs only archives whose `Payload/` is at "
+                + "the root. The app is read anyway so its links can be checked.",
+            fix: "Zip the export folder's contents, not the folder itself (`cd export && zip -r ../App.ipa Payload`)."
+        )
+
+        /// More than one app under `Payload/`.
+        public let severalApps = Rule(
+            "ARC005",
+            .warning,
+            "several apps in Payload",
+            summary: "An ipa holds exactly one app under `Payload/`; with several, which one installs is undefined. "
+                + "The first in name order is checked.",
+            fix: "Export one app per ipa."
+        )
+
+        /// A member name that is not UTF-8.
+        public let nonUTF8Name = Rule(
+            "ARC006",
+            .note,
+            "member name is not UTF-8",
+            summary: "A member's name is stored in a legacy encoding; it was decoded by guessing.",
+            fix: "Rebuild the ipa with a zip tool that writes UTF-8 names."
+        )
+
+        /// A nested bundle without a readable Info.plist.
+        public let bundleInfoPlist = Rule(
+            "ARC007",
+            .error,
+            "bundle Info.plist missing or malformed",
+            summary: "A nested bundle (extension, App Clip, watch app, framework) has no readable Info.plist; iOS "
+                + "rejects the install.",
+            fix: "Check the target's build settings (INFOPLIST_FILE / GENERATE_INFOPLIST_FILE) and re-export."
+        )
+
+        /// Info.plist names an executable that is not in the bundle.
+        public let missingExecutable = Rule(
+            "ARC008",
+            .error,
+            "executable missing",
+            summary: "Info.plist's `CFBundleExecutable` names a file the bundle does not contain, so there is no "
+                + "code signature to read and iOS will not launch it.",
+            fix: "Check CFBundleExecutable against the product name and re-export."
+        )
+
+        /// A nested bundle's executable is not a readable Mach-O.
+        public let unreadableExecutable = Rule(
+            "ARC009",
+            .error,
+            "executable is not a readable Mach-O",
+            summary: "A bundle's executable is truncated or not a Mach-O, so its signature and entitlements "
+                + "cannot be read; iOS will refuse to install or launch it.",
+            fix: "Re-export the build; check that no post-processing step rewrote the binary."
+        )
+
+        /// libzip's consistency check failed; the archive was read leniently.
+        public let inconsistentDirectory = Rule(
+            "ARC010",
+            .note,
+            "zip fails the strict consistency check",
+            summary: "The central directory and the local file headers describe members differently, or two members "
+                + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
+            fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
+
 }

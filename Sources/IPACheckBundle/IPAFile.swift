@@ -53,7 +53,7 @@ public final class IPAFile {
         var findings: [Finding] = []
         if let reason = archive.leniencyReason {
             findings.append(
-                ArchiveRules.inconsistentDirectory.finding(
+                ArchiveRules.rules.inconsistentDirectory.finding(
                     "libzip's consistency check failed (\(reason)); the archive was read from its central directory"
                 )
             )
@@ -145,7 +145,7 @@ public final class IPAFile {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
                 findings.append(
-                    ArchiveRules.unsafeMemberPath.finding(
+                    ArchiveRules.rules.unsafeMemberPath.finding(
                         "member \(String(reflecting: name)) \(problem); it is not read",
                         location: name
                     )
@@ -153,11 +153,11 @@ public final class IPAFile {
                 continue
             }
             if entry.nameWasNotUTF8 {
-                findings.append(ArchiveRules.nonUTF8Name.finding("member name is not UTF-8", location: name))
+                findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
             }
             if members[name] != nil {
                 findings.append(
-                    ArchiveRules.duplicateMember.finding(
+                    ArchiveRules.rules.duplicateMember.finding(
                         "\(name) is stored more than once; the first copy is read",
                         location: name
                     )
@@ -166,7 +166,7 @@ public final class IPAFile {
             }
             if let other = names.sameButForCase(name), !entry.isDirectory {
                 findings.append(
-                    ArchiveRules.duplicateMember.finding(
+                    ArchiveRules.rules.duplicateMember.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
                             + "the other",
                         location: name
@@ -177,7 +177,7 @@ public final class IPAFile {
                 let why =
                     entry.isEncrypted
                     ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
-                findings.append(ArchiveRules.unreadableMember.finding("\(name) \(why)", location: name))
+                findings.append(ArchiveRules.rules.unreadableMember.finding("\(name) \(why)", location: name))
             }
             members[name] = entry
         }
@@ -217,7 +217,7 @@ public final class IPAFile {
         if let first = topLevel.sorted().first {
             if topLevel.count > 1 {
                 findings.append(
-                    ArchiveRules.severalApps.finding(
+                    ArchiveRules.rules.severalApps.finding(
                         "Payload holds \(topLevel.count) apps (\(topLevel.sorted().joined(separator: ", "))); "
                             + "checking \(first)",
                         location: "Payload/"
@@ -228,7 +228,7 @@ public final class IPAFile {
         }
         if let first = nested.sorted(by: { ($0.count, $0) < ($1.count, $1) }).first {
             findings.append(
-                ArchiveRules.nestedPayload.finding(
+                ArchiveRules.rules.nestedPayload.finding(
                     "the app is at \(first), not at Payload/ in the archive's root; iOS will not install this ipa",
                     location: first
                 )
@@ -321,7 +321,7 @@ public final class IPAFile {
         guard let infoPath = candidates.first(where: { members[$0] != nil }), let entry = members[infoPath] else {
             return .failure(
                 UnreadableBundle(
-                    finding: ArchiveRules.bundleInfoPlist.finding(
+                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
                         "\(path) has no Info.plist",
                         bundle: path,
                         location: path
@@ -338,7 +338,7 @@ public final class IPAFile {
         } catch {
             return .failure(
                 UnreadableBundle(
-                    finding: ArchiveRules.bundleInfoPlist.finding(
+                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
                         "\(infoPath) cannot be read: \(error)",
                         bundle: path,
                         location: infoPath
@@ -349,7 +349,7 @@ public final class IPAFile {
         guard info.dictionaryValue != nil else {
             return .failure(
                 UnreadableBundle(
-                    finding: ArchiveRules.bundleInfoPlist.finding(
+                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
                         "\(infoPath) is a \(info.typeName), not a dictionary",
                         bundle: path,
                         location: infoPath
@@ -367,7 +367,7 @@ public final class IPAFile {
                 executable = member
             } else {
                 findings.append(
-                    ArchiveRules.missingExecutable.finding(
+                    ArchiveRules.rules.missingExecutable.finding(
                         "\(path) names executable \(executableName), which is not in the bundle",
                         bundle: path,
                         location: infoPath

@@ -94,7 +94,7 @@ public struct InfoReport: Encodable, Sendable {
     public let findings: [Finding]
 
     /// The rules `info` applies: the archive's.
-    public static let rules = ArchiveRules.rules
+    public static let rules = ArchiveRules.rules.all
 
     /// Reads the bundle tree of an ipa.
     ///
@@ -112,7 +112,7 @@ public struct InfoReport: Encodable, Sendable {
                     if bundle.parent == nil { throw error }
                     problem = error.message
                     findings.append(
-                        ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path)
+                        ArchiveRules.rules.unreadableExecutable.finding(error.message, bundle: bundle.path)
                     )
                 }
             }

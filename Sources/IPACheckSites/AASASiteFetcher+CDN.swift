@@ -24,7 +24,7 @@ extension AASASiteFetcher {
         let wellKnown = "https://\(host)/.well-known/apple-app-site-association"
         if let from = observation.from, from != wellKnown {
             part.findings.append(
-                CDNRules.fetchedElsewhere.finding(
+                CDNRules.rules.fetchedElsewhere.finding(
                     "Apple's CDN fetched \(from), not \(wellKnown)",
                     domain: host,
                     url: url.absoluteString
@@ -34,7 +34,7 @@ extension AASASiteFetcher {
         switch outcome {
         case .failure(let failure):
             part.findings.append(
-                CDNRules.unavailable.finding(
+                CDNRules.rules.unavailable.finding(
                     "\(url.absoluteString) could not be fetched: \(failure.detail)",
                     domain: host,
                     url: url.absoluteString
@@ -43,7 +43,7 @@ extension AASASiteFetcher {
         case .response(let response) where response.status == 200:
             if response.bodyTruncated {
                 part.findings.append(
-                    CDNRules.unavailable.finding(
+                    CDNRules.rules.unavailable.finding(
                         "Apple's CDN copy is larger than the body cap (\(response.body.count) bytes)",
                         domain: host,
                         url: url.absoluteString
@@ -56,7 +56,7 @@ extension AASASiteFetcher {
                 part.document = parsed
             case .failure(let problem):
                 part.findings.append(
-                    CDNRules.unavailable.finding(
+                    CDNRules.rules.unavailable.finding(
                         "Apple's CDN copy does not parse: \(problem)",
                         domain: host,
                         url: url.absoluteString
@@ -66,7 +66,7 @@ extension AASASiteFetcher {
         case .response(let response) where response.status == 404 || observation.failureReason != nil:
             let reason = observation.failureReason
             part.findings.append(
-                CDNRules.noCopy.finding(
+                CDNRules.rules.noCopy.finding(
                     "Apple's CDN has no copy of \(host)'s file: \(observation.summary)",
                     domain: host,
                     url: url.absoluteString,
@@ -75,7 +75,7 @@ extension AASASiteFetcher {
             )
         case .response(let response):
             part.findings.append(
-                CDNRules.unavailable.finding(
+                CDNRules.rules.unavailable.finding(
                     "Apple's CDN answered \(response.status) for \(host)"
                         + (response.status == 405 ? " (it answers 405 for names it cannot use)" : ""),
                     domain: host,
@@ -94,10 +94,10 @@ extension AASASiteFetcher {
         guard !differences.isEmpty else {
             var message = "Apple's CDN copy means the same as the origin's file"
             if let fresh = cdn.freshForSeconds { message += " (this answer is fresh for \(fresh) more seconds)" }
-            return [CDNRules.current.finding(message, domain: host, url: cdn.url)]
+            return [CDNRules.rules.current.finding(message, domain: host, url: cdn.url)]
         }
         return differences.map {
-            CDNRules.stale.finding($0.detail, domain: host, url: cdn.url, location: "\($0.service):\($0.appID)")
+            CDNRules.rules.stale.finding($0.detail, domain: host, url: cdn.url, location: "\($0.service):\($0.appID)")
         }
     }
 }

@@ -34,7 +34,7 @@ extension AASASiteFetcher {
                 outcome: .failure(FetchFailure(.offline, "\(error)"))
             )
             report.findings = [
-                ServingRules.offlineMissing.finding(
+                ServingRules.rules.offlineMissing.finding(
                     "cannot read \(file.relativePath)",
                     domain: host,
                     location: file.relativePath
@@ -53,7 +53,7 @@ extension AASASiteFetcher {
         var parsedFile: ParsedAASA?
         if response.bodyTruncated {
             findings.append(
-                ServingRules.exceedsFetchLimit.finding(
+                ServingRules.rules.exceedsFetchLimit.finding(
                     "\(file.relativePath) is larger than the \(options.bodyLimit)-byte cap",
                     domain: host,
                     location: file.relativePath
@@ -62,7 +62,7 @@ extension AASASiteFetcher {
         } else {
             if response.body.count > Self.appleSizeLimit {
                 findings.append(
-                    ServingRules.tooLarge.finding(
+                    ServingRules.rules.tooLarge.finding(
                         "\(file.relativePath) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
                         domain: host,
                         location: file.relativePath
@@ -74,7 +74,7 @@ extension AASASiteFetcher {
                 parsedFile = parsed
             case .failure(let problem):
                 findings.append(
-                    ServingRules.notJSON.finding(
+                    ServingRules.rules.notJSON.finding(
                         "\(file.relativePath) is not a usable AASA file: \(problem)",
                         domain: host,
                         location: file.relativePath

@@ -28,7 +28,7 @@ extension AASASiteFetcher {
         guard let wellKnown = URL(string: "https://\(host)/.well-known/apple-app-site-association"),
             let root = URL(string: "https://\(host)/apple-app-site-association")
         else {
-            part.findings = [ServingRules.invalidHost.finding("cannot build a URL for '\(host)'", domain: host)]
+            part.findings = [ServingRules.rules.invalidHost.finding("cannot build a URL for '\(host)'", domain: host)]
             return part
         }
         // The CDN fetches as AASA-Bot; devices in developer/managed mode fetch directly with CFNetwork.
@@ -42,7 +42,7 @@ extension AASASiteFetcher {
             let fallback = await fetcher.fetch(request(root, userAgent: primaryAgent))
             if case .response(let rootResponse) = fallback, rootResponse.status == 200 {
                 part.findings.append(
-                    ServingRules.rootOnly.finding(
+                    ServingRules.rules.rootOnly.finding(
                         "\(wellKnown.absoluteString) answers \(response.status) but \(root.absoluteString) serves "
                             + "the file",
                         domain: host,
@@ -59,7 +59,7 @@ extension AASASiteFetcher {
                     case .failure(let failure): "fails (\(failure.detail))"
                     }
                 part.findings.append(
-                    ServingRules.notFound.finding(
+                    ServingRules.rules.notFound.finding(
                         "\(wellKnown.absoluteString) answers \(response.status) and \(root.absoluteString) "
                             + rootText,
                         domain: host,
@@ -113,7 +113,7 @@ extension AASASiteFetcher {
         case 300..<400:
             let target = response.header("Location").map { "to \($0)" } ?? "without a Location header"
             findings.append(
-                ServingRules.redirect.finding(
+                ServingRules.rules.redirect.finding(
                     "\(url) answers \(response.status), redirecting \(target); Apple does not follow it",
                     domain: host,
                     url: url
@@ -125,7 +125,7 @@ extension AASASiteFetcher {
             return (findings, nil)
         default:
             findings.append(
-                ServingRules.badStatus.finding(
+                ServingRules.rules.badStatus.finding(
                     "\(url) answers \(response.status): " + Self.explain(status: response.status),
                     domain: host,
                     url: url
@@ -136,7 +136,7 @@ extension AASASiteFetcher {
 
         if response.elapsed > Self.cdnOriginTimeout {
             findings.append(
-                ServingRules.slow.finding(
+                ServingRules.rules.slow.finding(
                     "\(url) took \(Self.format(response.elapsed.seconds)) s; Apple's CDN gives up after about 5 s",
                     domain: host,
                     url: url
@@ -145,7 +145,7 @@ extension AASASiteFetcher {
         }
         if let encoding = response.header("Content-Encoding"), encoding.lowercased() != "identity" {
             findings.append(
-                ServingRules.compressed.finding(
+                ServingRules.rules.compressed.finding(
                     "\(url) is served with Content-Encoding: \(encoding); decompressed size "
                         + (response.bodyTruncated ? "exceeds \(response.body.count)" : "\(response.body.count)")
                         + " bytes",
@@ -156,7 +156,7 @@ extension AASASiteFetcher {
         }
         if response.bodyTruncated {
             findings.append(
-                ServingRules.exceedsFetchLimit.finding(
+                ServingRules.rules.exceedsFetchLimit.finding(
                     "\(url) sent more than \(response.body.count) bytes; reading stopped there (Apple's limit is "
                         + "\(Self.appleSizeLimit))",
                     domain: host,
@@ -167,7 +167,7 @@ extension AASASiteFetcher {
         }
         if response.body.count > Self.appleSizeLimit {
             findings.append(
-                ServingRules.tooLarge.finding(
+                ServingRules.rules.tooLarge.finding(
                     "\(url) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
                     domain: host,
                     url: url
@@ -180,12 +180,12 @@ extension AASASiteFetcher {
         case .success(let parsed):
             return (findings, parsed)
         case .failure(let problem):
-            if let html = findings.firstIndex(where: { $0.rule == ServingRules.htmlContentType.id }) {
+            if let html = findings.firstIndex(where: { $0.rule == ServingRules.rules.htmlContentType.id }) {
                 // One cause, one finding: an HTML page was served instead of the file.
                 findings[html].message += "; the body is not JSON either (\(problem.message))"
             } else {
                 findings.append(
-                    ServingRules.notJSON.finding(
+                    ServingRules.rules.notJSON.finding(
                         "\(url) is not a usable AASA file: \(problem)",
                         domain: host,
                         url: url
@@ -206,7 +206,7 @@ extension AASASiteFetcher {
         case "application/pkcs7-mime":
             if isCMS { return [] }
             return [
-                ServingRules.signedMismatch.finding(
+                ServingRules.rules.signedMismatch.finding(
                     "\(url) is served as application/pkcs7-mime but its body is not CMS",
                     domain: host,
                     url: url
@@ -214,17 +214,17 @@ extension AASASiteFetcher {
             ]
         case "text/html", "application/xhtml+xml":
             return [
-                ServingRules.htmlContentType.finding(
+                ServingRules.rules.htmlContentType.finding(
                     "\(url) is served as \(header ?? mediaType): probably an HTML page instead of the file",
                     domain: host,
                     url: url
                 )
             ]
         case "":
-            return [ServingRules.looseContentType.finding("\(url) has no Content-Type", domain: host, url: url)]
+            return [ServingRules.rules.looseContentType.finding("\(url) has no Content-Type", domain: host, url: url)]
         default:
             return [
-                ServingRules.looseContentType.finding(
+                ServingRules.rules.looseContentType.finding(
                     "\(url) is served as \(header ?? mediaType), not application/json",
                     domain: host,
                     url: url

@@ -19,26 +19,26 @@ extension AASASiteFetcher {
                 default: "the TLS handshake fails"
                 }
             if target.mode == .developer || target.mode == .developerAndManaged {
-                return ServingRules.developerModeTLS.finding(
+                return ServingRules.rules.developerModeTLS.finding(
                     "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
                         + "but ipacheck could not read the file",
                     domain: host,
                     url: url
                 )
             }
-            return ServingRules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
+            return ServingRules.rules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
         case .timeout:
-            return ServingRules.timeout.finding(
+            return ServingRules.rules.timeout.finding(
                 "\(url) did not answer within \(Self.format(options.timeout.seconds)) s (\(failure.detail))",
                 domain: host,
                 url: url
             )
         case .tooLarge:
-            return ServingRules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return ServingRules.rules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
         case .invalidRequest:
-            return ServingRules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return ServingRules.rules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
         case .dnsFailure:
-            return ServingRules.unreachable.finding(
+            return ServingRules.rules.unreachable.finding(
                 "\(host) could not be resolved from this machine (\(failure.detail))",
                 domain: host,
                 url: url,
@@ -46,14 +46,14 @@ extension AASASiteFetcher {
                     + "check this machine's DNS and proxy."
             )
         case .networkUnreachable:
-            return ServingRules.unreachable.finding(
+            return ServingRules.rules.unreachable.finding(
                 "\(url) could not be reached from this machine: \(failure.detail)",
                 domain: host,
                 url: url,
                 fix: "Check this machine's network, routes and proxy; the host itself may be fine."
             )
         case .connectionRefused:
-            return ServingRules.unreachable.finding(
+            return ServingRules.rules.unreachable.finding(
                 "\(url): the connection is refused (\(failure.detail))",
                 domain: host,
                 url: url,
@@ -61,20 +61,20 @@ extension AASASiteFetcher {
                     + "firewalls and security groups)."
             )
         case .connectionReset, .truncatedBody, .oversizeHeaders, .malformedResponse:
-            return ServingRules.brokenAnswer.finding(
+            return ServingRules.rules.brokenAnswer.finding(
                 "\(url): \(failure.kind.summary): \(failure.detail)",
                 domain: host,
                 url: url
             )
         case .offline, .other:
-            return ServingRules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return ServingRules.rules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
         }
     }
 
     /// SERVE009 when the answer came over TLS older than 1.2.
     func tlsVersionFinding(_ response: FetchResponse, host: String, url: String) -> Finding? {
         guard let version = response.tlsVersion, version < .tlsv12 else { return nil }
-        return ServingRules.oldTLS.finding(
+        return ServingRules.rules.oldTLS.finding(
             "\(url) was served over \(version.rawValue); Apple requires TLS 1.2 or later",
             domain: host,
             url: url

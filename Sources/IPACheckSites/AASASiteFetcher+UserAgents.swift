@@ -43,7 +43,7 @@ extension AASASiteFetcher {
             switch outcome {
             case .failure(let failure):
                 findings.append(
-                    ServingRules.userAgentBlocked.finding(
+                    ServingRules.rules.userAgentBlocked.finding(
                         "\(url.absoluteString): a browser gets 200 but user agent '\(agent)' fails "
                             + "(\(failure.detail))",
                         domain: host,
@@ -52,7 +52,7 @@ extension AASASiteFetcher {
                 )
             case .response(let response) where response.status != 200:
                 findings.append(
-                    ServingRules.userAgentBlocked.finding(
+                    ServingRules.rules.userAgentBlocked.finding(
                         "\(url.absoluteString): a browser gets 200 but user agent '\(agent)' gets \(response.status)",
                         domain: host,
                         url: url.absoluteString
@@ -61,7 +61,7 @@ extension AASASiteFetcher {
             case .response(let response):
                 if !AASABody.sameMeaning(response.body, browserResponse.body) {
                     findings.append(
-                        ServingRules.userAgentBodyDiffers.finding(
+                        ServingRules.rules.userAgentBodyDiffers.finding(
                             "\(url.absoluteString): user agent '\(agent)' gets a different document than a browser "
                                 + "(\(response.body.count) vs \(browserResponse.body.count) bytes)",
                             domain: host,

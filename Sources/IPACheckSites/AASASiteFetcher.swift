@@ -82,7 +82,7 @@ public struct AASASiteFetcher: Sendable {
         var report = AASASiteReport(host: target.host, fetchHost: host, mode: target.mode)
         guard Self.isFetchableHost(host) else {
             report.findings = [
-                ServingRules.invalidHost.finding(
+                ServingRules.rules.invalidHost.finding(
                     "'\(target.host)' is not a host name that can be fetched",
                     domain: host
                 )
@@ -94,7 +94,7 @@ public struct AASASiteFetcher: Sendable {
         }
         guard let fetcher else {
             report.findings = [
-                ServingRules.unreachable.finding("no network fetcher was configured", domain: host)
+                ServingRules.rules.unreachable.finding("no network fetcher was configured", domain: host)
             ]
             return AASASiteResult(report: report)
         }
@@ -118,7 +118,7 @@ public struct AASASiteFetcher: Sendable {
                 } else {
                     // The origin has no usable file (error status, failure, or an unusable body): devices live on the CDN copy.
                     findings.append(
-                        CDNRules.servingDespiteOriginFailure.finding(
+                        CDNRules.rules.servingDespiteOriginFailure.finding(
                             "Apple's CDN still serves a copy (\(cdn.observation.summary)) but the origin has no usable file now",
                             domain: host,
                             url: cdn.observation.url
@@ -128,7 +128,7 @@ public struct AASASiteFetcher: Sendable {
             }
         } else if target.mode != nil {
             findings.append(
-                CDNRules.skippedForMode.finding(
+                CDNRules.rules.skippedForMode.finding(
                     "mode=\(target.mode?.rawValue ?? "") entries are fetched by devices directly from the origin",
                     domain: host
                 )
@@ -143,19 +143,19 @@ public struct AASASiteFetcher: Sendable {
         if options.isOffline {
             coverage.ran(ServingRules.offline)
             coverage.skip(
-                ServingRules.all,
+                ServingRules.rules.all,
                 because: "offline (--offline): files were read from --aasa-dir, so how each host serves its file "
                     + "was not checked"
             )
-            coverage.skip(CDNRules.all, because: "offline (--offline): Apple's CDN was not asked")
+            coverage.skip(CDNRules.rules.all, because: "offline (--offline): Apple's CDN was not asked")
             return
         }
-        coverage.ran(ServingRules.all.filter { $0 != ServingRules.offlineMissing })
-        coverage.skip([ServingRules.offlineMissing], because: "only with --offline")
+        coverage.ran(ServingRules.rules.all.filter { $0 != ServingRules.rules.offlineMissing })
+        coverage.skip([ServingRules.rules.offlineMissing], because: "only with --offline")
         if options.skipCDN {
-            coverage.skip(CDNRules.all, because: "--no-cdn: Apple's CDN was not asked")
+            coverage.skip(CDNRules.rules.all, because: "--no-cdn: Apple's CDN was not asked")
         } else {
-            coverage.ran(CDNRules.all)
+            coverage.ran(CDNRules.rules.all)
         }
     }
 

@@ -55,12 +55,12 @@ public struct AASADocument: Sendable {
         if json.starts(with: [0xEF, 0xBB, 0xBF]) {
             json.removeFirst(3)
             findings.append(
-                AASARules.byteOrderMark.finding("the JSON starts with a UTF-8 byte order mark (EF BB BF)")
+                AASARules.document.byteOrderMark.finding("the JSON starts with a UTF-8 byte order mark (EF BB BF)")
             )
         }
         if bytes.count > Limits.appleByteLimit {
             findings.append(
-                AASARules.overSizeLimit.finding(
+                AASARules.document.overSizeLimit.finding(
                     "the file has \(bytes.count) bytes, over Apple's limit of \(Limits.appleByteLimit) bytes (128 KB)"
                 )
             )
@@ -69,7 +69,7 @@ public struct AASADocument: Sendable {
         let root = try parser.parseDocument()
         for duplicate in parser.duplicates {
             findings.append(
-                AASARules.duplicateKey.finding(
+                AASARules.document.duplicateKey.finding(
                     "key \"\(duplicate.key)\" appears more than once in \(duplicate.objectPath); "
                         + "only the last value is used",
                     location: "\(duplicate.objectPath) (\(duplicate.position))"
@@ -87,7 +87,7 @@ public struct AASADocument: Sendable {
     private static func signingFindings(_ envelope: AASASignedEnvelope) -> [Finding] {
         guard let verification = envelope.verification else {
             return [
-                AASARules.signedFile.finding(
+                AASARules.document.signedFile.finding(
                     "the file is CMS-signed (iOS 8 style) but names no signer; the JSON payload was read"
                 )
             ]
@@ -96,18 +96,18 @@ public struct AASADocument: Sendable {
         let name = signer?.subjectCommonName ?? signer?.subject ?? "an unknown certificate"
         let expiry = signer.map { " (valid until \(Self.day($0.notValidAfter)))" } ?? ""
         var findings = [
-            AASARules.signedFile.finding(
+            AASARules.document.signedFile.finding(
                 "the file is CMS-signed (iOS 8 style) by \(name)\(expiry); the \(envelope.payload.count)-byte JSON "
                     + "payload was read"
             )
         ]
         if !verification.signatureVerifies || verification.messageDigestMatches == false {
             findings.append(
-                AASARules.brokenSignature.finding("the CMS signature over the file does not verify (\(name))")
+                AASARules.document.brokenSignature.finding("the CMS signature over the file does not verify (\(name))")
             )
         } else if verification.signerValidAtNow == false, let signer {
             findings.append(
-                AASARules.brokenSignature.finding(
+                AASARules.document.brokenSignature.finding(
                     "the signing certificate \(name) expired on \(Self.day(signer.notValidAfter))"
                 )
             )
@@ -270,45 +270,58 @@ public struct AASADocument: Sendable {
 }
 
 extension AASARules {
-    static let byteOrderMark = Rule(
-        "AASA008",
-        .warning,
-        "AASA file starts with a byte order mark",
-        summary: "A UTF-8 BOM is not part of JSON (RFC 8259 forbids emitting it). ipacheck skips it, as Apple's "
-            + "Foundation-based reader is believed to, but other validators and some CDNs reject the file.",
-        fix: "Save the file as UTF-8 without BOM."
-    )
-    static let duplicateKey = Rule(
-        "AASA009",
-        .warning,
-        "duplicate JSON key",
-        summary: "The same key appears twice in one object; Apple's parser keeps only one value (the last), so "
-            + "the other is silently lost.",
-        fix: "Merge the two values under one key (for details, one entry per app)."
-    )
-    static let overSizeLimit = Rule(
-        "AASA010",
-        .error,
-        "AASA file over 128 KB",
-        summary: "Since iOS 9.3.1 Apple ignores AASA files whose uncompressed size exceeds 128 KB (131072 bytes); "
-            + "the limit is documented only in archived pages but still cited.",
-        fix: "Shrink the file: use wildcards, substitution variables and exclude rules instead of listing paths."
-    )
-    static let signedFile = Rule(
-        "AASA011",
-        .warning,
-        "signed AASA file (obsolete)",
-        summary: "CMS signing was needed only for iOS 8; a signed file breaks silently when its certificate "
-            + "expires (QA1916). The signer and its expiry are reported.",
-        fix: "Serve the plain JSON with Content-Type application/json over HTTPS."
-    )
-    /// A signed file whose signature fails or whose signing certificate has expired.
-    static let brokenSignature = Rule(
-        "AASA012",
-        .error,
-        "signed AASA file with a broken signature or expired certificate",
-        summary: "The file is CMS-signed, and its signature does not verify or its signing certificate has "
-            + "expired; QA1916 lists this among the causes of universal links that stop working.",
-        fix: "Serve the plain JSON (no signature) with Content-Type application/json over HTTPS."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    struct DocumentRules: RuleSet {
+        /// The set, its rules as declared below.
+        init() {}
+
+        let byteOrderMark = Rule(
+            "AASA008",
+            .warning,
+            "AASA file starts with a byte order mark",
+            summary: "A UTF-8 BOM is not part of JSON (RFC 8259 forbids emitting it). ipacheck skips it, as Apple's "
+                + "Foundation-based reader is believed to, but other validators and some CDNs reject the file.",
+            fix: "Save the file as UTF-8 without BOM."
+        )
+
+        let duplicateKey = Rule(
+            "AASA009",
+            .warning,
+            "duplicate JSON key",
+            summary: "The same key appears twice in one object; Apple's parser keeps only one value (the last), so "
+                + "the other is silently lost.",
+            fix: "Merge the two values under one key (for details, one entry per app)."
+        )
+
+        let overSizeLimit = Rule(
+            "AASA010",
+            .error,
+            "AASA file over 128 KB",
+            summary: "Since iOS 9.3.1 Apple ignores AASA files whose uncompressed size exceeds 128 KB (131072 bytes); "
+                + "the limit is documented only in archived pages but still cited.",
+            fix: "Shrink the file: use wildcards, substitution variables and exclude rules instead of listing paths."
+        )
+
+        let signedFile = Rule(
+            "AASA011",
+            .warning,
+            "signed AASA file (obsolete)",
+            summary: "CMS signing was needed only for iOS 8; a signed file breaks silently when its certificate "
+                + "expires (QA1916). The signer and its expiry are reported.",
+            fix: "Serve the plain JSON with Content-Type application/json over HTTPS."
+        )
+
+        /// A signed file whose signature fails or whose signing certificate has expired.
+        let brokenSignature = Rule(
+            "AASA012",
+            .error,
+            "signed AASA file with a broken signature or expired certificate",
+            summary: "The file is CMS-signed, and its signature does not verify or its signing certificate has "
+                + "expired; QA1916 lists this among the causes of universal links that stop working.",
+            fix: "Serve the plain JSON (no signature) with Content-Type application/json over HTTPS."
+        )
+    }
+
+    /// The rules declared here.
+    static let document = DocumentRules()
 }

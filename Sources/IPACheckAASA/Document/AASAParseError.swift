@@ -43,13 +43,13 @@ public struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// The rule this failure reports under.
     public var rule: Rule {
         switch code {
-        case .empty: AASARules.emptyFile
-        case .invalidUTF8: AASARules.invalidUTF8
-        case .invalidJSON: AASARules.invalidJSON
-        case .rootNotObject: AASARules.rootNotObject
-        case .tooDeep: AASARules.tooDeep
-        case .tooLarge: AASARules.tooLarge
-        case .malformedCMS: AASARules.malformedCMS
+        case .empty: AASARules.rules.emptyFile
+        case .invalidUTF8: AASARules.rules.invalidUTF8
+        case .invalidJSON: AASARules.rules.invalidJSON
+        case .rootNotObject: AASARules.rules.rootNotObject
+        case .tooDeep: AASARules.rules.tooDeep
+        case .tooLarge: AASARules.rules.tooLarge
+        case .malformedCMS: AASARules.rules.malformedCMS
         }
     }
 

@@ -6,68 +6,76 @@ public import IPACheckReport
 public enum AASARules {
     /// Every AASA rule, ordered by ID.
     public static var all: [Rule] {
-        let rules: [Rule] = [
-            emptyFile, invalidUTF8, invalidJSON, rootNotObject, tooDeep, tooLarge, malformedCMS,
-            byteOrderMark, duplicateKey, overSizeLimit, signedFile, brokenSignature,
-            mixedPathsAndComponents, appIDBesideAppIDs, legacyAppsNotEmpty, unreachableRule, duplicateRule,
-            repeatedAppID, unknownComponentKey, excludesEverything, questionMarkInPath, hashInPath,
-            trailingExclude, malformedAppID, placeholderAppID, undefinedVariable, unterminatedVariable,
-            nonStringQueryValue, wrongType, unknownKey, legacyDetailsDictionary, badSubstitutionVariable,
-            detailWithoutRules, detailWithoutAppIDs, emptyAppsArray, starQueryItem, ignoredExtraKey,
-            singleAppDetailsDictionary, appIDLostBesideAppIDs, excludeBroaderThanItLooks, misspelledKeyCatchAll,
-        ]
-        return rules.sorted { $0.id < $1.id }
+        sets.flatMap(\.all).sorted { $0.id < $1.id }
     }
 
-    static let emptyFile = Rule(
-        "AASA001",
-        .error,
-        "empty AASA file",
-        summary: "The file has no content, so the domain associates with no app.",
-        fix: "Serve the JSON document itself at /.well-known/apple-app-site-association."
-    )
-    static let invalidUTF8 = Rule(
-        "AASA002",
-        .error,
-        "AASA file is not UTF-8",
-        summary: "JSON must be UTF-8; Apple cannot read a file with invalid byte sequences.",
-        fix: "Save the file as UTF-8 (without a byte order mark)."
-    )
-    static let invalidJSON = Rule(
-        "AASA003",
-        .error,
-        "AASA file is not valid JSON",
-        summary: "Apple parses the file as strict JSON: trailing commas, comments, single quotes, unquoted keys or "
-            + "junk after the document make the whole file unusable.",
-        fix: "Fix the syntax at the reported position; validate with a strict JSON parser (python3 -m json.tool)."
-    )
-    static let rootNotObject = Rule(
-        "AASA004",
-        .error,
-        "AASA root is not a JSON object",
-        summary: "The document must be an object with service keys such as \"applinks\" and \"webcredentials\".",
-        fix: "Wrap the content in { \"applinks\": { \"details\": [ … ] } }."
-    )
-    static let tooDeep = Rule(
-        "AASA005",
-        .error,
-        "AASA JSON nested too deeply",
-        summary: "No real AASA document nests this deep; the file is refused to protect the reader.",
-        fix: "Flatten the document; AASA files need at most six levels."
-    )
-    static let tooLarge = Rule(
-        "AASA006",
-        .error,
-        "AASA file far too large to read",
-        summary: "The file exceeds the reader's hard cap, many times Apple's 128 KB limit.",
-        fix: "Serve a file under 128 KB; use wildcards and substitution variables instead of listing every path."
-    )
-    static let malformedCMS = Rule(
-        "AASA007",
-        .error,
-        "malformed signed (CMS) AASA file",
-        summary: "The file starts like a DER SignedData structure but it is truncated or not SignedData with "
-            + "embedded content, so no JSON payload can be extracted.",
-        fix: "Serve the plain JSON file with Content-Type application/json; signing is obsolete since iOS 9."
-    )
+    /// The sets the AASA rules are declared in: the document's own, parsing's and linting's.
+    public static let sets: [any RuleSet] = [rules, document, lint]
+
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        init() {}
+
+        let emptyFile = Rule(
+            "AASA001",
+            .error,
+            "empty AASA file",
+            summary: "The file has no content, so the domain associates with no app.",
+            fix: "Serve the JSON document itself at /.well-known/apple-app-site-association."
+        )
+
+        let invalidUTF8 = Rule(
+            "AASA002",
+            .error,
+            "AASA file is not UTF-8",
+            summary: "JSON must be UTF-8; Apple cannot read a file with invalid byte sequences.",
+            fix: "Save the file as UTF-8 (without a byte order mark)."
+        )
+
+        let invalidJSON = Rule(
+            "AASA003",
+            .error,
+            "AASA file is not valid JSON",
+            summary: "Apple parses the file as strict JSON: trailing commas, comments, single quotes, unquoted keys or "
+                + "junk after the document make the whole file unusable.",
+            fix: "Fix the syntax at the reported position; validate with a strict JSON parser (python3 -m json.tool)."
+        )
+
+        let rootNotObject = Rule(
+            "AASA004",
+            .error,
+            "AASA root is not a JSON object",
+            summary: "The document must be an object with service keys such as \"applinks\" and \"webcredentials\".",
+            fix: "Wrap the content in { \"applinks\": { \"details\": [ … ] } }."
+        )
+
+        let tooDeep = Rule(
+            "AASA005",
+            .error,
+            "AASA JSON nested too deeply",
+            summary: "No real AASA document nests this deep; the file is refused to protect the reader.",
+            fix: "Flatten the document; AASA files need at most six levels."
+        )
+
+        let tooLarge = Rule(
+            "AASA006",
+            .error,
+            "AASA file far too large to read",
+            summary: "The file exceeds the reader's hard cap, many times Apple's 128 KB limit.",
+            fix: "Serve a file under 128 KB; use wildcards and substitution variables instead of listing every path."
+        )
+
+        let malformedCMS = Rule(
+            "AASA007",
+            .error,
+            "malformed signed (CMS) AASA file",
+            summary: "The file starts like a DER SignedData structure but it is truncated or not SignedData with "
+                + "embedded content, so no JSON payload can be extracted.",
+            fix: "Serve the plain JSON file with Content-Type application/json; signing is obsolete since iOS 9."
+        )
+    }
+
+    /// The rules declared here.
+    static let rules = Rules()
 }

@@ -11,7 +11,7 @@ extension LintContext {
         for member in entry.members ?? [] where !known.contains(member.key) {
             let hint = Self.closest(member.key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                AASARules.unknownKey,
+                AASARules.lint.unknownKey,
                 "key \"\(member.key)\" in \(location) is ignored\(hint)",
                 at: "\(location).\(member.key)"
             )
@@ -24,14 +24,14 @@ extension LintContext {
         if hasComponents, hasPaths {
             let dead = detail.ruleSource == .components ? "paths" : "components"
             add(
-                AASARules.mixedPathsAndComponents,
+                AASARules.lint.mixedPathsAndComponents,
                 "\(location) has both \"paths\" and \"components\"; iOS 13+ uses only components, so \(dead == "paths" ? "the paths are ignored" : "nothing from components applies")",
                 at: location
             )
         }
         if let components = entry["components"], components.arrayValue == nil {
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "\(location).components must be an array, found \(components.typeName)",
                 at: "\(location).components"
             )
@@ -40,14 +40,14 @@ extension LintContext {
             if let elements = paths.arrayValue {
                 for (index, element) in elements.enumerated() where element.stringValue == nil {
                     add(
-                        AASARules.wrongType,
+                        AASARules.lint.wrongType,
                         "\(location).paths[\(index)] is \(element.typeName), not a string; it is ignored",
                         at: "\(location).paths[\(index)]"
                     )
                 }
             } else {
                 add(
-                    AASARules.wrongType,
+                    AASARules.lint.wrongType,
                     "\(location).paths must be an array of strings, found \(paths.typeName)",
                     at: "\(location).paths"
                 )
@@ -56,7 +56,7 @@ extension LintContext {
         if detail.ruleSource == .components, let elements = entry["components"]?.arrayValue {
             for (index, element) in elements.enumerated() where element.members == nil {
                 add(
-                    AASARules.wrongType,
+                    AASARules.lint.wrongType,
                     "\(location).components[\(index)] is \(element.typeName), not an object; it is ignored",
                     at: "\(location).components[\(index)]"
                 )
@@ -70,7 +70,7 @@ extension LintContext {
             case .none: what = "neither components nor paths"
             }
             add(
-                AASARules.detailWithoutRules,
+                AASARules.lint.detailWithoutRules,
                 "\(location) has \(what), so its apps get no universal links",
                 at: location
             )
@@ -92,7 +92,7 @@ extension LintContext {
         let list = entry["appIDs"]
         if let single, single.stringValue == nil {
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "\(location).appID must be a string, found \(single.typeName)",
                 at: "\(location).appID"
             )
@@ -101,14 +101,14 @@ extension LintContext {
             if let elements = list.arrayValue {
                 for (index, element) in elements.enumerated() where element.stringValue == nil {
                     add(
-                        AASARules.wrongType,
+                        AASARules.lint.wrongType,
                         "\(location).appIDs[\(index)] is \(element.typeName), not a string",
                         at: "\(location).appIDs[\(index)]"
                     )
                 }
             } else {
                 add(
-                    AASARules.wrongType,
+                    AASARules.lint.wrongType,
                     "\(location).appIDs must be an array, found \(list.typeName)\(single?.stringValue != nil ? "; appID is used instead" : "")",
                     at: "\(location).appIDs"
                 )
@@ -117,7 +117,7 @@ extension LintContext {
         if let singleID = single?.stringValue, list?.arrayValue != nil {
             let covered = detail.appIDs.contains(singleID)
             add(
-                covered ? AASARules.appIDBesideAppIDs : AASARules.appIDLostBesideAppIDs,
+                covered ? AASARules.lint.appIDBesideAppIDs : AASARules.lint.appIDLostBesideAppIDs,
                 "\(location) has both appID and appIDs; appIDs wins (M20)"
                     + (covered ? "" : ", so \(singleID) gets nothing from this entry"),
                 at: location
@@ -125,7 +125,7 @@ extension LintContext {
         }
         if detail.appIDs.isEmpty {
             add(
-                AASARules.detailWithoutAppIDs,
+                AASARules.lint.detailWithoutAppIDs,
                 "\(location) names no app ID, so its rules apply to no app",
                 at: location
             )
@@ -143,9 +143,13 @@ extension LintContext {
         switch AppIDCheck.check(appID, knownPrefixes: knownPrefixes) {
         case .valid: break
         case .malformed(let reason):
-            add(AASARules.malformedAppID, "app ID \"\(appID)\" is malformed: \(reason)", at: location)
+            add(AASARules.lint.malformedAppID, "app ID \"\(appID)\" is malformed: \(reason)", at: location)
         case .placeholder(let reason):
-            add(AASARules.placeholderAppID, "app ID \"\(appID)\" looks like a placeholder: \(reason)", at: location)
+            add(
+                AASARules.lint.placeholderAppID,
+                "app ID \"\(appID)\" looks like a placeholder: \(reason)",
+                at: location
+            )
         }
     }
 }

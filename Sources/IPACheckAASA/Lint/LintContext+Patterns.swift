@@ -5,18 +5,18 @@ extension LintContext {
     mutating func lintDefaults(_ value: AASAJSON?, at location: String) {
         guard let value else { return }
         guard value.members != nil else {
-            add(AASARules.wrongType, "\(location) must be an object, found \(value.typeName)", at: location)
+            add(AASARules.lint.wrongType, "\(location) must be an object, found \(value.typeName)", at: location)
             return
         }
         lintFieldTypes(value, at: location)
         let unknown = (value.members ?? []).map(\.key).filter { !AASADocument.knownComponentKeys.contains($0) }
         for key in unknown {
             let hint = Self.closest(key, in: AASADocument.knownComponentKeys).map { "; did you mean \"\($0)\"?" } ?? ""
-            add(AASARules.unknownComponentKey, "key \"\(key)\" in \(location) is ignored\(hint)", at: location)
+            add(AASARules.lint.unknownComponentKey, "key \"\(key)\" in \(location) is ignored\(hint)", at: location)
         }
         if value["exclude"]?.boolValue == true {
             add(
-                AASARules.excludeBroaderThanItLooks,
+                AASARules.lint.excludeBroaderThanItLooks,
                 "\(location) sets exclude: true, so every component that does not set exclude: false blocks",
                 at: location
             )
@@ -37,7 +37,7 @@ extension LintContext {
         for (key, expected, isValid) in expectations {
             guard let value = object[key], !isValid(value) else { continue }
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "\"\(key)\" in \(location) must be \(expected), found \(value.typeName) \(value.compactText); "
                     + "Apple ignores it, as if it were absent",
                 at: location
@@ -47,7 +47,7 @@ extension LintContext {
             let bad = members.filter { $0.value.stringValue == nil }
             if !bad.isEmpty {
                 add(
-                    AASARules.nonStringQueryValue,
+                    AASARules.lint.nonStringQueryValue,
                     "query item(s) " + bad.map { "\"\($0.key)\": \($0.value.compactText)" }.joined(separator: ", ")
                         + " in \(location) are not strings, so Apple ignores the whole \"?\" dictionary and the rule "
                         + "matches any query (M12)",
@@ -70,7 +70,7 @@ extension LintContext {
     mutating func lintPattern(_ pattern: String, at location: String) {
         for name in PatternCompiler.variableReferences(in: pattern) where !definedVariables.contains(name) {
             add(
-                AASARules.undefinedVariable,
+                AASARules.lint.undefinedVariable,
                 "pattern \"\(pattern)\" uses $(\(name)), which is neither predefined nor in substitutionVariables; "
                     + "ipacheck treats the rule as never matching",
                 at: location
@@ -78,7 +78,7 @@ extension LintContext {
         }
         if PatternCompiler.hasUnterminatedVariable(pattern) {
             add(
-                AASARules.unterminatedVariable,
+                AASARules.lint.unterminatedVariable,
                 "pattern \"\(pattern)\" has \"$(\" without a closing \")\"; it is matched literally",
                 at: location
             )
@@ -91,7 +91,7 @@ extension LintContext {
         if let path = rule.fields.path {
             if let mark = path.firstIndex(of: "?"), path[mark...].contains("=") {
                 add(
-                    AASARules.questionMarkInPath,
+                    AASARules.lint.questionMarkInPath,
                     "path pattern \"\(path)\" contains \"?\", which matches any one character, not a query"
                         + (rule.kind == .component
                             ? "; put the query in the \"?\" key" : "; legacy paths cannot match queries"),
@@ -100,7 +100,7 @@ extension LintContext {
             }
             if path.contains("#") {
                 add(
-                    AASARules.hashInPath,
+                    AASARules.lint.hashInPath,
                     "path pattern \"\(path)\" contains \"#\", but a URL path never does (# starts the fragment); "
                         + "this rule can never match a hash-router URL",
                     at: location,
@@ -120,7 +120,7 @@ extension LintContext {
             }
             let catchAll = effective.matchesEverything
             add(
-                catchAll ? AASARules.misspelledKeyCatchAll : AASARules.unknownComponentKey,
+                catchAll ? AASARules.lint.misspelledKeyCatchAll : AASARules.lint.unknownComponentKey,
                 "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (M18)"
                     + (catchAll ? ", so this component matches every URL" : ""),
                 at: location
@@ -130,14 +130,14 @@ extension LintContext {
             for item in items where AASAEffectiveRule.isAllStars(item.pattern) {
                 if rule.fields.exclude == true {
                     add(
-                        AASARules.excludeBroaderThanItLooks,
+                        AASARules.lint.excludeBroaderThanItLooks,
                         "exclude rule's query item \"\(item.name)\": \"\(item.pattern)\" also holds when the item is "
                             + "absent (M3, M10), so the rule excludes URLs without it too; use \"?*\" to require it",
                         at: location
                     )
                 } else {
                     add(
-                        AASARules.starQueryItem,
+                        AASARules.lint.starQueryItem,
                         "query item \"\(item.name)\": \"\(item.pattern)\" also matches URLs without \(item.name) "
                             + "(M10), so it does not require the item; use \"?*\" to require a value",
                         at: location

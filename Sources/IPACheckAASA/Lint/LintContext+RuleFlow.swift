@@ -14,7 +14,7 @@ extension LintContext {
             let matchSet = shadowing[index].duplicateKey
             if let earlier = firstOccurrence[matchSet], !unreachable.contains(earlier) {
                 add(
-                    AASARules.duplicateRule,
+                    AASARules.lint.duplicateRule,
                     "\(detail.rules[index].text) repeats \(listName)[\(detail.rules[earlier].index)] and never decides "
                         + "anything",
                     at: location(index)
@@ -25,7 +25,7 @@ extension LintContext {
             firstOccurrence[matchSet] = firstOccurrence[matchSet] ?? index
             if rule.matchesEverything, rule.exclude {
                 add(
-                    AASARules.excludesEverything,
+                    AASARules.lint.excludesEverything,
                     "\(detail.rules[index].text) excludes every URL; no later rule of \(detail.location) can fire",
                     at: location(index)
                 )
@@ -40,7 +40,7 @@ extension LintContext {
                 if shadowing[earlier].covers(shadowing[index]) {
                     let reason = previous.matchesEverything ? "the catch-all" : "the broader rule"
                     add(
-                        AASARules.unreachableRule,
+                        AASARules.lint.unreachableRule,
                         "\(detail.rules[index].text) can never fire: \(reason) \(detail.rules[earlier].text) at "
                             + "\(listName)[\(detail.rules[earlier].index)] matches every URL it would (first match wins)",
                         at: location(index)
@@ -60,7 +60,7 @@ extension LintContext {
             }
             if !acceptingLater, !unreachable.contains(index), !rule.matchesEverything {
                 add(
-                    AASARules.trailingExclude,
+                    AASARules.lint.trailingExclude,
                     "\(detail.rules[index].text) comes after every rule that could accept a URL, so it never changes "
                         + "the outcome (an unmatched URL opens in the browser anyway)",
                     at: location(index)

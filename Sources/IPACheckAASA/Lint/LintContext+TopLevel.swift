@@ -7,14 +7,14 @@ extension LintContext {
         for member in document.root.members ?? [] where !services.contains(member.key) {
             let hint = Self.closest(member.key, in: services).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                hint.isEmpty ? AASARules.ignoredExtraKey : AASARules.unknownKey,
+                hint.isEmpty ? AASARules.lint.ignoredExtraKey : AASARules.lint.unknownKey,
                 "unknown top-level key \"\(member.key)\" is ignored\(hint)",
                 at: member.key
             )
         }
         if document.services.isEmpty {
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "the file has no usable applinks, webcredentials, appclips or activitycontinuation section",
                 at: "(root)"
             )
@@ -25,7 +25,7 @@ extension LintContext {
         }
         if let value = document.root["applinks"] {
             if value.members == nil {
-                add(AASARules.wrongType, "applinks must be an object, found \(value.typeName)", at: "applinks")
+                add(AASARules.lint.wrongType, "applinks must be an object, found \(value.typeName)", at: "applinks")
             } else if let applinks = document.applinks {
                 lintAppLinks(applinks)
             }
@@ -36,29 +36,33 @@ extension LintContext {
         let name = service.rawValue
         guard value.members != nil else {
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "\(name) must be an object with an \"apps\" array, found \(value.typeName)",
                 at: name
             )
             return
         }
         for member in value.members ?? [] where member.key != "apps" {
-            add(AASARules.ignoredExtraKey, "key \"\(member.key)\" in \(name) is ignored", at: "\(name).\(member.key)")
+            add(
+                AASARules.lint.ignoredExtraKey,
+                "key \"\(member.key)\" in \(name) is ignored",
+                at: "\(name).\(member.key)"
+            )
         }
         guard let apps = value["apps"] else {
-            add(AASARules.wrongType, "\(name) has no \"apps\" array, so it lists no app", at: name)
+            add(AASARules.lint.wrongType, "\(name) has no \"apps\" array, so it lists no app", at: name)
             return
         }
         guard let elements = apps.arrayValue else {
             add(
-                AASARules.wrongType,
+                AASARules.lint.wrongType,
                 "\(name).apps must be an array of app IDs, found \(apps.typeName)",
                 at: "\(name).apps"
             )
             return
         }
         if elements.isEmpty {
-            add(AASARules.emptyAppsArray, "\(name).apps is empty, so the section lists no app", at: "\(name).apps")
+            add(AASARules.lint.emptyAppsArray, "\(name).apps is empty, so the section lists no app", at: "\(name).apps")
         }
         for (index, element) in elements.enumerated() {
             let location = "\(name).apps[\(index)]"
@@ -66,7 +70,7 @@ extension LintContext {
                 lintAppID(appID, at: location)
             } else {
                 add(
-                    AASARules.wrongType,
+                    AASARules.lint.wrongType,
                     "\(location) is \(element.typeName), not an app ID string; it is ignored",
                     at: location
                 )

@@ -22,7 +22,7 @@ extension AppFlipChecks {
         let schemes = infoPlist?["LSApplicationQueriesSchemes"]?.stringArray ?? []
         if schemes.contains(where: { $0.lowercased() == "assistant-settings" }) {
             findings.append(
-                legacyDeepLink.finding(
+                AppFlipChecks.rules.legacyDeepLink.finding(
                     "Info.plist LSApplicationQueriesSchemes lists assistant-settings, the retired Google Assistant "
                         + "account-linking deep link.",
                     bundle: bundle,
@@ -33,7 +33,7 @@ extension AppFlipChecks {
         guard let executable else { return findings }
         for needle in ["madeby.google.com/home-app", "assistant-settings://"] where executable.contains(needle) {
             findings.append(
-                legacyDeepLink.finding(
+                AppFlipChecks.rules.legacyDeepLink.finding(
                     "The main executable contains \(needle), a retired Google account-linking deep link (heuristic).",
                     bundle: bundle,
                     location: "main executable"
@@ -50,7 +50,7 @@ extension AppFlipChecks {
         let sandbox = has(GoogleApp.sandboxRedirectHost)
         if !production && !sandbox {
             findings.append(
-                binaryNoRedirectCheck.finding(
+                AppFlipChecks.rules.binaryNoRedirectCheck.finding(
                     "The main executable never mentions \(GoogleApp.redirectHost) (heuristic; frameworks not "
                         + "searched).",
                     bundle: bundle,
@@ -59,7 +59,7 @@ extension AppFlipChecks {
             )
         } else if sandbox && !production {
             findings.append(
-                binarySandboxOnly.finding(
+                AppFlipChecks.rules.binarySandboxOnly.finding(
                     "The main executable mentions \(GoogleApp.sandboxRedirectHost) only (heuristic).",
                     bundle: bundle,
                     location: "main executable"
@@ -68,7 +68,7 @@ extension AppFlipChecks {
         }
         if has(GoogleApp.googleAssistant.bundleID) && !has(GoogleApp.googleHome.bundleID) {
             findings.append(
-                binaryAssistantOnly.finding(
+                AppFlipChecks.rules.binaryAssistantOnly.finding(
                     "The main executable refers to a/com.google.OPA (Google Assistant) but never to "
                         + "a/com.google.Chromecast (Google Home) (heuristic).",
                     bundle: bundle,
@@ -78,7 +78,7 @@ extension AppFlipChecks {
         }
         if !has("UniversalLinksOnly") && !has("universalLinksOnly") {
             findings.append(
-                binaryNoUniversalLinksOnly.finding(
+                AppFlipChecks.rules.binaryNoUniversalLinksOnly.finding(
                     "The main executable does not reference UIApplicationOpenURLOptionUniversalLinksOnly (heuristic; "
                         + "frameworks not searched); the answer may open in Safari instead of the Google app.",
                     bundle: bundle,
@@ -88,7 +88,7 @@ extension AppFlipChecks {
         }
         if has("user_not_authorized") {
             findings.append(
-                binarySampleErrorValue.finding(
+                AppFlipChecks.rules.binarySampleErrorValue.finding(
                     "The main executable contains user_not_authorized, Google's sample error value, which the App Flip "
                         + "documentation does not define (heuristic).",
                     bundle: bundle,

@@ -20,7 +20,7 @@ extension AppFlipChecks {
         var findings: [Finding] = []
         if !problems.isEmpty {
             findings.append(
-                linkShape.finding(
+                AppFlipChecks.rules.linkShape.finding(
                     "App Flip link \(url) \(problems.joined(separator: "; ")).",
                     bundle: bundle,
                     url: url,
@@ -31,7 +31,7 @@ extension AppFlipChecks {
         guard let host = linkHost(url) else { return findings }
         if let reason = PlaceholderHost.reason(host, mode: nil) {
             findings.append(
-                placeholderDomain.finding(
+                AppFlipChecks.rules.placeholderDomain.finding(
                     "App Flip link host \(host) \(reason).",
                     bundle: bundle,
                     domain: host,
@@ -52,7 +52,7 @@ extension AppFlipChecks {
                 : "App Flip host \(host) is claimed only by \(coverage.entry.entry), so App Flip works only on "
                     + (mode == .developer ? "developer-mode devices." : "MDM-managed devices.")
             findings.append(
-                (ignored ? hostIgnoredMode : hostAlternateModeOnly).finding(
+                (ignored ? AppFlipChecks.rules.hostIgnoredMode : AppFlipChecks.rules.hostAlternateModeOnly).finding(
                     message,
                     bundle: bundle,
                     domain: host,
@@ -106,7 +106,7 @@ extension AppFlipChecks {
         } else {
             message += " (it has \(applinks.map(\.entry).joined(separator: ", ")))"
         }
-        return hostNotAssociated.finding(
+        return AppFlipChecks.rules.hostNotAssociated.finding(
             message + "; the Google app cannot flip into it.",
             bundle: bundle,
             domain: host,
@@ -129,7 +129,7 @@ extension AppFlipChecks {
         let copyName = copy == .cdn ? "Apple's CDN copy of the AASA of \(host)" : "The AASA of \(host)"
         let others = failures > 1 ? " (\(failures) of \(total) redirect_uri variants fail)" : ""
         let message: String
-        var rule = aasaNoMatch
+        var rule = AppFlipChecks.rules.aasaNoMatch
         switch outcome {
         case .match:
             return nil
@@ -139,7 +139,7 @@ extension AppFlipChecks {
             message = "\(copyName) has no rule opening the App Flip link in \(appID): \(why)\(others)."
         case .unavailable(let why):
             message = "\(copyName) could not be read, so the App Flip link cannot open \(appID): \(why)."
-            if copy == .cdn { rule = cdnCopyUnavailable }
+            if copy == .cdn { rule = AppFlipChecks.rules.cdnCopyUnavailable }
         }
         return rule.finding(message, bundle: bundle, domain: host, url: link.url)
     }

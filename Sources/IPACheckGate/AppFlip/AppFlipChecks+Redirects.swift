@@ -11,7 +11,7 @@ extension AppFlipChecks {
         let googleHomeURI = GoogleApp.googleHome.redirectURI()
         if !config.googleApps.contains(.googleHome) {
             findings.append(
-                googleHomeMissing.finding(
+                AppFlipChecks.rules.googleHomeMissing.finding(
                     "The App Flip config's googleApps omit Google Home (com.google.Chromecast), the app every flip "
                         + "starts from after the account-linking migration.",
                     bundle: bundle,
@@ -24,7 +24,7 @@ extension AppFlipChecks {
         let accepted = Set(GoogleApp.allRedirectURIs)
         for (index, uri) in redirectURIs.enumerated() where !accepted.contains(uri) {
             findings.append(
-                foreignRedirectURI.finding(
+                AppFlipChecks.rules.foreignRedirectURI.finding(
                     "Redirect URI \(uri) is not one of Google's App Flip redirect URIs.",
                     bundle: bundle,
                     url: uri,
@@ -34,7 +34,7 @@ extension AppFlipChecks {
         }
         if !redirectURIs.contains(googleHomeURI) {
             findings.append(
-                googleHomeMissing.finding(
+                AppFlipChecks.rules.googleHomeMissing.finding(
                     "The redirect allowlist lacks \(googleHomeURI), so flips from Google Home are rejected.",
                     bundle: bundle,
                     url: googleHomeURI,
@@ -46,7 +46,7 @@ extension AppFlipChecks {
             for sandbox in config.sandbox ? [false, true] : [false]
             where !redirectURIs.contains(app.redirectURI(sandbox: sandbox)) {
                 findings.append(
-                    listedAppRedirectMissing.finding(
+                    AppFlipChecks.rules.listedAppRedirectMissing.finding(
                         "The redirect allowlist lacks \(app.redirectURI(sandbox: sandbox)) although googleApps "
                             + "lists \(app.name).",
                         bundle: bundle,

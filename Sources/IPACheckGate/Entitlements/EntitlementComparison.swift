@@ -8,91 +8,103 @@ public import IPACheckSigning
 /// iOS refuses to
 /// install (or launch) an app whose signed entitlements exceed its profile's.
 public enum EntitlementComparison {
-    /// ENT101.
-    public static let applicationIdentifierNotGranted = Rule(
-        "ENT101",
-        .error,
-        "application identifier not granted by the profile",
-        summary: "The signed `application-identifier` does not match the profile's (which may end in `*`). The "
-            + "app will not install, and the AASA must list the signed identifier.",
-        fix: "Sign with a profile made for this App ID."
-    )
-    /// ENT102.
-    public static let teamIdentifierMismatch = Rule(
-        "ENT102",
-        .error,
-        "team identifier differs from the profile's",
-        summary: "`com.apple.developer.team-identifier` in the signature is not the profile's team.",
-        fix: "Sign with the team's certificate and profile."
-    )
-    /// ENT103.
-    public static let keychainGroupNotGranted = Rule(
-        "ENT103",
-        .error,
-        "keychain access group not granted by the profile",
-        summary: "A signed `keychain-access-groups` entry is not covered by the profile's groups (e.g. `TEAMID.*`).",
-        fix: "Use groups with the profile's prefix, or regenerate the profile."
-    )
-    /// ENT104.
-    public static let associatedDomainNotGranted = Rule(
-        "ENT104",
-        .error,
-        "associated domain not granted by the profile",
-        summary: "The signature lists an associated domain the profile does not grant (a profile grants any "
-            + "domain with `*`, otherwise only the domains it lists).",
-        fix: "Regenerate the profile after enabling Associated Domains on the App ID, or remove the domain."
-    )
-    /// ENT105.
-    public static let getTaskAllowMismatch = Rule(
-        "ENT105",
-        .error,
-        "get-task-allow differs from the profile",
-        summary: "The signature claims `get-task-allow` true but the profile is a distribution profile (false); "
-            + "iOS refuses to install it.",
-        fix: "Export with the matching method (development vs distribution)."
-    )
-    /// ENT106.
-    public static let apsEnvironmentMismatch = Rule(
-        "ENT106",
-        .error,
-        "aps-environment differs from the profile",
-        summary: "The signed push environment is not the profile's (development vs production).",
-        fix: "Sign with a profile whose push environment matches, or let Xcode set aps-environment on export."
-    )
-    /// ENT107.
-    public static let mdmManagedNotGranted = Rule(
-        "ENT107",
-        .error,
-        "MDM-managed associated domains not granted",
-        summary: "`com.apple.developer.associated-domains.mdm-managed` is a restricted entitlement; without Apple's "
-            + "grant in the profile the app does not install (aasa.md §1.6).",
-        fix: "Request the entitlement from Apple for the App ID, or remove it."
-    )
-    /// ENT108.
-    public static let entitlementNotGranted = Rule(
-        "ENT108",
-        .error,
-        "entitlement not granted by the profile",
-        summary: "The signature claims an entitlement (or a value of it) the profile does not contain; iOS "
-            + "refuses to install apps whose restricted entitlements exceed the profile.",
-        fix: "Enable the capability on the App ID and regenerate the profile, or remove the entitlement."
-    )
-    /// ENT109.
-    public static let signedDistributionWithDevelopmentProfile = Rule(
-        "ENT109",
-        .note,
-        "get-task-allow false with a development profile",
-        summary: "The signature says distribution (`get-task-allow` false) while the profile allows debugging; "
-            + "legal, but usually a mis-export.",
-        fix: "Check the export method."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// Every `ENT1xx` rule, for the rule catalogue.
-    public static let rules: [Rule] = [
-        applicationIdentifierNotGranted, teamIdentifierMismatch, keychainGroupNotGranted, associatedDomainNotGranted,
-        getTaskAllowMismatch, apsEnvironmentMismatch, mdmManagedNotGranted, entitlementNotGranted,
-        signedDistributionWithDevelopmentProfile,
-    ]
+        /// ENT101.
+        public let applicationIdentifierNotGranted = Rule(
+            "ENT101",
+            .error,
+            "application identifier not granted by the profile",
+            summary: "The signed `application-identifier` does not match the profile's (which may end in `*`). The "
+                + "app will not install, and the AASA must list the signed identifier.",
+            fix: "Sign with a profile made for this App ID."
+        )
+
+        /// ENT102.
+        public let teamIdentifierMismatch = Rule(
+            "ENT102",
+            .error,
+            "team identifier differs from the profile's",
+            summary: "`com.apple.developer.team-identifier` in the signature is not the profile's team.",
+            fix: "Sign with the team's certificate and profile."
+        )
+
+        /// ENT103.
+        public let keychainGroupNotGranted = Rule(
+            "ENT103",
+            .error,
+            "keychain access group not granted by the profile",
+            summary:
+                "A signed `keychain-access-groups` entry is not covered by the profile's groups (e.g. `TEAMID.*`).",
+            fix: "Use groups with the profile's prefix, or regenerate the profile."
+        )
+
+        /// ENT104.
+        public let associatedDomainNotGranted = Rule(
+            "ENT104",
+            .error,
+            "associated domain not granted by the profile",
+            summary: "The signature lists an associated domain the profile does not grant (a profile grants any "
+                + "domain with `*`, otherwise only the domains it lists).",
+            fix: "Regenerate the profile after enabling Associated Domains on the App ID, or remove the domain."
+        )
+
+        /// ENT105.
+        public let getTaskAllowMismatch = Rule(
+            "ENT105",
+            .error,
+            "get-task-allow differs from the profile",
+            summary: "The signature claims `get-task-allow` true but the profile is a distribution profile (false); "
+                + "iOS refuses to install it.",
+            fix: "Export with the matching method (development vs distribution)."
+        )
+
+        /// ENT106.
+        public let apsEnvironmentMismatch = Rule(
+            "ENT106",
+            .error,
+            "aps-environment differs from the profile",
+            summary: "The signed push environment is not the profile's (development vs production).",
+            fix: "Sign with a profile whose push environment matches, or let Xcode set aps-environment on export."
+        )
+
+        /// ENT107.
+        public let mdmManagedNotGranted = Rule(
+            "ENT107",
+            .error,
+            "MDM-managed associated domains not granted",
+            summary:
+                "`com.apple.developer.associated-domains.mdm-managed` is a restricted entitlement; without Apple's "
+                + "grant in the profile the app does not install (aasa.md §1.6).",
+            fix: "Request the entitlement from Apple for the App ID, or remove it."
+        )
+
+        /// ENT108.
+        public let entitlementNotGranted = Rule(
+            "ENT108",
+            .error,
+            "entitlement not granted by the profile",
+            summary: "The signature claims an entitlement (or a value of it) the profile does not contain; iOS "
+                + "refuses to install apps whose restricted entitlements exceed the profile.",
+            fix: "Enable the capability on the App ID and regenerate the profile, or remove the entitlement."
+        )
+
+        /// ENT109.
+        public let signedDistributionWithDevelopmentProfile = Rule(
+            "ENT109",
+            .note,
+            "get-task-allow false with a development profile",
+            summary: "The signature says distribution (`get-task-allow` false) while the profile allows debugging; "
+                + "legal, but usually a mis-export.",
+            fix: "Check the export method."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// Keys the comparison ignores: set by the system or by Apple on export, never granted by profiles.
     static let ignoredKeys: Set<String> = ["beta-reports-active"]
@@ -119,7 +131,7 @@ public enum EntitlementComparison {
         case "application-identifier":
             guard let granted, grants(granted, signed) else {
                 return [
-                    applicationIdentifierNotGranted.finding(
+                    EntitlementComparison.rules.applicationIdentifierNotGranted.finding(
                         "the signature's application-identifier \(describe(signed)) is not granted by the profile's "
                             + describe(granted),
                         bundle: bundle,
@@ -130,7 +142,7 @@ public enum EntitlementComparison {
         case "com.apple.developer.team-identifier":
             guard let granted, grants(granted, signed) else {
                 return [
-                    teamIdentifierMismatch.finding(
+                    EntitlementComparison.rules.teamIdentifierMismatch.finding(
                         "the signature's team \(describe(signed)) is not the profile's \(describe(granted))",
                         bundle: bundle,
                         location: key
@@ -142,7 +154,7 @@ public enum EntitlementComparison {
             let allowed = granted?.boolValue ?? false
             if claimed && !allowed {
                 return [
-                    getTaskAllowMismatch.finding(
+                    EntitlementComparison.rules.getTaskAllowMismatch.finding(
                         "the signature claims get-task-allow true; the profile does not allow it",
                         bundle: bundle,
                         location: key
@@ -151,7 +163,7 @@ public enum EntitlementComparison {
             }
             if !claimed && allowed {
                 return [
-                    signedDistributionWithDevelopmentProfile.finding(
+                    EntitlementComparison.rules.signedDistributionWithDevelopmentProfile.finding(
                         "the signature has get-task-allow false while the profile (development) allows true",
                         bundle: bundle,
                         location: key
@@ -161,7 +173,7 @@ public enum EntitlementComparison {
         case "aps-environment":
             guard let granted, grants(granted, signed) else {
                 return [
-                    apsEnvironmentMismatch.finding(
+                    EntitlementComparison.rules.apsEnvironmentMismatch.finding(
                         "the signature's aps-environment \(describe(signed)) differs from the profile's "
                             + describe(granted),
                         bundle: bundle,
@@ -171,7 +183,7 @@ public enum EntitlementComparison {
             }
         case "keychain-access-groups":
             return ungranted(signed, granted).map { group in
-                keychainGroupNotGranted.finding(
+                EntitlementComparison.rules.keychainGroupNotGranted.finding(
                     "keychain group \(describe(group)) is not covered by the profile's \(describe(granted))",
                     bundle: bundle,
                     location: key
@@ -179,7 +191,7 @@ public enum EntitlementComparison {
             }
         case AssociatedDomains.key:
             return ungranted(signed, granted).map { entry in
-                associatedDomainNotGranted.finding(
+                EntitlementComparison.rules.associatedDomainNotGranted.finding(
                     "associated domain \(describe(entry)) is not granted by the profile "
                         + (granted == nil
                             ? "(the profile has no associated domains)" : "(it grants \(describe(granted)))"),
@@ -191,7 +203,7 @@ public enum EntitlementComparison {
         case AssociatedDomains.mdmManagedKey:
             if signed.boolValue == true, granted?.boolValue != true {
                 return [
-                    mdmManagedNotGranted.finding(
+                    EntitlementComparison.rules.mdmManagedNotGranted.finding(
                         "the signature claims \(key) but the profile does not grant it",
                         bundle: bundle,
                         location: key
@@ -202,7 +214,7 @@ public enum EntitlementComparison {
             if signed.boolValue == false { return [] }  // claiming `false` never needs a grant
             guard let granted else {
                 return [
-                    entitlementNotGranted.finding(
+                    EntitlementComparison.rules.entitlementNotGranted.finding(
                         "the signature claims \(key) = \(describe(signed)), absent from the profile",
                         bundle: bundle,
                         location: key
@@ -210,7 +222,7 @@ public enum EntitlementComparison {
                 ]
             }
             return ungranted(signed, granted).map { value in
-                entitlementNotGranted.finding(
+                EntitlementComparison.rules.entitlementNotGranted.finding(
                     "the signature's \(key) value \(describe(value)) is not granted by the profile's "
                         + describe(granted),
                     bundle: bundle,

@@ -18,7 +18,7 @@ extension FirebaseChecks {
         var findings: [Finding] = []
         for entry in bundle.associatedDomains where isDynamicLinksHost(entry.host) {
             findings.append(
-                deadDynamicLinks.finding(
+                FirebaseChecks.rules.deadDynamicLinks.finding(
                     "Associated domain \(entry.entry) is a Firebase Dynamic Links domain; the service shut down on "
                         + "Aug 25, 2025.",
                     bundle: bundle.path,
@@ -32,7 +32,7 @@ extension FirebaseChecks {
             let host = LinkURL(value).host ?? value
             guard isDynamicLinksHost(host) else { continue }
             findings.append(
-                deadDynamicLinks.finding(
+                FirebaseChecks.rules.deadDynamicLinks.finding(
                     "Info.plist FirebaseDynamicLinksCustomDomains lists \(value), a Dynamic Links domain (shut down "
                         + "Aug 25, 2025).",
                     bundle: bundle.path,
@@ -45,7 +45,7 @@ extension FirebaseChecks {
             .filter { bundle.infoPlist[$0] != nil }
         if !leftovers.isEmpty {
             findings.append(
-                leftoverDynamicLinksConfig.finding(
+                FirebaseChecks.rules.leftoverDynamicLinksConfig.finding(
                     "Info.plist still has \(leftovers.joined(separator: ", ")) for the shut-down Dynamic Links SDK.",
                     bundle: bundle.path,
                     location: "Info.plist"
@@ -54,7 +54,7 @@ extension FirebaseChecks {
         }
         if let linkDomain = settings.linkDomain, isDynamicLinksHost(linkDomain) {
             findings.append(
-                deadDynamicLinks.finding(
+                FirebaseChecks.rules.deadDynamicLinks.finding(
                     "linkDomain \(linkDomain) is a Dynamic Links domain; email links must use a Firebase Hosting "
                         + "domain.",
                     bundle: bundle.path,

@@ -19,7 +19,7 @@ extension FirebaseChecks {
                 let project = String(entry.host.dropLast(suffix.count))
                 guard !projects.isEmpty, !projects.contains(project) else { continue }
                 findings.append(
-                    otherProjectDomain.finding(
+                    FirebaseChecks.rules.otherProjectDomain.finding(
                         "Associated domain \(entry.entry) belongs to Firebase project \(project), but the bundled "
                             + "GoogleService-Info.plist is for \(projects.joined(separator: ", ")).",
                         bundle: bundle.path,
@@ -32,7 +32,7 @@ extension FirebaseChecks {
         if let linkDomain = settings.linkDomain?.lowercased() {
             if linkDomain.hasSuffix(".firebaseapp.com") || linkDomain.hasSuffix(".web.app") {
                 findings.append(
-                    defaultLinkDomain.finding(
+                    FirebaseChecks.rules.defaultLinkDomain.finding(
                         "linkDomain \(linkDomain) is a default Firebase Hosting domain.",
                         bundle: bundle.path,
                         domain: linkDomain,
@@ -63,16 +63,17 @@ extension FirebaseChecks {
                 settings.linkDomain == nil && webApp != host
                 && LinkHostCoverage.find(host: webApp, in: bundle.associatedDomains) != nil
             return [
-                (hasWebApp ? emailLinkDomainMoved : emailLinkDomainMissing).finding(
-                    hasWebApp
-                        ? "Email links arrive on \(host) (the migration guide's default), but the app claims only "
-                            + "\(webApp)."
-                        : "Email links arrive on \(host), but the app has no plain applinks:\(host) entry.",
-                    bundle: bundle.path,
-                    domain: host,
-                    location: "com.apple.developer.associated-domains",
-                    fix: "Add applinks:\(host) to Associated Domains."
-                )
+                (hasWebApp ? FirebaseChecks.rules.emailLinkDomainMoved : FirebaseChecks.rules.emailLinkDomainMissing)
+                    .finding(
+                        hasWebApp
+                            ? "Email links arrive on \(host) (the migration guide's default), but the app claims only "
+                                + "\(webApp)."
+                            : "Email links arrive on \(host), but the app has no plain applinks:\(host) entry.",
+                        bundle: bundle.path,
+                        domain: host,
+                        location: "com.apple.developer.associated-domains",
+                        fix: "Add applinks:\(host) to Associated Domains."
+                    )
             ]
         }
         guard let matcher, let appID = bundle.appID else { return [] }
@@ -84,14 +85,14 @@ extension FirebaseChecks {
                 copy == .cdn
                 ? "Apple's CDN copy of the AASA of \(coverage.aasaHost)" : "The AASA of \(coverage.aasaHost)"
             let message: String
-            var rule = emailLinkAASA
+            var rule = FirebaseChecks.rules.emailLinkAASA
             switch outcome {
             case .match: continue
             case .block(let why): message = "\(source) blocks /__/auth/links for \(appID): \(why)."
             case .none(let why): message = "\(source) does not open /__/auth/links in \(appID): \(why)."
             case .unavailable(let why):
                 message = "\(source) could not be read: \(why)."
-                if copy == .cdn { rule = emailLinkCDNUnavailable }
+                if copy == .cdn { rule = FirebaseChecks.rules.emailLinkCDNUnavailable }
             }
             findings.append(rule.finding(message, bundle: bundle.path, domain: host, url: url))
         }

@@ -9,7 +9,7 @@ extension FirebaseChecks {
     static func checkServiceFile(_ file: FirebaseServiceFile, in bundle: FirebaseBundleFacts) -> [Finding] {
         guard let plist = file.plist.dictionaryValue else {
             return [
-                serviceFileNotDictionary.finding(
+                FirebaseChecks.rules.serviceFileNotDictionary.finding(
                     "\(file.path) is a \(file.plist.typeName), not a dictionary.",
                     bundle: bundle.path,
                     location: file.path
@@ -24,7 +24,7 @@ extension FirebaseChecks {
         let missing = ["API_KEY", "GCM_SENDER_ID", "PROJECT_ID", "BUNDLE_ID"].filter { string($0) == nil }
         if !missing.isEmpty {
             findings.append(
-                missingKeys.finding(
+                FirebaseChecks.rules.missingKeys.finding(
                     "\(file.path) has no \(missing.joined(separator: ", ")).",
                     bundle: bundle.path,
                     location: file.path
@@ -35,7 +35,7 @@ extension FirebaseChecks {
             !bundleIDMatches(expected, actual, isExtension: bundle.isExtension)
         {
             findings.append(
-                bundleIDMismatch.finding(
+                FirebaseChecks.rules.bundleIDMismatch.finding(
                     "\(file.path) has BUNDLE_ID \(expected), but the bundle is \(actual).",
                     bundle: bundle.path,
                     location: "\(file.path):BUNDLE_ID"
@@ -46,7 +46,7 @@ extension FirebaseChecks {
         let projectNumber = appID.flatMap(GoogleAppID.projectNumber(of:))
         if appID == nil || projectNumber == nil {
             findings.append(
-                badGoogleAppID.finding(
+                FirebaseChecks.rules.badGoogleAppID.finding(
                     appID.map { "\(file.path) has GOOGLE_APP_ID \($0), not of the form 1:PROJECT_NUMBER:ios:HEX." }
                         ?? "\(file.path) has no GOOGLE_APP_ID.",
                     bundle: bundle.path,
@@ -56,7 +56,7 @@ extension FirebaseChecks {
         }
         if let projectNumber, let sender = string("GCM_SENDER_ID"), sender != projectNumber {
             findings.append(
-                inconsistentServiceFile.finding(
+                FirebaseChecks.rules.inconsistentServiceFile.finding(
                     "\(file.path) has GCM_SENDER_ID \(sender), but GOOGLE_APP_ID names project \(projectNumber).",
                     bundle: bundle.path,
                     location: "\(file.path):GCM_SENDER_ID"
@@ -81,7 +81,7 @@ extension FirebaseChecks {
             .joined(separator: ".")
         if let reversed, reversed != expectedReversed {
             findings.append(
-                inconsistentServiceFile.finding(
+                FirebaseChecks.rules.inconsistentServiceFile.finding(
                     "\(file.path) has REVERSED_CLIENT_ID \(reversed), not \(expectedReversed) (CLIENT_ID reversed).",
                     bundle: bundle.path,
                     location: "\(file.path):REVERSED_CLIENT_ID"
@@ -94,16 +94,17 @@ extension FirebaseChecks {
         let appScheme = appID.map { "app-" + $0.replacingOccurrences(of: ":", with: "-") }
         let hasAppScheme = appScheme.map { schemes.contains($0.lowercased()) } ?? false
         findings.append(
-            (hasAppScheme ? signInSchemeMissing : callbackSchemeMissing).finding(
-                hasAppScheme
-                    ? "Info.plist registers \(appScheme ?? "") but not REVERSED_CLIENT_ID \(scheme): Firebase Auth "
-                        + "works, Google Sign-In does not."
-                    : "Info.plist CFBundleURLTypes has neither REVERSED_CLIENT_ID \(scheme) nor "
-                        + "\(appScheme ?? "app-GOOGLE_APP_ID") as a URL scheme.",
-                bundle: bundle.path,
-                location: "Info.plist:CFBundleURLTypes",
-                fix: "Add \(scheme) to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
-            )
+            (hasAppScheme ? FirebaseChecks.rules.signInSchemeMissing : FirebaseChecks.rules.callbackSchemeMissing)
+                .finding(
+                    hasAppScheme
+                        ? "Info.plist registers \(appScheme ?? "") but not REVERSED_CLIENT_ID \(scheme): Firebase Auth "
+                            + "works, Google Sign-In does not."
+                        : "Info.plist CFBundleURLTypes has neither REVERSED_CLIENT_ID \(scheme) nor "
+                            + "\(appScheme ?? "app-GOOGLE_APP_ID") as a URL scheme.",
+                    bundle: bundle.path,
+                    location: "Info.plist:CFBundleURLTypes",
+                    fix: "Add \(scheme) to CFBundleURLTypes › CFBundleURLSchemes in Info.plist."
+                )
         )
         return findings
     }

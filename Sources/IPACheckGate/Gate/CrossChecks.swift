@@ -36,7 +36,7 @@ enum CrossChecks {
                 fact.entitlements[AssociatedDomains.mdmManagedKey]?.boolValue != true
             {
                 findings.append(
-                    CrossCheckRules.managedWithoutEntitlement.finding(
+                    CrossCheckRules.rules.managedWithoutEntitlement.finding(
                         "\(domain.entry) uses mode=\(mode.rawValue), but the app is not signed with "
                             + AssociatedDomains.mdmManagedKey,
                         bundle: bundle,
@@ -56,7 +56,7 @@ enum CrossChecks {
                         ?? clipAppIDs.first
                 else {
                     findings.append(
-                        CrossCheckRules.appClipsWithoutClip.finding(
+                        CrossCheckRules.rules.appClipsWithoutClip.finding(
                             "\(domain.entry) is claimed, but \(bundle) contains no App Clip",
                             bundle: bundle,
                             domain: domain.host
@@ -103,7 +103,7 @@ enum CrossChecks {
                 continue
             }
             findings.append(
-                CrossCheckRules.noUsableAASA.finding(
+                CrossCheckRules.rules.noUsableAASA.finding(
                     "no apple-app-site-association could be read for \(host)",
                     domain: host,
                     affects: affected
@@ -128,7 +128,7 @@ enum CrossChecks {
                 $0.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) == bundleID
             }) {
                 return [
-                    CrossCheckRules.appIDWrongPrefix.finding(
+                    CrossCheckRules.rules.appIDWrongPrefix.finding(
                         "\(judged.name) lists \(other) for \(service.rawValue), but the build is signed as \(appID)",
                         bundle: bundle,
                         domain: host,
@@ -138,7 +138,7 @@ enum CrossChecks {
             }
             let known = listed.isEmpty ? "no app IDs" : listed.prefix(5).joined(separator: ", ")
             return [
-                CrossCheckRules.appIDNotListed.finding(
+                CrossCheckRules.rules.appIDNotListed.finding(
                     "\(entry.entry): \(judged.name) does not list \(appID) for \(service.rawValue) (it lists \(known))",
                     bundle: bundle,
                     domain: host,
@@ -151,7 +151,7 @@ enum CrossChecks {
         if rules.allSatisfy(\.exclude) {
             let why = rules.isEmpty ? "its entry has no rules" : "every rule of its entry excludes"
             return [
-                CrossCheckRules.noReachablePaths.finding(
+                CrossCheckRules.rules.noReachablePaths.finding(
                     "\(judged.name) lists \(appID) for applinks, but \(why), so no link opens the app",
                     bundle: bundle,
                     domain: host
@@ -173,7 +173,7 @@ enum CrossChecks {
         let inCDN = cdn.appIDs(for: service).contains(appID)
         if inOrigin && !inCDN {
             return [
-                CrossCheckRules.cdnLacksApp.finding(
+                CrossCheckRules.rules.cdnLacksApp.finding(
                     "\(host): the origin lists \(appID) for \(service.rawValue) but Apple's CDN copy does not yet",
                     bundle: bundle,
                     domain: host
@@ -184,7 +184,7 @@ enum CrossChecks {
             origin.effectiveRules(for: appID) != cdn.effectiveRules(for: appID)
         else { return [] }
         return [
-            CrossCheckRules.cdnDiffersForApp.finding(
+            CrossCheckRules.rules.cdnDiffersForApp.finding(
                 "\(host): Apple's CDN copy has different applinks rules for \(appID) than the origin",
                 bundle: bundle,
                 domain: host
@@ -197,7 +197,7 @@ enum CrossChecks {
         return clip.domains.filter { $0.service == .appclips }.compactMap { domain in
             let covered = claimed.contains { $0.service == .applinks && $0.covers(host: domain.host) }
             guard !covered else { return nil }
-            return CrossCheckRules.appClipWithoutAppLinks.finding(
+            return CrossCheckRules.rules.appClipWithoutAppLinks.finding(
                 "\(domain.entry) has no matching applinks:\(domain.host) in the clip or its parent app",
                 bundle: clip.bundle.path,
                 domain: domain.host
@@ -214,7 +214,7 @@ enum CrossChecks {
             let parsed = AssociatedDomain.parse(entry: entry)
             let key = "\(parsed.service.name):\(parsed.wildcard ? "*." : "")\(parsed.host)"
             guard !claimed.contains(key) else { return nil }
-            return CrossCheckRules.expectedDomainMissing.finding(
+            return CrossCheckRules.rules.expectedDomainMissing.finding(
                 "no bundle claims \(entry), which the config file expects",
                 domain: parsed.host
             )

@@ -9,52 +9,63 @@ import IPACheckSigning
 /// A development profile, no profile, a simulator build, or ad hoc or unsigned code fails every gate but
 /// `development`; a profile of another kind than the one asked for fails.
 public enum DistributionChecks {
-    /// DIST001: a bundle has no provisioning profile.
-    public static let noProfile = Rule(
-        "DIST001",
-        .error,
-        "no provisioning profile",
-        summary: "An app, extension, App Clip or watch app without embedded.mobileprovision installs on no device "
-            + "(only a simulator runs it), and App Store Connect rejects it.",
-        fix: "Archive for a device and export with a distribution profile (Xcode › Organizer › Distribute App)."
-    )
-    /// DIST002: a simulator build.
-    public static let simulatorBuild = Rule(
-        "DIST002",
-        .error,
-        "simulator build",
-        summary: "The bundle is built for the iOS Simulator (DTPlatformName, supported platforms or only Intel "
-            + "slices), so no device can run it.",
-        fix: "Build for a device (Any iOS Device) and export the archive."
-    )
-    /// DIST003: signed ad hoc, without an identity.
-    public static let adHocSignature = Rule(
-        "DIST003",
-        .error,
-        "ad hoc code signature",
-        summary: "The executable is signed without an identity (codesign -s -): devices refuse to run it unless it "
-            + "is re-signed; that is fine for a simulator, not for distribution.",
-        fix: "Sign with a distribution certificate: archive and export from Xcode, or codesign with an identity."
-    )
-    /// DIST004: the profile is of another kind than the distribution asked for.
-    public static let profileKindMismatch = Rule(
-        "DIST004",
-        .error,
-        "provisioning profile of another kind",
-        summary: "The build is gated for one distribution (--distribution or the config file) but its profile is "
-            + "for another: an ad hoc build uploaded to App Store Connect, an App Store build sent to testers.",
-        fix: "Export again with the profile for the intended distribution, or correct --distribution."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// Every rule these checks raise.
-    public static let rules = [
-        noProfile, simulatorBuild, adHocSignature, profileKindMismatch, ProfileChecks.developmentProfileInRelease,
-    ]
+        /// DIST001: a bundle has no provisioning profile.
+        public let noProfile = Rule(
+            "DIST001",
+            .error,
+            "no provisioning profile",
+            summary: "An app, extension, App Clip or watch app without embedded.mobileprovision installs on no device "
+                + "(only a simulator runs it), and App Store Connect rejects it.",
+            fix: "Archive for a device and export with a distribution profile (Xcode › Organizer › Distribute App)."
+        )
+
+        /// DIST002: a simulator build.
+        public let simulatorBuild = Rule(
+            "DIST002",
+            .error,
+            "simulator build",
+            summary: "The bundle is built for the iOS Simulator (DTPlatformName, supported platforms or only Intel "
+                + "slices), so no device can run it.",
+            fix: "Build for a device (Any iOS Device) and export the archive."
+        )
+
+        /// DIST003: signed ad hoc, without an identity.
+        public let adHocSignature = Rule(
+            "DIST003",
+            .error,
+            "ad hoc code signature",
+            summary: "The executable is signed without an identity (codesign -s -): devices refuse to run it unless it "
+                + "is re-signed; that is fine for a simulator, not for distribution.",
+            fix: "Sign with a distribution certificate: archive and export from Xcode, or codesign with an identity."
+        )
+
+        /// DIST004: the profile is of another kind than the distribution asked for.
+        public let profileKindMismatch = Rule(
+            "DIST004",
+            .error,
+            "provisioning profile of another kind",
+            summary: "The build is gated for one distribution (--distribution or the config file) but its profile is "
+                + "for another: an ad hoc build uploaded to App Store Connect, an App Store build sent to testers.",
+            fix: "Export again with the profile for the intended distribution, or correct --distribution."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
+
+    /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
+    public static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
 
     /// The rules whose checks apply only to a build gated for distribution (with `development` they are not run).
     static let distributionOnlyRules: [Rule] = [
-        noProfile, simulatorBuild, adHocSignature, ProfileChecks.developmentProfileInRelease,
-        SignatureVerifier.unsigned,
+        DistributionChecks.rules.noProfile, DistributionChecks.rules.simulatorBuild,
+        DistributionChecks.rules.adHocSignature, ProfileChecks.rules.developmentProfileInRelease,
+        SignatureVerifier.rules.unsigned,
     ]
 
     /// The distribution a build is judged for: the one asked for, else the one the main app's profile is for
@@ -81,7 +92,7 @@ public enum DistributionChecks {
         coverage: inout RuleCoverage
     ) -> [Finding] {
         if distribution == .development {
-            coverage.ran([profileKindMismatch])
+            coverage.ran([DistributionChecks.rules.profileKindMismatch])
             coverage.skip(
                 distributionOnlyRules,
                 because:
@@ -92,13 +103,13 @@ public enum DistributionChecks {
                 return mismatch(fact, kind: kind, distribution: .development)
             }
         }
-        coverage.ran(rules)
+        coverage.ran(raised)
         var findings: [Finding] = []
         for fact in facts where fact.bundle.kind != .framework && fact.bundle.executable != nil {
             let path = fact.bundle.path
             if isSimulatorBuild(fact) {
                 findings.append(
-                    simulatorBuild.finding(
+                    DistributionChecks.rules.simulatorBuild.finding(
                         "\(path) is built for the iOS Simulator (\(simulatorEvidence(fact))); no device runs it",
                         bundle: path
                     )
@@ -108,7 +119,7 @@ public enum DistributionChecks {
                 signatures.allSatisfy({ $0.isAdHoc || ($0.cmsSignature?.payload.isEmpty ?? true) })
             {
                 findings.append(
-                    adHocSignature.finding(
+                    DistributionChecks.rules.adHocSignature.finding(
                         "\(path) is signed ad hoc, without a signing identity",
                         bundle: path
                     )
@@ -116,7 +127,7 @@ public enum DistributionChecks {
             }
             guard let profile = fact.profile else {
                 findings.append(
-                    noProfile.finding(
+                    DistributionChecks.rules.noProfile.finding(
                         "\(path) has no embedded.mobileprovision, so no device installs it"
                             + (distribution.map { " (gated for \($0.rawValue))" } ?? ""),
                         bundle: path
@@ -126,7 +137,7 @@ public enum DistributionChecks {
             }
             if profile.kind == .development {
                 findings.append(
-                    ProfileChecks.developmentProfileInRelease.finding(
+                    ProfileChecks.rules.developmentProfileInRelease.finding(
                         "\(path) is signed with a development profile, which App Store Connect and unregistered "
                             + "devices reject"
                             + (distribution.map { " (gated for \($0.rawValue))" } ?? ""),
@@ -144,7 +155,7 @@ public enum DistributionChecks {
     }
 
     private static func mismatch(_ fact: BundleFacts, kind: ProfileKind, distribution: Distribution) -> Finding {
-        profileKindMismatch.finding(
+        DistributionChecks.rules.profileKindMismatch.finding(
             "\(fact.bundle.path) is gated for \(distribution.rawValue) but its profile is \(kind.rawValue)",
             bundle: fact.bundle.path,
             location: "embedded.mobileprovision"

@@ -226,18 +226,20 @@ public enum ReleaseGate {
         )
         var coverage = RuleCoverage()
         var findings = build.archiveFindings
-        coverage.ran(ArchiveRules.rules + SealScan.rules)
+        coverage.ran(ArchiveRules.rules.all + SealScan.rules.all)
 
         // Signatures and seals; unsigned code is the distribution checks' question.
         let asked = options.askedDistribution
         let distribution = DistributionChecks.effective(asked: asked, facts: facts)
         let sealFindings = build.seals.flatMap(\.findings) + build.trustFindings
         if distribution == .development {
-            findings += sealFindings.filter { $0.rule != SignatureVerifier.unsigned.id }
-            coverage.ran(SignatureVerifier.rules.filter { $0 != SignatureVerifier.unsigned } + ResourceSeal.rules)
+            findings += sealFindings.filter { $0.rule != SignatureVerifier.rules.unsigned.id }
+            coverage.ran(
+                SignatureVerifier.rules.all.filter { $0 != SignatureVerifier.rules.unsigned } + ResourceSeal.rules.all
+            )
         } else {
             findings += sealFindings
-            coverage.ran(SignatureVerifier.rules + ResourceSeal.rules)
+            coverage.ran(SignatureVerifier.rules.all + ResourceSeal.rules.all)
         }
         findings += DistributionChecks.findings(
             distribution: distribution,
@@ -248,7 +250,7 @@ public enum ReleaseGate {
 
         // What each bundle's signature and profile say.
         findings += facts.flatMap(\.findings)
-        coverage.ran(SignedEntitlements.rules)
+        coverage.ran(SignedEntitlements.rules.all)
         recordProfileCoverage(facts, into: &coverage)
 
         // The cross-checks against the fetched files.
@@ -319,24 +321,25 @@ public enum ReleaseGate {
 
     private static func recordProfileCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
         let profileRules =
-            ProfileChecks.rules.filter { $0 != ProfileChecks.developmentProfileInRelease } + BundleFactRules.rules
+            ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
+            + BundleFactRules.rules.all
         if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
             coverage.ran(profileRules)
         } else {
             coverage.skip(profileRules, because: "the build embeds no provisioning profile")
         }
         if facts.contains(where: { $0.profile != nil && !$0.entitlements.isEmpty }) {
-            coverage.ran(EntitlementComparison.rules)
+            coverage.ran(EntitlementComparison.rules.all)
         } else {
             coverage.skip(
-                EntitlementComparison.rules,
+                EntitlementComparison.rules.all,
                 because: "no bundle has both a readable profile and signed entitlements to compare"
             )
         }
         if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
-            coverage.ran(AssociatedDomainRules.rules)
+            coverage.ran(AssociatedDomainRules.rules.all)
         } else {
-            coverage.skip(AssociatedDomainRules.rules, because: "no bundle is signed with associated domains")
+            coverage.skip(AssociatedDomainRules.rules.all, because: "no bundle is signed with associated domains")
         }
     }
 
@@ -348,22 +351,25 @@ public enum ReleaseGate {
     ) {
         let expected = options.configuration.expectedDomains
         if expected.isEmpty {
-            coverage.skip([CrossCheckRules.expectedDomainMissing], because: "the config file lists no expectedDomains")
+            coverage.skip(
+                [CrossCheckRules.rules.expectedDomainMissing],
+                because: "the config file lists no expectedDomains"
+            )
         } else {
-            coverage.ran([CrossCheckRules.expectedDomainMissing])
+            coverage.ran([CrossCheckRules.rules.expectedDomainMissing])
         }
         if build.facts.contains(where: { $0.bundle.kind == .appclip }) {
-            coverage.ran([CrossCheckRules.appClipWithoutAppLinks])
+            coverage.ran([CrossCheckRules.rules.appClipWithoutAppLinks])
         } else {
-            coverage.skip([CrossCheckRules.appClipWithoutAppLinks], because: "the build has no App Clip")
+            coverage.skip([CrossCheckRules.rules.appClipWithoutAppLinks], because: "the build has no App Clip")
         }
-        let linkRules = CrossCheckRules.rules.filter {
-            $0 != CrossCheckRules.expectedDomainMissing && $0 != CrossCheckRules.appClipWithoutAppLinks
+        let linkRules = CrossCheckRules.rules.all.filter {
+            $0 != CrossCheckRules.rules.expectedDomainMissing && $0 != CrossCheckRules.rules.appClipWithoutAppLinks
         }
-        let cdnRules = [CrossCheckRules.cdnDiffersForApp, CrossCheckRules.cdnLacksApp]
+        let cdnRules = [CrossCheckRules.rules.cdnDiffersForApp, CrossCheckRules.rules.cdnLacksApp]
         guard !build.targets.isEmpty else {
             let reason = "no bundle claims an associated domain whose AASA iOS reads"
-            coverage.skip(linkRules + AASARules.all + ServingRules.all + CDNRules.all, because: reason)
+            coverage.skip(linkRules + AASARules.all + ServingRules.rules.all + CDNRules.rules.all, because: reason)
             return
         }
         AASASiteFetcher.recordCoverage(options: options.fetch, into: &coverage)

@@ -9,29 +9,17 @@ import IPACheckSites
 /// Every rule ipacheck can raise, in ID order: the source of the README's rule table, `ipacheck rules` and the
 /// SARIF rule catalogue.
 public enum RuleCatalog {
+    /// Every set of rules: one per file that declares rules, each listing its own by reflection.
+    public static let sets: [any RuleSet] =
+        [
+            ArchiveRules.rules, SealScan.rules, SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules,
+            ProfileChecks.rules, BundleFactRules.rules, DistributionChecks.rules, AssociatedDomainRules.rules,
+            EntitlementComparison.rules, ServingRules.rules, CDNRules.rules, CrossCheckRules.rules,
+            AppFlipChecks.rules, FirebaseChecks.rules,
+        ] + AASARules.sets
+
     /// All rules, sorted by ID.
-    public static let all: [Rule] = {
-        let groups: [[Rule]] = [
-            ArchiveRules.rules,
-            SealScan.rules,
-            SignatureVerifier.rules,
-            SignedEntitlements.rules,
-            ResourceSeal.rules,
-            ProfileChecks.rules,
-            BundleFactRules.rules,
-            DistributionChecks.rules,
-            AssociatedDomainRules.rules,
-            EntitlementComparison.rules,
-            AASARules.all,
-            ServingRules.all,
-            CDNRules.all,
-            CrossCheckRules.rules,
-            AppFlipChecks.rules,
-            FirebaseChecks.rules,
-        ]
-        var seen: Set<String> = []
-        return groups.flatMap { $0 }.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
-    }()
+    public static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
 
     /// The rule with this ID.
     public static func rule(_ id: String) -> Rule? {

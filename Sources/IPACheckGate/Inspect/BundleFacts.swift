@@ -84,7 +84,7 @@ public struct BundleFacts: Sendable {
         case .failure(let error)?:
             // With a scan, the seal check reports the unreadable executable (one cause, one finding).
             if scan == nil {
-                findings.append(ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path))
+                findings.append(ArchiveRules.rules.unreadableExecutable.finding(error.message, bundle: bundle.path))
             }
         case nil: break
         }
@@ -115,7 +115,7 @@ public struct BundleFacts: Sendable {
                 findings += ProfileChecks.findings(for: parsed, signature: status, now: now, bundle: bundle.path)
             } catch {
                 findings.append(
-                    BundleFactRules.profileUnreadable.finding(
+                    BundleFactRules.rules.profileUnreadable.finding(
                         "\(profilePath) cannot be read: \(error)",
                         bundle: bundle.path,
                         location: profilePath
@@ -148,16 +148,24 @@ public struct BundleFacts: Sendable {
 
 /// Rules about reading a bundle's signing material that no lower layer raises.
 public enum BundleFactRules {
-    /// The embedded profile is present but unreadable.
-    public static let profileUnreadable = Rule(
-        "PROF009",
-        .error,
-        "provisioning profile unreadable",
-        summary: "`embedded.mobileprovision` is present but is not a CMS-signed property list, so nothing it grants "
-            + "can be checked; iOS refuses to install an app whose profile it cannot read.",
-        fix: "Re-export the build so Xcode embeds a freshly downloaded profile."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// Every rule declared here.
-    public static let rules = [profileUnreadable]
+        /// The embedded profile is present but unreadable.
+        public let profileUnreadable = Rule(
+            "PROF009",
+            .error,
+            "provisioning profile unreadable",
+            summary:
+                "`embedded.mobileprovision` is present but is not a CMS-signed property list, so nothing it grants "
+                + "can be checked; iOS refuses to install an app whose profile it cannot read.",
+            fix: "Re-export the build so Xcode embeds a freshly downloaded profile."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
+
 }

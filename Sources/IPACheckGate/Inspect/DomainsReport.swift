@@ -39,7 +39,7 @@ public struct DomainsReport: Encodable, Sendable {
     public let findings: [Finding]
 
     /// The rules `domains` applies: the archive's and the entries'.
-    public static let rules = ArchiveRules.rules + AssociatedDomainRules.rules
+    public static let rules = ArchiveRules.rules.all + AssociatedDomainRules.rules.all
 
     /// Reads the domains of every bundle of `ipa`.
     public static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {

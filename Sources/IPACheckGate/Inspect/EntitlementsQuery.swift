@@ -84,7 +84,7 @@ public struct EntitlementsAnswer: Sendable {
         if first.agree == false {
             notes.append("the XML and DER entitlements differ; iOS 15 and later obey the DER ones (--source der)")
         }
-        for finding in first.findings where finding.rule != SignedEntitlements.noDER.id {
+        for finding in first.findings where finding.rule != SignedEntitlements.rules.noDER.id {
             notes.append(finding.message)
         }
         switch source {

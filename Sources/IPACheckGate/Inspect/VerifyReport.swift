@@ -53,11 +53,11 @@ public struct VerifyReport: Sendable {
 
     /// The rules `verify` applies, with their catalogue severities.
     public static let rules: [Rule] =
-        ArchiveRules.rules + SealScan.rules + SignatureVerifier.rules + ResourceSeal.rules
+        ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
 
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
     public static let trustRules: [Rule] = [
-        SignatureVerifier.signerExpired, SignatureVerifier.chainIncomplete, SignatureVerifier.noCMS,
+        SignatureVerifier.rules.signerExpired, SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.noCMS,
     ]
 
     /// The rules `verify` applies, with `--strict` raising the trust rules to errors.
@@ -92,7 +92,7 @@ public struct VerifyReport: Sendable {
         -> VerifyReport
     {
         var coverage = RuleCoverage()
-        coverage.ran(ArchiveRules.rules + SealScan.rules + SignatureVerifier.rules)
+        coverage.ran(ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all)
         switch try TargetKind.of(path: path) {
         case .machO:
             let executable = try MachOFile.read(path: path)
@@ -104,7 +104,10 @@ public struct VerifyReport: Sendable {
                 bundle: nil,
                 now: now
             )
-            coverage.skip(ResourceSeal.rules, because: "a bare Mach-O has no bundle whose resources could be checked")
+            coverage.skip(
+                ResourceSeal.rules.all,
+                because: "a bare Mach-O has no bundle whose resources could be checked"
+            )
             let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
             return VerifyReport(
                 target: path,
@@ -116,13 +119,13 @@ public struct VerifyReport: Sendable {
             let ipa = try IPAFile(path: path, limits: limits)
             let scan = try SealScan.scan(ipa, depth: resources ? .everything : .signatures)
             if resources {
-                coverage.ran(ResourceSeal.rules)
+                coverage.ran(ResourceSeal.rules.all)
             } else {
-                coverage.ran([ResourceSeal.notSealed, ResourceSeal.unreadable])
+                coverage.ran([ResourceSeal.rules.notSealed, ResourceSeal.rules.unreadable])
                 coverage.skip(
                     [
-                        ResourceSeal.modified, ResourceSeal.missingFile, ResourceSeal.addedFile,
-                        ResourceSeal.nestedCodeChanged, ResourceSeal.omitRuleNotEvaluated,
+                        ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
+                        ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
                     ],
                     because: "resources are checked with --resources"
                 )

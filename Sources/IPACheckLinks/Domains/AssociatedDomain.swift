@@ -127,12 +127,12 @@ private struct EntryParser {
         var text = Substring(entry)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.count != text.count {
-            report(AssociatedDomainRules.whitespace, "'\(entry)' has leading or trailing whitespace")
+            report(AssociatedDomainRules.rules.whitespace, "'\(entry)' has leading or trailing whitespace")
             text = Substring(trimmed)
         }
         if text.contains("$(") {
             report(
-                AssociatedDomainRules.unexpandedVariable,
+                AssociatedDomainRules.rules.unexpandedVariable,
                 "'\(entry)' contains an unexpanded build setting `$(…)`; iOS reads it literally"
             )
         }
@@ -147,20 +147,20 @@ private struct EntryParser {
                 let lower = name.lowercased()
                 if AssociatedDomain.Service.known.contains(where: { $0.name == lower }) {
                     report(
-                        AssociatedDomainRules.unknownService,
+                        AssociatedDomainRules.rules.unknownService,
                         "'\(entry)': service '\(name)' must be written in lower case ('\(lower)')"
                     )
                 } else {
                     let known = AssociatedDomain.Service.known.map(\.name).joined(separator: ", ")
                     report(
-                        AssociatedDomainRules.unknownService,
+                        AssociatedDomainRules.rules.unknownService,
                         "'\(entry)': '\(name)' is not a service iOS knows (\(known)); the entry is ignored"
                     )
                 }
             }
         } else {
             report(
-                AssociatedDomainRules.unknownService,
+                AssociatedDomainRules.rules.unknownService,
                 "'\(entry)' has no `service:` prefix (applinks:, webcredentials:, …); the entry is ignored"
             )
         }
@@ -168,7 +168,7 @@ private struct EntryParser {
         // Scheme: `applinks:https://host` (or a bare URL, which the service step left whole).
         if let range = text.range(of: "://") {
             report(
-                AssociatedDomainRules.scheme,
+                AssociatedDomainRules.rules.scheme,
                 "'\(entry)' contains the scheme '\(text[..<range.lowerBound])://'; write only the domain"
             )
             text = text[range.upperBound...]
@@ -178,7 +178,7 @@ private struct EntryParser {
         var mode: AssociatedDomain.Mode?
         if let hash = text.firstIndex(of: "#") {
             report(
-                AssociatedDomainRules.path,
+                AssociatedDomainRules.rules.path,
                 "'\(entry)' contains a fragment ('\(text[hash...])'); write only the domain"
             )
             text = text[..<hash]
@@ -192,9 +192,12 @@ private struct EntryParser {
         if let slash = text.firstIndex(of: "/") {
             let path = text[slash...]
             if path == "/" {
-                report(AssociatedDomainRules.trailingSlash, "'\(entry)' ends with '/'; remove the trailing slash")
+                report(AssociatedDomainRules.rules.trailingSlash, "'\(entry)' ends with '/'; remove the trailing slash")
             } else {
-                report(AssociatedDomainRules.path, "'\(entry)' contains the path '\(path)'; write only the domain")
+                report(
+                    AssociatedDomainRules.rules.path,
+                    "'\(entry)' contains the path '\(path)'; write only the domain"
+                )
             }
             text = text[..<slash]
         }
@@ -203,7 +206,7 @@ private struct EntryParser {
         if let colon = text.lastIndex(of: ":") {
             let port = text[text.index(after: colon)...]
             report(
-                AssociatedDomainRules.port,
+                AssociatedDomainRules.rules.port,
                 port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && !port.isEmpty
                     ? "'\(entry)' contains the port \(port); iOS never opens the app for it (TN3155)"
                     : "'\(entry)' contains ':' after the service; a domain has no port or second colon"
@@ -218,14 +221,14 @@ private struct EntryParser {
             text = text.dropFirst(2)
             if service == .appclips {
                 report(
-                    AssociatedDomainRules.appClipWildcard,
+                    AssociatedDomainRules.rules.appClipWildcard,
                     "'\(entry)': App Clip domains cannot use a wildcard; list each domain"
                 )
             }
         }
         if text.contains("*") {
             report(
-                AssociatedDomainRules.misplacedWildcard,
+                AssociatedDomainRules.rules.misplacedWildcard,
                 "'\(entry)': '*' is allowed only as a leading '*.'; this entry matches nothing"
             )
         }
@@ -252,13 +255,13 @@ private struct EntryParser {
                     mode = known
                 } else {
                     report(
-                        AssociatedDomainRules.unknownMode,
+                        AssociatedDomainRules.rules.unknownMode,
                         "'\(entry)': mode '\(parts[1])' is not developer, managed or developer+managed"
                     )
                 }
             } else {
                 report(
-                    AssociatedDomainRules.query,
+                    AssociatedDomainRules.rules.query,
                     "'\(entry)': the query '\(item)' is not allowed; only '?mode=…' is"
                 )
             }
@@ -269,22 +272,25 @@ private struct EntryParser {
     /// Lower-cases, converts IDN labels to A-labels and checks DNS syntax.
     private mutating func normalizeHost(_ raw: Substring) -> String {
         guard !raw.isEmpty else {
-            report(AssociatedDomainRules.emptyHost, "'\(entry)' names no domain")
+            report(AssociatedDomainRules.rules.emptyHost, "'\(entry)' names no domain")
             return ""
         }
         if raw.unicodeScalars.contains(where: { $0.isASCII && $0.properties.isUppercase }) {
             report(
-                AssociatedDomainRules.uppercase,
+                AssociatedDomainRules.rules.uppercase,
                 "'\(entry)': the domain contains upper-case letters; domains compare in lower case"
             )
         }
         guard let ascii = Punycode.toASCII(host: String(raw)) else {
-            report(AssociatedDomainRules.invalidHost, "'\(entry)': '\(raw)' cannot be converted to an ASCII domain")
+            report(
+                AssociatedDomainRules.rules.invalidHost,
+                "'\(entry)': '\(raw)' cannot be converted to an ASCII domain"
+            )
             return raw.lowercased()
         }
         if !raw.unicodeScalars.allSatisfy(\.isASCII) {
             report(
-                AssociatedDomainRules.internationalized,
+                AssociatedDomainRules.rules.internationalized,
                 "'\(entry)': the internationalized domain '\(raw)' is '\(ascii)' in DNS; compare and fetch that form"
             )
         }
@@ -294,13 +300,13 @@ private struct EntryParser {
 
     private mutating func checkSyntax(_ host: String) {
         if host.hasSuffix(".") {
-            report(AssociatedDomainRules.invalidHost, "'\(entry)': the domain ends with '.'; remove it")
+            report(AssociatedDomainRules.rules.invalidHost, "'\(entry)': the domain ends with '.'; remove it")
             return
         }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         if host.utf8.count > 253 {
-            report(AssociatedDomainRules.invalidHost, "'\(entry)': the domain is longer than 253 characters")
+            report(AssociatedDomainRules.rules.invalidHost, "'\(entry)': the domain is longer than 253 characters")
             return
         }
         for label in labels {
@@ -308,7 +314,7 @@ private struct EntryParser {
                 || !label.allSatisfy(allowed.contains)
             {
                 report(
-                    AssociatedDomainRules.invalidHost,
+                    AssociatedDomainRules.rules.invalidHost,
                     "'\(entry)': '\(label)' is not a valid DNS label "
                         + "(letters, digits, inner hyphens, 1–63 characters)"
                 )
@@ -317,18 +323,18 @@ private struct EntryParser {
         }
         if labels.count == 4, labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) {
             report(
-                AssociatedDomainRules.invalidHost,
+                AssociatedDomainRules.rules.invalidHost,
                 "'\(entry)': '\(host)' is an IP address; associated domains need a domain name with a TLS certificate"
             )
             return
         }
         if labels.count == 1 {
             report(
-                AssociatedDomainRules.notFullyQualified,
+                AssociatedDomainRules.rules.notFullyQualified,
                 "'\(entry)': '\(host)' is not a fully qualified domain name (no dot); a placeholder or a local name?"
             )
         } else if Self.placeholderMarkers.contains(where: host.contains) {
-            report(AssociatedDomainRules.notFullyQualified, "'\(entry)': '\(host)' looks like a placeholder")
+            report(AssociatedDomainRules.rules.notFullyQualified, "'\(entry)': '\(host)' looks like a placeholder")
         }
     }
 

@@ -5,197 +5,221 @@ public import IPACheckReport
 /// Sources: Apple's entitlement page and "Configuring an
 /// associated domain", TN3155, as collected in aasa.md §1.6–§1.7 and §6 B.
 public enum AssociatedDomainRules {
-    /// ENT001.
-    public static let notAnArray = Rule(
-        "ENT001",
-        .error,
-        "associated domains entitlement is not an array of strings",
-        summary: "`com.apple.developer.associated-domains` must be an array of strings; iOS ignores other values.",
-        fix: "Write the entitlement as an array of `service:domain` strings."
-    )
-    /// ENT002.
-    public static let empty = Rule(
-        "ENT002",
-        .note,
-        "associated domains entitlement is empty",
-        summary: "The Associated Domains capability is on but lists no domain; nothing is associated.",
-        fix: "Add the domains, or turn the capability off."
-    )
-    /// ENT003.
-    public static let unknownService = Rule(
-        "ENT003",
-        .error,
-        "unknown associated-domain service",
-        summary: "The entry's service is missing or is not one of applinks, webcredentials, appclips, "
-            + "activitycontinuation, authsrv (lower case); iOS ignores the entry.",
-        fix: "Prefix the domain with a known service, e.g. `applinks:example.com`."
-    )
-    /// ENT004.
-    public static let scheme = Rule(
-        "ENT004",
-        .error,
-        "scheme in associated domain",
-        summary: "Entries name a domain, not a URL; `applinks:https://example.com` matches nothing.",
-        fix: "Remove the scheme: `applinks:example.com`."
-    )
-    /// ENT005.
-    public static let path = Rule(
-        "ENT005",
-        .error,
-        "path in associated domain",
-        summary: "Apple: \"Don't include path and query components\"; an entry with a path matches nothing. Paths "
-            + "belong in the AASA file's components.",
-        fix: "Keep only the domain in the entitlement; route paths in the AASA file."
-    )
-    /// ENT006.
-    public static let trailingSlash = Rule(
-        "ENT006",
-        .error,
-        "trailing slash in associated domain",
-        summary: "Apple: \"Don't include … a trailing slash (/)\"; the entry matches nothing.",
-        fix: "Remove the trailing '/'."
-    )
-    /// ENT007.
-    public static let port = Rule(
-        "ENT007",
-        .error,
-        "port in associated domain",
-        summary: "TN3155: \"Domains in your applinks can't contain a port number. For example, "
-            + "applinks:example.com:8080 will not open your app.\"",
-        fix: "Serve the AASA file on port 443 and remove the port from the entry."
-    )
-    /// ENT008.
-    public static let query = Rule(
-        "ENT008",
-        .error,
-        "query in associated domain",
-        summary: "The only query an entry may carry is `?mode=developer|managed|developer+managed`.",
-        fix: "Remove the query."
-    )
-    /// ENT009.
-    public static let unknownMode = Rule(
-        "ENT009",
-        .error,
-        "unknown alternate mode",
-        summary: "`mode` must be `developer`, `managed` or `developer+managed`.",
-        fix: "Fix the spelling of the mode, or remove it."
-    )
-    /// ENT010.
-    public static let misplacedWildcard = Rule(
-        "ENT010",
-        .error,
-        "wildcard not at the start",
-        summary: "A wildcard is only allowed as a leading `*.` (subdomains of the rest); elsewhere it matches "
-            + "nothing.",
-        fix: "Use `*.example.com`, or list each domain."
-    )
-    /// ENT011.
-    public static let appClipWildcard = Rule(
-        "ENT011",
-        .error,
-        "wildcard in an App Clip domain",
-        summary: "Apple: for appclips, \"Don't include … wildcard (*)\".",
-        fix: "List each App Clip domain explicitly."
-    )
-    /// ENT012.
-    public static let unexpandedVariable = Rule(
-        "ENT012",
-        .error,
-        "unexpanded build setting in associated domain",
-        summary: "The entry still contains `$(…)`: the build did not substitute it, and iOS reads it literally.",
-        fix: "Define the build setting for this configuration, or write the domain out."
-    )
-    /// ENT013.
-    public static let emptyHost = Rule(
-        "ENT013",
-        .error,
-        "associated domain without a domain",
-        summary: "The entry has a service but no domain.",
-        fix: "Write the domain after the colon, or remove the entry."
-    )
-    /// ENT014.
-    public static let uppercase = Rule(
-        "ENT014",
-        .note,
-        "upper case in associated domain",
-        summary: "Domains are case-insensitive; ipacheck compares them in lower case. Lower case avoids surprises "
-            + "with tools that do not.",
-        fix: "Write the domain in lower case."
-    )
-    /// ENT015.
-    public static let internationalized = Rule(
-        "ENT015",
-        .note,
-        "internationalized domain",
-        summary: "The domain has non-ASCII labels; in DNS and TLS it is the punycode A-label form, which ipacheck "
-            + "uses to fetch and compare.",
-        fix: "Consider writing the A-label (`xn--…`) form so every tool agrees."
-    )
-    /// ENT016.
-    public static let invalidHost = Rule(
-        "ENT016",
-        .error,
-        "invalid domain name",
-        summary: "The domain is not valid DNS syntax (empty or over-long labels, characters other than letters, "
-            + "digits and inner hyphens, a trailing dot, an IP address).",
-        fix: "Write the fully qualified domain name that serves the AASA file."
-    )
-    /// ENT017.
-    public static let notFullyQualified = Rule(
-        "ENT017",
-        .warning,
-        "not a fully qualified domain",
-        summary: "Apple asks for a fully qualified domain; a single label (`localhost`, `your-domain-here`) or a "
-            + "template placeholder cannot serve an AASA file Apple's CDN can reach.",
-        fix: "Replace it with the real domain."
-    )
-    /// ENT018.
-    public static let duplicate = Rule(
-        "ENT018",
-        .warning,
-        "duplicate associated domain",
-        summary: "The same service, domain and mode are listed twice.",
-        fix: "Remove the duplicate."
-    )
-    /// ENT019.
-    public static let tooMany = Rule(
-        "ENT019",
-        .warning,
-        "many associated domains",
-        summary: "More than about 30 entries (aasa.md §6 B): each is a lookup at install and update time, and "
-            + "long lists hide stale domains.",
-        fix: "Prefer `*.` wildcards, or keep the list to the domains the app really opens."
-    )
-    /// ENT020.
-    public static let wildcardWithoutApex = Rule(
-        "ENT020",
-        .note,
-        "wildcard without its apex",
-        summary: "`*.example.com` covers subdomains only, never `example.com` itself (Apple).",
-        fix: "Add `service:example.com` too if links on the apex should open the app."
-    )
-    /// ENT021.
-    public static let whitespace = Rule(
-        "ENT021",
-        .error,
-        "whitespace in associated domain",
-        summary: "The entry has leading or trailing whitespace, which becomes part of the service or domain.",
-        fix: "Remove the whitespace."
-    )
-    /// ENT022.
-    public static let developerModeInDistribution = Rule(
-        "ENT022",
-        .error,
-        "developer mode domain in a distribution build",
-        summary: "`?mode=developer` domains work only in development-signed apps on devices with developer mode; "
-            + "in App Store, TestFlight, ad hoc and in-house builds iOS skips them silently (aasa.md §1.6).",
-        fix: "Remove the `?mode=` query before distributing, or add the domain without it."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// Every `ENT0xx` rule, for the rule catalogue.
-    public static let rules: [Rule] = [
-        notAnArray, empty, unknownService, scheme, path, trailingSlash, port, query, unknownMode, misplacedWildcard,
-        appClipWildcard, unexpandedVariable, emptyHost, uppercase, internationalized, invalidHost, notFullyQualified,
-        duplicate, tooMany, wildcardWithoutApex, whitespace, developerModeInDistribution,
-    ]
+        /// ENT001.
+        public let notAnArray = Rule(
+            "ENT001",
+            .error,
+            "associated domains entitlement is not an array of strings",
+            summary: "`com.apple.developer.associated-domains` must be an array of strings; iOS ignores other values.",
+            fix: "Write the entitlement as an array of `service:domain` strings."
+        )
+
+        /// ENT002.
+        public let empty = Rule(
+            "ENT002",
+            .note,
+            "associated domains entitlement is empty",
+            summary: "The Associated Domains capability is on but lists no domain; nothing is associated.",
+            fix: "Add the domains, or turn the capability off."
+        )
+
+        /// ENT003.
+        public let unknownService = Rule(
+            "ENT003",
+            .error,
+            "unknown associated-domain service",
+            summary: "The entry's service is missing or is not one of applinks, webcredentials, appclips, "
+                + "activitycontinuation, authsrv (lower case); iOS ignores the entry.",
+            fix: "Prefix the domain with a known service, e.g. `applinks:example.com`."
+        )
+
+        /// ENT004.
+        public let scheme = Rule(
+            "ENT004",
+            .error,
+            "scheme in associated domain",
+            summary: "Entries name a domain, not a URL; `applinks:https://example.com` matches nothing.",
+            fix: "Remove the scheme: `applinks:example.com`."
+        )
+
+        /// ENT005.
+        public let path = Rule(
+            "ENT005",
+            .error,
+            "path in associated domain",
+            summary: "Apple: \"Don't include path and query components\"; an entry with a path matches nothing. Paths "
+                + "belong in the AASA file's components.",
+            fix: "Keep only the domain in the entitlement; route paths in the AASA file."
+        )
+
+        /// ENT006.
+        public let trailingSlash = Rule(
+            "ENT006",
+            .error,
+            "trailing slash in associated domain",
+            summary: "Apple: \"Don't include … a trailing slash (/)\"; the entry matches nothing.",
+            fix: "Remove the trailing '/'."
+        )
+
+        /// ENT007.
+        public let port = Rule(
+            "ENT007",
+            .error,
+            "port in associated domain",
+            summary: "TN3155: \"Domains in your applinks can't contain a port number. For example, "
+                + "applinks:example.com:8080 will not open your app.\"",
+            fix: "Serve the AASA file on port 443 and remove the port from the entry."
+        )
+
+        /// ENT008.
+        public let query = Rule(
+            "ENT008",
+            .error,
+            "query in associated domain",
+            summary: "The only query an entry may carry is `?mode=developer|managed|developer+managed`.",
+            fix: "Remove the query."
+        )
+
+        /// ENT009.
+        public let unknownMode = Rule(
+            "ENT009",
+            .error,
+            "unknown alternate mode",
+            summary: "`mode` must be `developer`, `managed` or `developer+managed`.",
+            fix: "Fix the spelling of the mode, or remove it."
+        )
+
+        /// ENT010.
+        public let misplacedWildcard = Rule(
+            "ENT010",
+            .error,
+            "wildcard not at the start",
+            summary: "A wildcard is only allowed as a leading `*.` (subdomains of the rest); elsewhere it matches "
+                + "nothing.",
+            fix: "Use `*.example.com`, or list each domain."
+        )
+
+        /// ENT011.
+        public let appClipWildcard = Rule(
+            "ENT011",
+            .error,
+            "wildcard in an App Clip domain",
+            summary: "Apple: for appclips, \"Don't include … wildcard (*)\".",
+            fix: "List each App Clip domain explicitly."
+        )
+
+        /// ENT012.
+        public let unexpandedVariable = Rule(
+            "ENT012",
+            .error,
+            "unexpanded build setting in associated domain",
+            summary: "The entry still contains `$(…)`: the build did not substitute it, and iOS reads it literally.",
+            fix: "Define the build setting for this configuration, or write the domain out."
+        )
+
+        /// ENT013.
+        public let emptyHost = Rule(
+            "ENT013",
+            .error,
+            "associated domain without a domain",
+            summary: "The entry has a service but no domain.",
+            fix: "Write the domain after the colon, or remove the entry."
+        )
+
+        /// ENT014.
+        public let uppercase = Rule(
+            "ENT014",
+            .note,
+            "upper case in associated domain",
+            summary: "Domains are case-insensitive; ipacheck compares them in lower case. Lower case avoids surprises "
+                + "with tools that do not.",
+            fix: "Write the domain in lower case."
+        )
+
+        /// ENT015.
+        public let internationalized = Rule(
+            "ENT015",
+            .note,
+            "internationalized domain",
+            summary: "The domain has non-ASCII labels; in DNS and TLS it is the punycode A-label form, which ipacheck "
+                + "uses to fetch and compare.",
+            fix: "Consider writing the A-label (`xn--…`) form so every tool agrees."
+        )
+
+        /// ENT016.
+        public let invalidHost = Rule(
+            "ENT016",
+            .error,
+            "invalid domain name",
+            summary: "The domain is not valid DNS syntax (empty or over-long labels, characters other than letters, "
+                + "digits and inner hyphens, a trailing dot, an IP address).",
+            fix: "Write the fully qualified domain name that serves the AASA file."
+        )
+
+        /// ENT017.
+        public let notFullyQualified = Rule(
+            "ENT017",
+            .warning,
+            "not a fully qualified domain",
+            summary: "Apple asks for a fully qualified domain; a single label (`localhost`, `your-domain-here`) or a "
+                + "template placeholder cannot serve an AASA file Apple's CDN can reach.",
+            fix: "Replace it with the real domain."
+        )
+
+        /// ENT018.
+        public let duplicate = Rule(
+            "ENT018",
+            .warning,
+            "duplicate associated domain",
+            summary: "The same service, domain and mode are listed twice.",
+            fix: "Remove the duplicate."
+        )
+
+        /// ENT019.
+        public let tooMany = Rule(
+            "ENT019",
+            .warning,
+            "many associated domains",
+            summary: "More than about 30 entries (aasa.md §6 B): each is a lookup at install and update time, and "
+                + "long lists hide stale domains.",
+            fix: "Prefer `*.` wildcards, or keep the list to the domains the app really opens."
+        )
+
+        /// ENT020.
+        public let wildcardWithoutApex = Rule(
+            "ENT020",
+            .note,
+            "wildcard without its apex",
+            summary: "`*.example.com` covers subdomains only, never `example.com` itself (Apple).",
+            fix: "Add `service:example.com` too if links on the apex should open the app."
+        )
+
+        /// ENT021.
+        public let whitespace = Rule(
+            "ENT021",
+            .error,
+            "whitespace in associated domain",
+            summary: "The entry has leading or trailing whitespace, which becomes part of the service or domain.",
+            fix: "Remove the whitespace."
+        )
+
+        /// ENT022.
+        public let developerModeInDistribution = Rule(
+            "ENT022",
+            .error,
+            "developer mode domain in a distribution build",
+            summary: "`?mode=developer` domains work only in development-signed apps on devices with developer mode; "
+                + "in App Store, TestFlight, ad hoc and in-house builds iOS skips them silently (aasa.md §1.6).",
+            fix: "Remove the `?mode=` query before distributing, or add the domain without it."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
+
 }

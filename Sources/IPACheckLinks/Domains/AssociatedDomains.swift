@@ -23,7 +23,7 @@ public enum AssociatedDomains {
     ) -> (domains: [AssociatedDomain], findings: [Finding]) {
         guard let value = entitlements[key] else { return ([], []) }
         guard let elements = value.arrayValue else {
-            let finding = AssociatedDomainRules.notAnArray.finding(
+            let finding = AssociatedDomainRules.rules.notAnArray.finding(
                 "\(key) is a \(value.typeName), not an array of strings; iOS ignores it",
                 bundle: bundle,
                 location: key
@@ -33,7 +33,7 @@ public enum AssociatedDomains {
         var findings: [Finding] = []
         if elements.isEmpty {
             findings.append(
-                AssociatedDomainRules.empty.finding(
+                AssociatedDomainRules.rules.empty.finding(
                     "\(key) is present but empty: the capability is on, with no domain",
                     bundle: bundle,
                     location: key
@@ -46,7 +46,7 @@ public enum AssociatedDomains {
             let location = "\(key)[\(index)]"
             guard let entry = element.stringValue else {
                 findings.append(
-                    AssociatedDomainRules.notAnArray.finding(
+                    AssociatedDomainRules.rules.notAnArray.finding(
                         "element \(index) is a \(element.typeName), not a string; iOS ignores it",
                         bundle: bundle,
                         location: location
@@ -69,7 +69,7 @@ public enum AssociatedDomains {
                 "\(domain.service.name):\(domain.wildcard ? "*." : "")\(domain.host)?\(domain.mode?.rawValue ?? "")"
             if let first = seen[identity] {
                 findings.append(
-                    AssociatedDomainRules.duplicate.finding(
+                    AssociatedDomainRules.rules.duplicate.finding(
                         "'\(entry)' repeats entry \(first) ('\(domains[first].entry)')",
                         bundle: bundle,
                         domain: domain.findingDomain,
@@ -83,7 +83,7 @@ public enum AssociatedDomains {
         }
         if elements.count > readLimit {
             findings.append(
-                AssociatedDomainRules.tooMany.finding(
+                AssociatedDomainRules.rules.tooMany.finding(
                     "\(key) has \(elements.count) entries; only the first \(readLimit) were read",
                     bundle: bundle,
                     location: key
@@ -91,7 +91,7 @@ public enum AssociatedDomains {
             )
         } else if domains.count > recommendedMaximum {
             findings.append(
-                AssociatedDomainRules.tooMany.finding(
+                AssociatedDomainRules.rules.tooMany.finding(
                     "\(key) has \(domains.count) entries (more than about \(recommendedMaximum))",
                     bundle: bundle,
                     location: key
@@ -111,7 +111,7 @@ public enum AssociatedDomains {
             }
             if !apexListed {
                 findings.append(
-                    AssociatedDomainRules.wildcardWithoutApex.finding(
+                    AssociatedDomainRules.rules.wildcardWithoutApex.finding(
                         "'\(domain.entry)' covers subdomains of \(domain.host) but not \(domain.host) itself, "
                             + "which is not listed",
                         bundle: bundle,
@@ -139,7 +139,7 @@ public enum AssociatedDomains {
         for (index, domain) in domains.enumerated() {
             guard let mode = domain.mode, mode.requiresDevelopmentSigning else { continue }
             findings.append(
-                AssociatedDomainRules.developerModeInDistribution.finding(
+                AssociatedDomainRules.rules.developerModeInDistribution.finding(
                     "'\(domain.entry)' uses mode=\(mode.rawValue), but the app is distribution-signed: iOS skips "
                         + "this domain, so \(domain.host) gets no \(domain.service.name) in production",
                     bundle: bundle,

@@ -47,7 +47,7 @@ extension SealScan {
                 findings += check.findings
                 valid = valid && check.isValid
             case .failure(let error)?:
-                findings.append(ArchiveRules.unreadableExecutable.finding(error.message, bundle: bundle.path))
+                findings.append(ArchiveRules.rules.unreadableExecutable.finding(error.message, bundle: bundle.path))
                 valid = false
             case nil:
                 break
@@ -59,7 +59,7 @@ extension SealScan {
             case nil:
                 if bundle.executable != nil {
                     findings.append(
-                        ResourceSeal.notSealed.finding(
+                        ResourceSeal.rules.notSealed.finding(
                             "\(bundle.path) has no _CodeSignature/CodeResources, so its resources are not sealed.",
                             bundle: bundle.path
                         )
@@ -68,7 +68,7 @@ extension SealScan {
                 }
             case .failure(let error)?:
                 findings.append(
-                    ResourceSeal.unreadable.finding(
+                    ResourceSeal.rules.unreadable.finding(
                         "The resource seal cannot be read: \(error.reason).",
                         bundle: bundle.path,
                         location: bundle.codeResources
@@ -113,7 +113,7 @@ extension SealScan {
                         valid = valid && check.isValid
                     case .failure(let error)?:
                         findings.append(
-                            ArchiveRules.unreadableExecutable.finding(
+                            ArchiveRules.rules.unreadableExecutable.finding(
                                 error.message,
                                 bundle: bundle.path,
                                 location: path

@@ -29,73 +29,83 @@ public struct ResourceSeal: Sendable {
         case symlink(target: String)
     }
 
-    /// Every rule declared here.
-    public static let rules = [
-        modified, missingFile, addedFile, nestedCodeChanged, notSealed, unreadable, omitRuleNotEvaluated,
-    ]
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// SIG030: a sealed resource was modified.
-    public static let modified = Rule(
-        "SIG030",
-        .error,
-        "sealed resource modified",
-        summary: "A file of the bundle differs from the hash in _CodeSignature/CodeResources.",
-        fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle."
-    )
-    /// SIG031: a sealed resource is missing.
-    public static let missingFile = Rule(
-        "SIG031",
-        .error,
-        "sealed resource missing",
-        summary: "A file listed in _CodeSignature/CodeResources is not in the bundle.",
-        fix: "Restore the file, or re-sign the bundle without it."
-    )
-    /// SIG032: a file was added after signing.
-    public static let addedFile = Rule(
-        "SIG032",
-        .error,
-        "file added after signing",
-        summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
-        fix: "Remove the file, or re-sign the bundle so it is sealed."
-    )
-    /// SIG033: nested code is not the code the seal names.
-    public static let nestedCodeChanged = Rule(
-        "SIG033",
-        .error,
-        "nested code replaced after signing",
-        summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
-            + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
-        fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
-    )
-    /// SIG034: the bundle has no resource seal.
-    public static let notSealed = Rule(
-        "SIG034",
-        .error,
-        "resources not sealed",
-        summary: "The bundle has no _CodeSignature/CodeResources, so nothing seals its resources; iOS refuses to "
-            + "install a signed bundle without one.",
-        fix: "Sign the bundle with codesign (or export it from Xcode) so that its resources are sealed."
-    )
-    /// SIG035: the resource seal cannot be read.
-    public static let unreadable = Rule(
-        "SIG035",
-        .error,
-        "resource seal unreadable",
-        summary: "_CodeSignature/CodeResources is not a property list with a files2 (or files) dictionary, so the "
-            + "bundle's resources cannot be checked; iOS refuses such a bundle.",
-        fix: "Re-sign the bundle."
-    )
-    /// SIG036: an omit rule of the seal could not be evaluated.
-    public static let omitRuleNotEvaluated = Rule(
-        "SIG036",
-        .note,
-        "resource rule not evaluated",
-        summary: "An omit rule of _CodeSignature/CodeResources uses regular-expression syntax ipacheck does not "
-            + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
-            + "added after signing (SIG032). codesign's standard rules are all evaluated.",
-        fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
-            + "is ipacheck being conservative."
-    )
+        /// SIG030: a sealed resource was modified.
+        public let modified = Rule(
+            "SIG030",
+            .error,
+            "sealed resource modified",
+            summary: "A file of the bundle differs from the hash in _CodeSignature/CodeResources.",
+            fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle."
+        )
+
+        /// SIG031: a sealed resource is missing.
+        public let missingFile = Rule(
+            "SIG031",
+            .error,
+            "sealed resource missing",
+            summary: "A file listed in _CodeSignature/CodeResources is not in the bundle.",
+            fix: "Restore the file, or re-sign the bundle without it."
+        )
+
+        /// SIG032: a file was added after signing.
+        public let addedFile = Rule(
+            "SIG032",
+            .error,
+            "file added after signing",
+            summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
+            fix: "Remove the file, or re-sign the bundle so it is sealed."
+        )
+
+        /// SIG033: nested code is not the code the seal names.
+        public let nestedCodeChanged = Rule(
+            "SIG033",
+            .error,
+            "nested code replaced after signing",
+            summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
+                + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
+            fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
+        )
+
+        /// SIG034: the bundle has no resource seal.
+        public let notSealed = Rule(
+            "SIG034",
+            .error,
+            "resources not sealed",
+            summary: "The bundle has no _CodeSignature/CodeResources, so nothing seals its resources; iOS refuses to "
+                + "install a signed bundle without one.",
+            fix: "Sign the bundle with codesign (or export it from Xcode) so that its resources are sealed."
+        )
+
+        /// SIG035: the resource seal cannot be read.
+        public let unreadable = Rule(
+            "SIG035",
+            .error,
+            "resource seal unreadable",
+            summary: "_CodeSignature/CodeResources is not a property list with a files2 (or files) dictionary, so the "
+                + "bundle's resources cannot be checked; iOS refuses such a bundle.",
+            fix: "Re-sign the bundle."
+        )
+
+        /// SIG036: an omit rule of the seal could not be evaluated.
+        public let omitRuleNotEvaluated = Rule(
+            "SIG036",
+            .note,
+            "resource rule not evaluated",
+            summary: "An omit rule of _CodeSignature/CodeResources uses regular-expression syntax ipacheck does not "
+                + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
+                + "added after signing (SIG032). codesign's standard rules are all evaluated.",
+            fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
+                + "is ipacheck being conservative."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// The most `omit` rules evaluated; the others are reported as not evaluated.
     public static let maximumOmitRules = 1_000
@@ -290,22 +300,22 @@ public struct ResourceSeal: Sendable {
         var findings = FindingList()
         findings.append(
             contentsOf: modifiedFiles.lazy.map {
-                Self.modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
+                Self.rules.modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
             }
         )
         findings.append(
             contentsOf: missingFiles.lazy.map {
-                Self.missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
+                Self.rules.missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
             }
         )
         findings.append(
             contentsOf: addedFiles.lazy.map {
-                Self.addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0)
+                Self.rules.addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0)
             }
         )
         findings.append(
             contentsOf: changedCode.lazy.map {
-                Self.nestedCodeChanged.finding(
+                Self.rules.nestedCodeChanged.finding(
                     "\($0) is not the nested code the seal names: its CodeDirectory hash differs.",
                     bundle: bundle,
                     location: $0
@@ -362,7 +372,7 @@ public struct ResourceSeal: Sendable {
         }
         guard !sentences.isEmpty else { return nil }
         sentences.append("Files they would leave out are reported as added after signing.")
-        return Self.omitRuleNotEvaluated.finding(
+        return Self.rules.omitRuleNotEvaluated.finding(
             sentences.joined(separator: " "),
             bundle: bundle,
             location: "_CodeSignature/CodeResources"

@@ -43,18 +43,24 @@ public struct SealScan {
         public let codeResourcesDigests: FileDigests?
     }
 
-    /// The rules about streaming members that no other layer raises.
-    public static let rules = [unreadableSealedMember]
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// A member stopped decompressing in the middle (CRC error, truncated data).
-    public static let unreadableSealedMember = Rule(
-        "ARC011",
-        .error,
-        "member damaged",
-        summary: "A member of the archive could not be decompressed to its end (a CRC error or truncated data), so "
-            + "what it holds was not checked; an installer rejects such an ipa.",
-        fix: "Export the ipa again; check that the upload or download did not damage it."
-    )
+        /// A member stopped decompressing in the middle (CRC error, truncated data).
+        public let unreadableSealedMember = Rule(
+            "ARC011",
+            .error,
+            "member damaged",
+            summary: "A member of the archive could not be decompressed to its end (a CRC error or truncated data), so "
+                + "what it holds was not checked; an installer rejects such an ipa.",
+            fix: "Export the ipa again; check that the upload or download did not damage it."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// The bundles, in ``IPAFile/bundles`` order.
     public let bundles: [Bundle]
@@ -181,7 +187,7 @@ public struct SealScan {
             if let bytes = result.bytes { kept[member] = bytes }
             if let executable = result.executable { executables[member] = executable }
             if let problem = result.problem {
-                findings.append(unreadableSealedMember.finding(problem, location: member))
+                findings.append(SealScan.rules.unreadableSealedMember.finding(problem, location: member))
             }
         }
 

@@ -6,117 +6,133 @@ public import IPACheckReport
 
 /// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
 public enum SignatureVerifier {
-    /// Every rule declared here.
-    public static let rules = [
-        unsigned, codePageModified, specialSlotBroken, codeDirectoryInvalid, cmsInvalid, cmsMalformed, noCMS,
-        signerExpired, chainIncomplete, slotNotChecked, codePagesNotChecked,
-    ]
 
-    /// SIG001: the slice has no code signature.
-    public static let unsigned = Rule(
-        "SIG001",
-        .error,
-        "code is not signed",
-        summary: "The Mach-O slice has no LC_CODE_SIGNATURE; iOS refuses to run unsigned code.",
-        fix: "Sign the binary (codesign, or archive and export from Xcode)."
-    )
-    /// SIG002: a code page changed after signing.
-    public static let codePageModified = Rule(
-        "SIG002",
-        .error,
-        "code page modified",
-        summary: "The hash of a page of the executable differs from the CodeDirectory: the code changed after signing.",
-        fix: "Re-sign after the last change to the binary; do not patch signed binaries."
-    )
-    /// SIG003: a sealed file or blob changed, is missing, or is not sealed.
-    public static let specialSlotBroken = Rule(
-        "SIG003",
-        .error,
-        "sealed file or blob does not match",
-        summary:
-            "A CodeDirectory special slot (Info.plist, requirements, CodeResources, entitlements, DER entitlements) "
-            + "does not match the file or blob it seals, or a present blob is not sealed.",
-        fix: "Re-sign the bundle after editing Info.plist, resources or entitlements."
-    )
-    /// SIG004: the CodeDirectory does not describe the slice consistently.
-    public static let codeDirectoryInvalid = Rule(
-        "SIG004",
-        .error,
-        "CodeDirectory inconsistent",
-        summary:
-            "The CodeDirectory's code limit, page count or hash type cannot describe this slice (truncated or "
-            + "corrupted binary, or a hash type we do not know).",
-        fix: "Re-sign the binary with a current codesign."
-    )
-    /// SIG005: the CMS signature does not prove the CodeDirectory.
-    public static let cmsInvalid = Rule(
-        "SIG005",
-        .error,
-        "CMS signature invalid",
-        summary:
-            "The CMS signature's mathematics fails: the signer's signature over the signed attributes, the "
-            + "messageDigest of the CodeDirectory, or the list of cdhashes does not match.",
-        fix: "Re-sign the binary; the signature was damaged or the CodeDirectory replaced."
-    )
-    /// SIG006: the CMS message cannot be read.
-    public static let cmsMalformed = Rule(
-        "SIG006",
-        .error,
-        "CMS signature unreadable",
-        summary: "The signature blob is not a CMS SignedData that can be checked.",
-        fix: "Re-sign the binary."
-    )
-    /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
-    public static let noCMS = Rule(
-        "SIG007",
-        .warning,
-        "signature without signer",
-        summary:
-            "The SuperBlob has no CMS signature (or an empty one) although the CodeDirectory is not flagged ad hoc: "
-            + "the hashes hold but no identity vouches for them (typical of jailbreak tweak signers).",
-        fix: "Sign with a real identity, or mark the signature ad hoc (codesign -s -)."
-    )
-    /// SIG008: the signer certificate has expired.
-    public static let signerExpired = Rule(
-        "SIG008",
-        .note,
-        "signer certificate expired",
-        summary:
-            "The certificate that signed the code is past its expiry date. Installed App Store apps keep working; "
-            + "ad hoc and development builds stop installing.",
-        fix: "Re-sign with a current certificate before distributing outside the App Store."
-    )
-    /// SIG009: the signer does not chain to an Apple root (raised by ``TrustChecks``).
-    public static let chainIncomplete = Rule(
-        "SIG009",
-        .note,
-        "signer not traced to an Apple root",
-        summary: "The code signature's signer certificate does not lead, through the certificates the signature "
-            + "carries, to one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at "
-            + "the signing time): a self-made or third-party identity, or a chain missing its intermediate. Devices run "
-            + "only code signed by Apple-issued identities.",
-        fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development) and its intermediate."
-    )
-    /// SIG010: a bound special slot could not be checked (file not supplied).
-    public static let slotNotChecked = Rule(
-        "SIG010",
-        .note,
-        "sealed file not checked",
-        summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
-        fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
-    public static let codePagesNotChecked = Rule(
-        "SIG011",
-        .warning,
-        "code pages not checked",
-        summary: "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
-            + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
-            + "were not compared; the rest of the signature was.",
-        fix: "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
-            + "pages and SHA-256."
-    )
+        /// SIG001: the slice has no code signature.
+        public let unsigned = Rule(
+            "SIG001",
+            .error,
+            "code is not signed",
+            summary: "The Mach-O slice has no LC_CODE_SIGNATURE; iOS refuses to run unsigned code.",
+            fix: "Sign the binary (codesign, or archive and export from Xcode)."
+        )
+
+        /// SIG002: a code page changed after signing.
+        public let codePageModified = Rule(
+            "SIG002",
+            .error,
+            "code page modified",
+            summary:
+                "The hash of a page of the executable differs from the CodeDirectory: the code changed after signing.",
+            fix: "Re-sign after the last change to the binary; do not patch signed binaries."
+        )
+
+        /// SIG003: a sealed file or blob changed, is missing, or is not sealed.
+        public let specialSlotBroken = Rule(
+            "SIG003",
+            .error,
+            "sealed file or blob does not match",
+            summary:
+                "A CodeDirectory special slot (Info.plist, requirements, CodeResources, entitlements, DER entitlements) "
+                + "does not match the file or blob it seals, or a present blob is not sealed.",
+            fix: "Re-sign the bundle after editing Info.plist, resources or entitlements."
+        )
+
+        /// SIG004: the CodeDirectory does not describe the slice consistently.
+        public let codeDirectoryInvalid = Rule(
+            "SIG004",
+            .error,
+            "CodeDirectory inconsistent",
+            summary:
+                "The CodeDirectory's code limit, page count or hash type cannot describe this slice (truncated or "
+                + "corrupted binary, or a hash type we do not know).",
+            fix: "Re-sign the binary with a current codesign."
+        )
+
+        /// SIG005: the CMS signature does not prove the CodeDirectory.
+        public let cmsInvalid = Rule(
+            "SIG005",
+            .error,
+            "CMS signature invalid",
+            summary:
+                "The CMS signature's mathematics fails: the signer's signature over the signed attributes, the "
+                + "messageDigest of the CodeDirectory, or the list of cdhashes does not match.",
+            fix: "Re-sign the binary; the signature was damaged or the CodeDirectory replaced."
+        )
+
+        /// SIG006: the CMS message cannot be read.
+        public let cmsMalformed = Rule(
+            "SIG006",
+            .error,
+            "CMS signature unreadable",
+            summary: "The signature blob is not a CMS SignedData that can be checked.",
+            fix: "Re-sign the binary."
+        )
+
+        /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
+        public let noCMS = Rule(
+            "SIG007",
+            .warning,
+            "signature without signer",
+            summary:
+                "The SuperBlob has no CMS signature (or an empty one) although the CodeDirectory is not flagged ad hoc: "
+                + "the hashes hold but no identity vouches for them (typical of jailbreak tweak signers).",
+            fix: "Sign with a real identity, or mark the signature ad hoc (codesign -s -)."
+        )
+
+        /// SIG008: the signer certificate has expired.
+        public let signerExpired = Rule(
+            "SIG008",
+            .note,
+            "signer certificate expired",
+            summary:
+                "The certificate that signed the code is past its expiry date. Installed App Store apps keep working; "
+                + "ad hoc and development builds stop installing.",
+            fix: "Re-sign with a current certificate before distributing outside the App Store."
+        )
+
+        /// SIG009: the signer does not chain to an Apple root (raised by ``TrustChecks``).
+        public let chainIncomplete = Rule(
+            "SIG009",
+            .note,
+            "signer not traced to an Apple root",
+            summary: "The code signature's signer certificate does not lead, through the certificates the signature "
+                + "carries, to one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at "
+                + "the signing time): a self-made or third-party identity, or a chain missing its intermediate. Devices run "
+                + "only code signed by Apple-issued identities.",
+            fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development) and its intermediate."
+        )
+
+        /// SIG010: a bound special slot could not be checked (file not supplied).
+        public let slotNotChecked = Rule(
+            "SIG010",
+            .note,
+            "sealed file not checked",
+            summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
+            fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
+        )
+
+        /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
+        public let codePagesNotChecked = Rule(
+            "SIG011",
+            .warning,
+            "code pages not checked",
+            summary:
+                "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
+                + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
+                + "were not compared; the rest of the signature was.",
+            fix:
+                "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
+                + "pages and SHA-256."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// Verifies every slice of `fileBytes` (the whole executable held in memory: bare Mach-Os and tests).
     ///
@@ -212,7 +228,7 @@ public enum SignatureVerifier {
                 isAdHoc: false,
                 codeDirectories: [],
                 cms: nil,
-                problems: [context.finding(unsigned, "The executable \(what).", slice: arch)],
+                problems: [context.finding(SignatureVerifier.rules.unsigned, "The executable \(what).", slice: arch)],
                 notes: []
             )
         }
@@ -240,13 +256,17 @@ public enum SignatureVerifier {
                 cmsCheck = result
                 if !result.signatureVerifies {
                     problems.append(
-                        context.finding(cmsInvalid, "The signer's signature does not verify.", slice: arch)
+                        context.finding(
+                            SignatureVerifier.rules.cmsInvalid,
+                            "The signer's signature does not verify.",
+                            slice: arch
+                        )
                     )
                 }
                 if !result.messageDigestMatches {
                     problems.append(
                         context.finding(
-                            cmsInvalid,
+                            SignatureVerifier.rules.cmsInvalid,
                             "The CMS message digest does not match the primary CodeDirectory.",
                             slice: arch
                         )
@@ -255,7 +275,7 @@ public enum SignatureVerifier {
                 if result.codeDirectoryHashesMatch == false {
                     problems.append(
                         context.finding(
-                            cmsInvalid,
+                            SignatureVerifier.rules.cmsInvalid,
                             "The CMS list of CodeDirectory hashes does not match the CodeDirectories.",
                             slice: arch
                         )
@@ -264,7 +284,7 @@ public enum SignatureVerifier {
                 if let signer = result.signer, signer.notValidAfter < context.now {
                     notes.append(
                         context.finding(
-                            signerExpired,
+                            SignatureVerifier.rules.signerExpired,
                             "The signer certificate \"\(signer.subjectCommonName ?? signer.subject)\" expired on "
                                 + "\(ISO8601DateFormatter().string(from: signer.notValidAfter)).",
                             slice: arch
@@ -273,13 +293,21 @@ public enum SignatureVerifier {
                 }
             } catch {
                 problems.append(
-                    context.finding(cmsMalformed, "The CMS signature cannot be read: \(error.reason).", slice: arch)
+                    context.finding(
+                        SignatureVerifier.rules.cmsMalformed,
+                        "The CMS signature cannot be read: \(error.reason).",
+                        slice: arch
+                    )
                 )
             }
         } else if !primaryAdHoc {
             let what = signature.cmsSignature == nil ? "has no CMS signature slot" : "has an empty CMS signature"
             notes.append(
-                context.finding(noCMS, "The signature \(what) but is not flagged ad hoc.", slice: arch)
+                context.finding(
+                    SignatureVerifier.rules.noCMS,
+                    "The signature \(what) but is not flagged ad hoc.",
+                    slice: arch
+                )
             )
         }
         return SliceSignatureCheck(
@@ -322,7 +350,7 @@ public enum SignatureVerifier {
         guard let hashType = directory.hashType else {
             problems.append(
                 context.finding(
-                    codeDirectoryInvalid,
+                    SignatureVerifier.rules.codeDirectoryInvalid,
                     "\(capitalized) uses a hash type ipacheck does not know.",
                     slice: arch
                 )
@@ -354,7 +382,7 @@ public enum SignatureVerifier {
             if pageCount != directory.codeSlotCount {
                 problems.append(
                     context.finding(
-                        codeDirectoryInvalid,
+                        SignatureVerifier.rules.codeDirectoryInvalid,
                         "\(capitalized) has \(directory.codeSlotCount) code slots, but its code limit of \(limit) "
                             + "bytes makes \(pageCount) pages.",
                         slice: arch
@@ -365,7 +393,7 @@ public enum SignatureVerifier {
             {
                 notes.append(
                     context.finding(
-                        codePagesNotChecked,
+                        SignatureVerifier.rules.codePagesNotChecked,
                         "The code pages of \(name) were not checked (pages of \(pageSize) bytes, code limit \(limit), "
                             + "signature at \(pages?.hashedLength ?? 0)).",
                         slice: arch
@@ -380,7 +408,7 @@ public enum SignatureVerifier {
         } else {
             problems.append(
                 context.finding(
-                    codeDirectoryInvalid,
+                    SignatureVerifier.rules.codeDirectoryInvalid,
                     "\(capitalized) seals \(directory.codeLimit) bytes of code, more than the \(sliceLength)-byte "
                         + "slice holds.",
                     slice: arch
@@ -391,7 +419,7 @@ public enum SignatureVerifier {
             let list = modified.prefix(10).map(String.init).joined(separator: ", ")
             problems.append(
                 context.finding(
-                    codePageModified,
+                    SignatureVerifier.rules.codePageModified,
                     "\(modified.count) of \(pageCount) code pages differ from \(name) (pages \(list)"
                         + (modified.count > 10 ? ", …" : "") + ").",
                     slice: arch
@@ -431,7 +459,7 @@ public enum SignatureVerifier {
             case .modified:
                 problems.append(
                     context.finding(
-                        specialSlotBroken,
+                        SignatureVerifier.rules.specialSlotBroken,
                         "\(slotName) was modified after signing: it does not match \(name).",
                         slice: arch
                     )
@@ -439,7 +467,7 @@ public enum SignatureVerifier {
             case .missing:
                 problems.append(
                     context.finding(
-                        specialSlotBroken,
+                        SignatureVerifier.rules.specialSlotBroken,
                         "\(slotName) is sealed by \(name) but missing.",
                         slice: arch
                     )
@@ -447,7 +475,7 @@ public enum SignatureVerifier {
             case .unsealed:
                 problems.append(
                     context.finding(
-                        specialSlotBroken,
+                        SignatureVerifier.rules.specialSlotBroken,
                         "The \(slotName) blob is present but not sealed by \(name).",
                         slice: arch
                     )
@@ -455,7 +483,7 @@ public enum SignatureVerifier {
             case .notChecked:
                 notes.append(
                     context.finding(
-                        slotNotChecked,
+                        SignatureVerifier.rules.slotNotChecked,
                         "\(slotName), sealed by \(name), was not available to check.",
                         slice: arch
                     )

@@ -4,55 +4,66 @@ public import IPACheckReport
 
 /// The entitlements one slice's signature carries: the XML blob, the DER blob, and which one iOS obeys.
 public struct SignedEntitlements: Hashable, Sendable {
-    /// Every rule declared here.
-    public static let rules = [xmlDERDisagree, malformed, slicesDisagree, noDER, notDictionary]
 
-    /// SIG020: the XML and DER entitlements say different things.
-    public static let xmlDERDisagree = Rule(
-        "SIG020",
-        .error,
-        "XML and DER entitlements differ",
-        summary:
-            "The signature's XML entitlements and DER entitlements are not the same dictionary. iOS 15 and later "
-            + "obey the DER form, so the app runs with entitlements other than the ones you read in the XML.",
-        fix: "Re-sign with a current codesign, which writes both forms from one entitlements file."
-    )
-    /// SIG021: an entitlements blob cannot be decoded.
-    public static let malformed = Rule(
-        "SIG021",
-        .error,
-        "entitlements blob unreadable",
-        summary: "The XML or DER entitlements blob of the signature is not a valid plist / DER dictionary.",
-        fix: "Re-sign the binary with a well-formed entitlements file."
-    )
-    /// SIG022: slices of a fat binary carry different entitlements.
-    public static let slicesDisagree = Rule(
-        "SIG022",
-        .error,
-        "architectures carry different entitlements",
-        summary:
-            "The slices of a universal binary are signed with different entitlements, so the app's capabilities "
-            + "depend on the device's architecture.",
-        fix: "Sign every architecture with the same entitlements file (re-run codesign on the universal binary)."
-    )
-    /// SIG023: XML entitlements without the DER form.
-    public static let noDER = Rule(
-        "SIG023",
-        .warning,
-        "no DER entitlements",
-        summary:
-            "The signature has XML entitlements but no DER entitlements blob; iOS 15 and later require the DER form "
-            + "and refuse to launch such apps.",
-        fix: "Re-sign with Xcode 13 / codesign from macOS 11.3 or later, which adds DER entitlements."
-    )
-    /// SIG024: the entitlements are not a dictionary.
-    public static let notDictionary = Rule(
-        "SIG024",
-        .error,
-        "entitlements are not a dictionary",
-        summary: "The entitlements blob decodes, but its top level is not a dictionary.",
-        fix: "Re-sign with an entitlements plist whose root is a <dict>."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
+
+        /// SIG020: the XML and DER entitlements say different things.
+        public let xmlDERDisagree = Rule(
+            "SIG020",
+            .error,
+            "XML and DER entitlements differ",
+            summary:
+                "The signature's XML entitlements and DER entitlements are not the same dictionary. iOS 15 and later "
+                + "obey the DER form, so the app runs with entitlements other than the ones you read in the XML.",
+            fix: "Re-sign with a current codesign, which writes both forms from one entitlements file."
+        )
+
+        /// SIG021: an entitlements blob cannot be decoded.
+        public let malformed = Rule(
+            "SIG021",
+            .error,
+            "entitlements blob unreadable",
+            summary: "The XML or DER entitlements blob of the signature is not a valid plist / DER dictionary.",
+            fix: "Re-sign the binary with a well-formed entitlements file."
+        )
+
+        /// SIG022: slices of a fat binary carry different entitlements.
+        public let slicesDisagree = Rule(
+            "SIG022",
+            .error,
+            "architectures carry different entitlements",
+            summary:
+                "The slices of a universal binary are signed with different entitlements, so the app's capabilities "
+                + "depend on the device's architecture.",
+            fix: "Sign every architecture with the same entitlements file (re-run codesign on the universal binary)."
+        )
+
+        /// SIG023: XML entitlements without the DER form.
+        public let noDER = Rule(
+            "SIG023",
+            .warning,
+            "no DER entitlements",
+            summary:
+                "The signature has XML entitlements but no DER entitlements blob; iOS 15 and later require the DER form "
+                + "and refuse to launch such apps.",
+            fix: "Re-sign with Xcode 13 / codesign from macOS 11.3 or later, which adds DER entitlements."
+        )
+
+        /// SIG024: the entitlements are not a dictionary.
+        public let notDictionary = Rule(
+            "SIG024",
+            .error,
+            "entitlements are not a dictionary",
+            summary: "The entitlements blob decodes, but its top level is not a dictionary.",
+            fix: "Re-sign with an entitlements plist whose root is a <dict>."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// The XML blob decoded, if present and readable.
     public let xml: PlistValue?
@@ -84,7 +95,11 @@ public struct SignedEntitlements: Hashable, Sendable {
                 xml = try PlistParser.parse(blob.payload)
             } catch {
                 findings.append(
-                    malformed.finding("The XML entitlements: \(error.reason).", bundle: bundle, affects: [context])
+                    SignedEntitlements.rules.malformed.finding(
+                        "The XML entitlements: \(error.reason).",
+                        bundle: bundle,
+                        affects: [context]
+                    )
                 )
             }
         }
@@ -92,13 +107,19 @@ public struct SignedEntitlements: Hashable, Sendable {
             do {
                 der = try DEREntitlements.decode(blob.payload)
             } catch {
-                findings.append(malformed.finding("The \(error.description).", bundle: bundle, affects: [context]))
+                findings.append(
+                    SignedEntitlements.rules.malformed.finding(
+                        "The \(error.description).",
+                        bundle: bundle,
+                        affects: [context]
+                    )
+                )
             }
         }
         for (name, value) in [("XML", xml), ("DER", der)] {
             if let value, value.dictionaryValue == nil {
                 findings.append(
-                    notDictionary.finding(
+                    SignedEntitlements.rules.notDictionary.finding(
                         "The \(name) entitlements are a \(value.typeName).",
                         bundle: bundle,
                         affects: [context]
@@ -108,7 +129,7 @@ public struct SignedEntitlements: Hashable, Sendable {
         }
         if let xml, let der, xml != der {
             findings.append(
-                xmlDERDisagree.finding(
+                SignedEntitlements.rules.xmlDERDisagree.finding(
                     "The XML and DER entitlements differ (\(differences(xml, der))).",
                     bundle: bundle,
                     affects: [context]
@@ -117,7 +138,11 @@ public struct SignedEntitlements: Hashable, Sendable {
         }
         if signature.xmlEntitlements != nil, signature.derEntitlements == nil {
             findings.append(
-                noDER.finding("The signature has XML entitlements only.", bundle: bundle, affects: [context])
+                SignedEntitlements.rules.noDER.finding(
+                    "The signature has XML entitlements only.",
+                    bundle: bundle,
+                    affects: [context]
+                )
             )
         }
         return SignedEntitlements(
@@ -142,7 +167,7 @@ public struct SignedEntitlements: Hashable, Sendable {
                 detail = "one has none"
             }
             findings.append(
-                slicesDisagree.finding(
+                SignedEntitlements.rules.slicesDisagree.finding(
                     "The \(arch) slice's entitlements differ from the \(firstArch) slice's (\(detail)).",
                     bundle: bundle
                 )

@@ -24,7 +24,7 @@ public enum TrustChecks {
     }
 
     /// The rules raised here.
-    public static let rules = [SignatureVerifier.chainIncomplete, ProfileChecks.notAppleSigner]
+    public static let rules = [SignatureVerifier.rules.chainIncomplete, ProfileChecks.rules.notAppleSigner]
 
     /// The code signers of these signature checks (ad hoc signatures have none).
     public static func codeSigners(_ check: SignatureCheck, bundle: String?) -> [Signed] {
@@ -43,7 +43,7 @@ public enum TrustChecks {
         for signed in code {
             guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
             findings.append(
-                SignatureVerifier.chainIncomplete.finding(
+                SignatureVerifier.rules.chainIncomplete.finding(
                     "The code is signed by \"\(signed.identity.certificate.displayName)\", which does not chain to an "
                         + "Apple root: \(reason).",
                     bundle: signed.bundle,
@@ -54,7 +54,7 @@ public enum TrustChecks {
         for signed in profiles {
             guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
             findings.append(
-                ProfileChecks.notAppleSigner.finding(
+                ProfileChecks.rules.notAppleSigner.finding(
                     "The profile is signed by \"\(signed.identity.certificate.displayName)\", which does not chain "
                         + "to an Apple root: \(reason).",
                     bundle: signed.bundle,

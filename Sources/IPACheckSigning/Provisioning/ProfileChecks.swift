@@ -9,92 +9,95 @@ public enum ProfileChecks {
     /// How close to expiry a profile must be for ``expiresSoon``.
     public static let expiryWarningWindow: TimeInterval = 30 * 24 * 60 * 60
 
-    /// PROF001: the profile has expired.
-    public static let expired = Rule(
-        "PROF001",
-        .error,
-        "provisioning profile expired",
-        summary: "After `ExpirationDate` iOS refuses to launch development, ad hoc and in-house builds; "
-            + "App Store Connect refuses uploads signed with it.",
-        fix: "Regenerate the profile in the developer portal (or let Xcode manage it) and re-sign the app."
-    )
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
 
-    /// PROF002: the profile expires within ``expiryWarningWindow``.
-    public static let expiresSoon = Rule(
-        "PROF002",
-        .warning,
-        "provisioning profile expires soon",
-        summary: "The profile expires within 30 days; installed ad hoc, development and in-house builds stop "
-            + "launching then.",
-        fix: "Renew the profile and ship a re-signed build before it expires."
-    )
+        /// PROF001: the profile has expired.
+        public let expired = Rule(
+            "PROF001",
+            .error,
+            "provisioning profile expired",
+            summary: "After `ExpirationDate` iOS refuses to launch development, ad hoc and in-house builds; "
+                + "App Store Connect refuses uploads signed with it.",
+            fix: "Regenerate the profile in the developer portal (or let Xcode manage it) and re-sign the app."
+        )
 
-    /// PROF003: the CMS signature does not hold.
-    public static let signatureBroken = Rule(
-        "PROF003",
-        .error,
-        "provisioning profile signature broken",
-        summary: "The profile's CMS signature does not verify: its property list was edited after Apple signed "
-            + "it, or the signature is damaged. Devices refuse to install the app.",
-        fix: "Never edit a profile by hand; download it again from the developer portal and re-sign the app."
-    )
+        /// PROF002: the profile expires within ``expiryWarningWindow``.
+        public let expiresSoon = Rule(
+            "PROF002",
+            .warning,
+            "provisioning profile expires soon",
+            summary: "The profile expires within 30 days; installed ad hoc, development and in-house builds stop "
+                + "launching then.",
+            fix: "Renew the profile and ship a re-signed build before it expires."
+        )
 
-    /// PROF004: the signature could not be checked.
-    public static let signatureUnverifiable = Rule(
-        "PROF004",
-        .warning,
-        "provisioning profile signature cannot be checked",
-        summary: "The profile's signer certificate is missing or uses an algorithm ipacheck does not know, so its "
-            + "integrity is unknown.",
-        fix: "Download the profile again from the developer portal."
-    )
+        /// PROF003: the CMS signature does not hold.
+        public let signatureBroken = Rule(
+            "PROF003",
+            .error,
+            "provisioning profile signature broken",
+            summary: "The profile's CMS signature does not verify: its property list was edited after Apple signed "
+                + "it, or the signature is damaged. Devices refuse to install the app.",
+            fix: "Never edit a profile by hand; download it again from the developer portal and re-sign the app."
+        )
 
-    /// PROF005: the profile is a bare property list.
-    public static let unsigned = Rule(
-        "PROF005",
-        .error,
-        "provisioning profile is not signed",
-        summary: "The profile is a bare property list without Apple's CMS signature; devices refuse it.",
-        fix: "Embed the `.mobileprovision` file exactly as the developer portal or Xcode provides it."
-    )
+        /// PROF004: the signature could not be checked.
+        public let signatureUnverifiable = Rule(
+            "PROF004",
+            .warning,
+            "provisioning profile signature cannot be checked",
+            summary: "The profile's signer certificate is missing or uses an algorithm ipacheck does not know, so its "
+                + "integrity is unknown.",
+            fix: "Download the profile again from the developer portal."
+        )
 
-    /// PROF006: the signer does not chain to an Apple root (raised by ``TrustChecks``).
-    public static let notAppleSigner = Rule(
-        "PROF006",
-        .note,
-        "provisioning profile not signed by Apple",
-        summary: "The profile's signer certificate does not lead, through the certificates the profile carries, to "
-            + "one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at the "
-            + "profile's signing time). Test fixtures and re-signing tools produce such profiles; devices do not "
-            + "accept them.",
-        fix: "Use a profile generated by Apple's developer portal."
-    )
+        /// PROF005: the profile is a bare property list.
+        public let unsigned = Rule(
+            "PROF005",
+            .error,
+            "provisioning profile is not signed",
+            summary: "The profile is a bare property list without Apple's CMS signature; devices refuse it.",
+            fix: "Embed the `.mobileprovision` file exactly as the developer portal or Xcode provides it."
+        )
 
-    /// PROF007: a development profile in a build meant for release (raised by ``DistributionChecks``).
-    public static let developmentProfileInRelease = Rule(
-        "PROF007",
-        .error,
-        "development profile in a release build",
-        summary: "The app is signed with a development profile (`get-task-allow` true); it installs only on "
-            + "registered devices and App Store Connect rejects it.",
-        fix: "Archive and export with an App Store, ad hoc or in-house distribution profile."
-    )
+        /// PROF006: the signer does not chain to an Apple root (raised by ``TrustChecks``).
+        public let notAppleSigner = Rule(
+            "PROF006",
+            .note,
+            "provisioning profile not signed by Apple",
+            summary: "The profile's signer certificate does not lead, through the certificates the profile carries, to "
+                + "one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at the "
+                + "profile's signing time). Test fixtures and re-signing tools produce such profiles; devices do not "
+                + "accept them.",
+            fix: "Use a profile generated by Apple's developer portal."
+        )
 
-    /// PROF008: the profile's signing certificate has expired.
-    public static let signerCertificateExpired = Rule(
-        "PROF008",
-        .note,
-        "profile signing certificate expired",
-        summary: "The certificate that signed the profile is past its validity; old profiles keep working, but "
-            + "this profile was issued long ago.",
-        fix: "Regenerate the profile to get one signed by Apple's current certificate."
-    )
+        /// PROF007: a development profile in a build meant for release (raised by ``DistributionChecks``).
+        public let developmentProfileInRelease = Rule(
+            "PROF007",
+            .error,
+            "development profile in a release build",
+            summary: "The app is signed with a development profile (`get-task-allow` true); it installs only on "
+                + "registered devices and App Store Connect rejects it.",
+            fix: "Archive and export with an App Store, ad hoc or in-house distribution profile."
+        )
 
-    /// Every `PROF` rule, for the rule catalogue.
-    public static let rules: [Rule] = [
-        expired, expiresSoon, signatureBroken, signatureUnverifiable, unsigned, notAppleSigner,
-        developmentProfileInRelease, signerCertificateExpired,
-    ]
+        /// PROF008: the profile's signing certificate has expired.
+        public let signerCertificateExpired = Rule(
+            "PROF008",
+            .note,
+            "profile signing certificate expired",
+            summary: "The certificate that signed the profile is past its validity; old profiles keep working, but "
+                + "this profile was issued long ago.",
+            fix: "Regenerate the profile to get one signed by Apple's current certificate."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
 
     /// Judges a profile.
     ///
@@ -117,12 +120,16 @@ public enum ProfileChecks {
             let stamp = PlistValue.iso8601(expiry)
             if expiry <= now {
                 findings.append(
-                    expired.finding("the provisioning profile expired on \(stamp)", bundle: bundle, location: location)
+                    ProfileChecks.rules.expired.finding(
+                        "the provisioning profile expired on \(stamp)",
+                        bundle: bundle,
+                        location: location
+                    )
                 )
             } else if expiry.timeIntervalSince(now) < expiryWarningWindow {
                 let days = Int(expiry.timeIntervalSince(now) / (24 * 60 * 60))
                 findings.append(
-                    expiresSoon.finding(
+                    ProfileChecks.rules.expiresSoon.finding(
                         "the provisioning profile expires on \(stamp), in \(days) day\(days == 1 ? "" : "s")",
                         bundle: bundle,
                         location: location
@@ -135,7 +142,7 @@ public enum ProfileChecks {
             break
         case .contentDigestMismatch:
             findings.append(
-                signatureBroken.finding(
+                ProfileChecks.rules.signatureBroken.finding(
                     "the profile's property list does not match the digest its signer signed: it was edited after "
                         + "signing",
                     bundle: bundle,
@@ -144,7 +151,7 @@ public enum ProfileChecks {
             )
         case .invalidSignature:
             findings.append(
-                signatureBroken.finding(
+                ProfileChecks.rules.signatureBroken.finding(
                     "the profile's CMS signature does not verify with its signer's public key",
                     bundle: bundle,
                     location: location
@@ -152,7 +159,7 @@ public enum ProfileChecks {
             )
         case .unsigned:
             findings.append(
-                unsigned.finding(
+                ProfileChecks.rules.unsigned.finding(
                     "the profile is a bare property list, without a CMS signature",
                     bundle: bundle,
                     location: location
@@ -160,7 +167,7 @@ public enum ProfileChecks {
             )
         case .unverifiable(let reason):
             findings.append(
-                signatureUnverifiable.finding(
+                ProfileChecks.rules.signatureUnverifiable.finding(
                     "the profile's signature cannot be checked: \(reason)",
                     bundle: bundle,
                     location: location
@@ -169,7 +176,7 @@ public enum ProfileChecks {
         }
         if let signer = signature.signer, signer.notValidAfter <= now {
             findings.append(
-                signerCertificateExpired.finding(
+                ProfileChecks.rules.signerCertificateExpired.finding(
                     "the profile's signing certificate '\(signer.subjectCommonName ?? "?")' expired on "
                         + PlistValue.iso8601(signer.notValidAfter),
                     bundle: bundle,

@@ -55,7 +55,7 @@ struct AASACommand: AsyncParsableCommand {
         var coverage = RuleCoverage()
         AASASiteFetcher.recordCoverage(options: options, into: &coverage)
         var report = ReportOutput.report(
-            rules: ServingRules.all + CDNRules.all,
+            rules: ServingRules.rules.all + CDNRules.rules.all,
             gate: FailThreshold(failOn: failOn)
         )
         for (host, result) in zip(hosts, results) {

@@ -331,7 +331,7 @@ struct AppFlipChecksTests {
     }
 
     @Test func ruleIDsAreUniqueAndPrefixed() {
-        let ids = AppFlipChecks.rules.map(\.id)
+        let ids = AppFlipChecks.rules.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.hasPrefix("FLIP") })
     }

@@ -280,7 +280,7 @@ struct FirebaseChecksTests {
     }
 
     @Test func ruleIDsAreUniqueAndPrefixed() {
-        let ids = FirebaseChecks.rules.map(\.id)
+        let ids = FirebaseChecks.rules.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.hasPrefix("FIRE") })
     }

@@ -7,42 +7,34 @@ import Testing
 /// The rule catalogue: every rule declared in the sources is listed once, documented, and the README's table is
 /// the catalogue's.
 struct RuleCatalogTests {
-    /// Every rule ID declared with `Rule(` followed by a string literal anywhere under Sources/, read from the
-    /// source text (so a rule added to a file but forgotten in its group's list is caught).
-    static func declaredIDs() throws -> [(id: String, file: String)] {
-        let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
-        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
-        let pattern = try NSRegularExpression(pattern: #"\bRule\(\s*"([A-Z]+[0-9]+)""#)
-        var found: [(id: String, file: String)] = []
-        while let name = enumerator.nextObject() as? String {
-            guard name.hasSuffix(".swift") else { continue }
-            let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
-            let range = NSRange(text.startIndex..., in: text)
-            for match in pattern.matches(in: text, range: range) {
-                guard let idRange = Range(match.range(at: 1), in: text) else { continue }
-                found.append((String(text[idRange]), name))
+    /// Every rule of every set, with the name it is declared under.
+    static func declared() -> [(name: String, rule: Rule)] {
+        RuleCatalog.sets.flatMap { set in
+            Mirror(reflecting: set).children.compactMap { child in
+                (child.value as? Rule).map { (child.label ?? "?", $0) }
             }
         }
-        return found
     }
 
-    @Test func everyDeclaredRuleIsInTheCatalogueOnce() throws {
-        let declared = try Self.declaredIDs()
-        // The scan must find the rules this test knows exist, or it proves nothing.
-        #expect(declared.count >= 100, "only \(declared.count) declarations found under Sources/")
-        #expect(declared.contains { $0.id == "LINK001" && $0.file.hasSuffix("CrossCheckRules.swift") })
-        let catalogue = RuleCatalog.all.map(\.id)
-        for rule in declared {
-            #expect(
-                catalogue.filter { $0 == rule.id }.count == 1,
-                "\(rule.id) (\(rule.file)) is not in RuleCatalog.all once"
-            )
+    /// Each rule is declared once: no ID appears in two declarations, and the catalogue is exactly the sets'.
+    @Test func everyRuleIsDeclaredOnceAndCatalogued() {
+        let declared = Self.declared()
+        // The catalogue must hold the rules this test knows exist, or it proves nothing.
+        #expect(declared.count >= 180, "only \(declared.count) rules declared")
+        #expect(declared.contains { $0.name == "appIDNotListed" && $0.rule.id == "LINK001" })
+        let counts = Dictionary(declared.map { ($0.rule.id, [$0.name]) }, uniquingKeysWith: +)
+        for (id, names) in counts where names.count > 1 {
+            Issue.record("\(id) is declared \(names.count) times: \(names)")
         }
-        let declaredCounts = Dictionary(declared.map { ($0.id, [$0.file]) }, uniquingKeysWith: +)
-        for (id, files) in declaredCounts where files.count > 1 {
-            Issue.record("\(id) is declared \(files.count) times: \(files)")
-        }
-        #expect(Set(catalogue) == Set(declared.map(\.id)), "the catalogue lists rules no source declares")
+        #expect(RuleCatalog.all.map(\.id) == declared.map(\.rule.id).sorted())
+    }
+
+    /// Every set of rules in the sources is in the catalogue: a new file of rules is the one thing that must be
+    /// added to it by hand (its rules are then listed by reflection).
+    @Test func everyRuleSetIsInTheCatalogue() throws {
+        let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
+        let sets = try Self.swiftFiles(under: sources).map { $0.components(separatedBy: ": RuleSet {").count - 1 }
+        #expect(sets.reduce(0, +) == RuleCatalog.sets.count, "RuleSet declarations vs catalogue sets")
     }
 
     /// Every rule has tests that make it fire and keep it quiet (issue 6).
@@ -50,21 +42,10 @@ struct RuleCatalogTests {
     /// This guard catches a rule nobody tests: some test other than this file must name it, by ID or by its
     /// declaration's Swift name.
     @Test func everyRuleIsNamedBySomeTest() throws {
-        let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
-        let declaration = try NSRegularExpression(pattern: #"static let (\w+)\s*=\s*Rule\(\s*"([A-Z]+[0-9]+)""#)
-        var rules: [(name: String, id: String)] = []
-        for text in try Self.swiftFiles(under: sources) {
-            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                guard let name = Range(match.range(at: 1), in: text), let id = Range(match.range(at: 2), in: text)
-                else { continue }
-                rules.append((String(text[name]), String(text[id])))
-            }
-        }
-        #expect(rules.count == RuleCatalog.all.count, "declarations found: \(rules.count)")
         let tests = Repository.root.appendingPathComponent("Tests").resolvingSymlinksInPath()
         let testText = try Self.swiftFiles(under: tests, excluding: "RuleCatalogTests.swift").joined(separator: "\n")
-        for rule in rules where !testText.contains(rule.id) && !testText.contains(".\(rule.name)") {
-            Issue.record("no test names \(rule.id) (\(rule.name))")
+        for (name, rule) in Self.declared() where !testText.contains(rule.id) && !testText.contains(".\(name)") {
+            Issue.record("no test names \(rule.id) (\(name))")
         }
     }
 

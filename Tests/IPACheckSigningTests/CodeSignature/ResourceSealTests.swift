@@ -105,7 +105,7 @@ struct ResourceSealTests {
         #expect(result.added == failing.sorted())
         #expect(result.filesOmitRulesWereNotTriedOn == 0)
         #expect(result.unevaluatedOmitRules.isEmpty)
-        #expect(!result.findings.contains { $0.rule == ResourceSeal.omitRuleNotEvaluated.id })
+        #expect(!result.findings.contains { $0.rule == ResourceSeal.rules.omitRuleNotEvaluated.id })
     }
 
     /// A rule the matcher cannot evaluate omits nothing, as an invalid pattern always did, and is reported (SIG036)
@@ -118,7 +118,7 @@ struct ResourceSealTests {
         #expect(result.added == ["extra.txt"])
         #expect(result.unevaluatedOmitRules.map(\.pattern) == ["^(?i)extra\\.txt$", "^(unclosed"])
         #expect(result.unevaluatedOmitRules.allSatisfy { !$0.reason.isEmpty })
-        let notes = result.findings.filter { $0.rule == ResourceSeal.omitRuleNotEvaluated.id }
+        let notes = result.findings.filter { $0.rule == ResourceSeal.rules.omitRuleNotEvaluated.id }
         #expect(notes.count == 1)
         #expect(notes.first?.severity == .note)
         #expect(notes.first?.message.contains("2 omit rules of the seal are not evaluated") == true)
@@ -152,7 +152,7 @@ struct ResourceSealTests {
         // Each file costs the matcher more than 3 steps, so the budget ends before the last file.
         #expect(result.filesOmitRulesWereNotTriedOn > 0)
         #expect(result.added.count == result.filesOmitRulesWereNotTriedOn)
-        let note = result.findings.first { $0.rule == ResourceSeal.omitRuleNotEvaluated.id }
+        let note = result.findings.first { $0.rule == ResourceSeal.rules.omitRuleNotEvaluated.id }
         #expect(note?.message.contains("not tried on \(result.filesOmitRulesWereNotTriedOn) file(s)") == true)
     }
 
