@@ -44,9 +44,11 @@ public enum JSONValue: Hashable, Sendable, Codable {
     /// An object.
     case object([String: JSONValue])
 
-    /// The JSON form of `value`, as `JSONEncoder` writes it.
+    /// The JSON form of `value`, as `JSONEncoder` writes it (dates as ISO 8601 text, not seconds since 2001).
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(value)
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 

@@ -23,6 +23,7 @@ struct IPACheck: AsyncParsableCommand {
             DomainsCommand.self,
             EntitlementsCommand.self,
             VerifyCommand.self,
+            ProfileCommand.self,
             MatchCommand.self,
             AASACommand.self,
             ExplainCommand.self,

@@ -11,11 +11,12 @@ public struct JSONRenderer: ReportRendering {
         try Self.encode(report)
     }
 
-    /// Encodes any value the way every ipacheck JSON output is encoded: deterministic, and with no control
-    /// character or bidi override left raw (``UntrustedText/escapedInJSON(_:)``).
+    /// Encodes any value the way every ipacheck JSON output is encoded: deterministic, dates as ISO 8601, and with
+    /// no control character or bidi override left raw (``UntrustedText/escapedInJSON(_:)``).
     public static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         return UntrustedText.escapedInJSON(String(decoding: try encoder.encode(value), as: UTF8.self)) + "\n"
     }
 }

@@ -14,12 +14,15 @@ public enum TrustChecks {
         public let bundle: String?
         /// The slice, for code signatures.
         public let slice: String?
+        /// The file it signed, for a standalone profile (an embedded one is `embedded.mobileprovision`).
+        public let file: String?
 
         /// Creates an entry.
-        public init(identity: SignerIdentity, bundle: String?, slice: String? = nil) {
+        public init(identity: SignerIdentity, bundle: String?, slice: String? = nil, file: String? = nil) {
             self.identity = identity
             self.bundle = bundle
             self.slice = slice
+            self.file = file
         }
     }
 
@@ -58,7 +61,7 @@ public enum TrustChecks {
                     "The profile is signed by \"\(signed.identity.certificate.displayName)\", which does not chain "
                         + "to an Apple root: \(reason).",
                     bundle: signed.bundle,
-                    location: "embedded.mobileprovision"
+                    location: signed.file ?? "embedded.mobileprovision"
                 )
             )
         }

@@ -106,16 +106,18 @@ public enum ProfileChecks {
     ///   - signature: Its ``ProvisioningProfile/verifySignature()`` result (passed in so it is computed once).
     ///   - now: The current time (injected so results are reproducible).
     ///   - bundle: The bundle path for the findings.
+    ///   - file: Where the findings point: the embedded profile's name by default, a standalone file's path.
     ///
     /// Whether the profile's kind fits the build's distribution is ``DistributionChecks``' question.
     public static func findings(
         for profile: ProvisioningProfile,
         signature: ProfileSignatureStatus,
         now: Date,
-        bundle: String? = nil
+        bundle: String? = nil,
+        file: String? = nil
     ) -> [Finding] {
         var findings: [Finding] = []
-        let location = profile.isMacOS ? "embedded.provisionprofile" : "embedded.mobileprovision"
+        let location = file ?? (profile.isMacOS ? "embedded.provisionprofile" : "embedded.mobileprovision")
         if let expiry = profile.expirationDate {
             let stamp = PlistValue.iso8601(expiry)
             if expiry <= now {

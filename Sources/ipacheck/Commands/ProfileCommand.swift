@@ -1,0 +1,39 @@
+import ArgumentParser
+import IPACheckGate
+import IPACheckReport
+
+/// `ipacheck profile FILE.mobileprovision`: a standalone provisioning profile, decoded and judged.
+struct ProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Decode and judge a provisioning profile: type, team, app ID, expiry, entitlements, certificates.",
+        discussion: """
+            Shows what `security cms -D -i FILE` shows, in a few lines: the profile's type (development, ad-hoc, app-store, enterprise, developer-id), team, app ID, dates, how many devices it lists (never their identifiers), the certificates it allows and the entitlements it grants; then judges it as the gate judges an embedded profile: expiry, the CMS signature over its content, and the signer's chain to Apple's roots. Exit 0 when nothing reaches --fail-on, 1 when something does, 2 when the file is not a provisioning profile.
+
+            Examples:
+              ipacheck profile ~/Downloads/Acme_AppStore.mobileprovision
+              ipacheck profile embedded.mobileprovision --format json | jq '.entitlements'
+              ipacheck profile Acme.mobileprovision --fail-on warning   # also fail when it expires within 30 days
+            """
+    )
+
+    @Argument(help: "The .mobileprovision (or .provisionprofile) to read.")
+    var file: String
+
+    @Option(help: "Fail at this severity or worse: error, warning or note.")
+    var failOn: Severity = .error
+
+    @OptionGroup var output: ReportFormatOption
+
+    func run() async throws {
+        var report = ReportOutput.report(rules: ProfileReport.rules, gate: FailThreshold(failOn: failOn))
+        do {
+            let answer = try await ProfileReport.read(path: file)
+            report.add(input: file, findings: answer.findings)
+            for section in try answer.sections() { report.add(section: section) }
+        } catch let error as InputError {
+            report.add(unreadable: file, reason: error.message)
+        }
+        try ReportOutput.finish(report, format: output.format)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// `ipacheck profile FILE`: what it decodes agrees with an independent reader (Python's plistlib over the plist
+/// inside the CMS envelope), and no format ever shows a device identifier.
+struct ProfileCLITests {
+    static let formats = ["text", "json", "sarif", "junit", "github"]
+
+    /// The corpus's CMS-signed profiles (the others are fixtures of broken files).
+    static let corpusProfiles = [
+        "mobileprovision/appinfo_NotificationService.appex_embedded.mobileprovision",
+        "mobileprovision/appinfo_ios_adhoc.mobileprovision",
+        "mobileprovision/appinfo_ios_appstore.mobileprovision",
+        "mobileprovision/appinfo_ios_development.mobileprovision",
+        "mobileprovision/appinfo_macos_appstore.provisionprofile",
+        "mobileprovision/appinfo_macos_development.provisionprofile",
+    ]
+
+    /// Reads the XML plist inside a profile's envelope with Python's plistlib (no ipacheck code involved).
+    static let reference = #"""
+        import json, plistlib, re, sys
+        data = open(sys.argv[1], "rb").read()
+        plist = plistlib.loads(re.search(rb"<\?xml.*?</plist>", data, re.S).group(0))
+        ent = plist.get("Entitlements", {})
+        print(json.dumps({
+            "uuid": plist.get("UUID"),
+            "teams": plist.get("TeamIdentifier", []),
+            "devices": plist.get("ProvisionedDevices", []),
+            "expiration": plist["ExpirationDate"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "appID": ent.get("application-identifier", ent.get("com.apple.application-identifier")),
+            "entitlementKeys": sorted(ent.keys()),
+        }))
+        """#
+
+    @Test(
+        .enabled(if: Corpus.isAvailable, "\(Corpus.absentReason)"),
+        .enabled(if: Python.isAvailable || Python.isCI, "needs python3 for the reference reader"),
+        arguments: corpusProfiles
+    )
+    func decodesAsPlistlibReadsIt(relativePath: String) throws {
+        let path = Corpus.url(relativePath).path
+        let expected = try Python.run(script: Self.reference, arguments: [path])
+        #expect(expected.status == 0, "\(expected.output)")
+        let reference = try #require(
+            try JSONSerialization.jsonObject(with: Data(expected.output.utf8)) as? [String: Any]
+        )
+        let result = try CLI.run(["profile", path, "--format", "json"])
+        #expect([0, 1].contains(result.status), "\(result.stderr)")
+        let json = try result.jsonObject()
+        let profile = try #require(json["profile"] as? [String: Any])
+        let entitlements = try #require(json["entitlements"] as? [String: Any])
+        #expect(profile["uuid"] as? String == reference["uuid"] as? String)
+        #expect(profile["teamIdentifiers"] as? [String] == reference["teams"] as? [String])
+        #expect(profile["expirationDate"] as? String == reference["expiration"] as? String)
+        #expect(profile["applicationIdentifier"] as? String == reference["appID"] as? String)
+        #expect(entitlements.keys.sorted() == reference["entitlementKeys"] as? [String])
+        let devices = reference["devices"] as? [String] ?? []
+        if !devices.isEmpty { #expect(profile["deviceCount"] as? Int == devices.count) }
+        for format in Self.formats {
+            let output = try CLI.run(["profile", path, "--format", format]).stdout
+            for device in devices { #expect(!output.contains(device), "\(format) shows a device identifier") }
+        }
+    }
+
+    /// A generated profile: expired, signed by a test CA rather than Apple, listing three devices.
+    @Test func judgesAnExpiredProfileSignedOutsideApple() throws {
+        let payload = ProfileBuilder.payload(devices: 3, expiration: Date(timeIntervalSince1970: 1_700_000_000))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Test.mobileprovision")
+        try Data(try ProfileBuilder(payload: payload).build()).write(to: file)
+
+        let text = try CLI.run(["profile", file.path])
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout.contains("Test Profile  [ad-hoc]"))
+        #expect(text.stdout.contains("team ABCDE12345 (Example Team) · app ID ABCDE12345.com.example.app"))
+        #expect(text.stdout.contains("3 devices"))
+        #expect(text.stdout.contains("error   PROF001"))
+        #expect(text.stdout.contains("PROF006"))
+        let json = try CLI.run(["profile", file.path, "--format", "json"]).jsonObject()
+        let profile = try #require(json["profile"] as? [String: Any])
+        #expect(profile["deviceCount"] as? Int == 3)
+        #expect(profile["type"] as? String == "ad-hoc")
+        #expect(profile["expirationDate"] as? String == "2023-11-14T22:13:20Z")
+        for format in Self.formats {
+            let output = try CLI.run(["profile", file.path, "--format", format]).stdout
+            #expect(!output.contains(String(repeating: "0", count: 39)), "\(format) shows a device identifier")
+        }
+    }
+
+    @Test func refusesWhatIsNotAProfile() throws {
+        let result = try CLI.run(["profile", SampleFiles.apexAASA])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("ipacheck: error: \(SampleFiles.apexAASA): "))
+    }
+}
