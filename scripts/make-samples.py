@@ -272,13 +272,16 @@ def version32(text: str) -> int:
 class Signing:
     """What a bundle's executable signature binds and who signs it (`identity` None = ad hoc, empty CMS)."""
 
-    def __init__(self, identifier, team, identity, info_plist=None, code_resources=None, entitlements=None):
+    def __init__(
+        self, identifier, team, identity, info_plist=None, code_resources=None, entitlements=None, der=True
+    ):
         self.identifier = identifier
         self.team = team
         self.identity = identity
         self.info_plist = info_plist
         self.code_resources = code_resources
         self.entitlements = entitlements
+        self.der = der  # False: only the XML entitlements blob, as signing tools before Xcode 13 wrote
 
 
 def build_macho(
@@ -375,9 +378,12 @@ def build_macho(
         special[3] = signing.code_resources
     if signing.entitlements is not None:
         xml = blob(CSMAGIC_ENTITLEMENTS, plist_xml(signing.entitlements))
-        der_blob = blob(CSMAGIC_DER_ENTITLEMENTS, der_entitlements(signing.entitlements))
-        blobs += [(5, xml), (7, der_blob)]
-        special[5], special[7] = xml, der_blob
+        blobs.append((5, xml))
+        special[5] = xml
+        if signing.der:
+            der_blob = blob(CSMAGIC_DER_ENTITLEMENTS, der_entitlements(signing.entitlements))
+            blobs.append((7, der_blob))
+            special[7] = der_blob
     n_special = max(special)
     code_limit = sig_off
     n_code = (code_limit + (1 << PAGE_SHIFT) - 1) >> PAGE_SHIFT
@@ -522,6 +528,7 @@ def make_bundle(
     install_name: str | None = None,
     info_bytes: bytes | None = None,
     text_filler: bytes = b"",
+    with_der: bool = True,
 ) -> Bundle:
     """Builds a bundle bottom-up: nested bundles are complete before the parent's seal names their cdhashes."""
     files: dict[str, bytes] = {}
@@ -540,7 +547,9 @@ def make_bundle(
     seal = code_resources(files, nested_seal)
     executable = info["CFBundleExecutable"]
     team = TEAM if identity else None
-    signing = Signing(info["CFBundleIdentifier"], team, identity, files["Info.plist"], seal, entitlements)
+    signing = Signing(
+        info["CFBundleIdentifier"], team, identity, files["Info.plist"], seal, entitlements, der=with_der
+    )
     minos = info.get("MinimumOSVersion", "16.0")
     text_size = TEXT_FILE_SIZE if not text_filler else align(len(text_filler) + 0x1000, 0x4000)
     image, cd = build_macho(

@@ -24,6 +24,7 @@ struct IPACheck: AsyncParsableCommand {
             EntitlementsCommand.self,
             VerifyCommand.self,
             ProfileCommand.self,
+            DiffCommand.self,
             MatchCommand.self,
             AASACommand.self,
             ExplainCommand.self,

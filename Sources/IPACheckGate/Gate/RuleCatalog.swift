@@ -13,9 +13,9 @@ public enum RuleCatalog {
     public static let sets: [any RuleSet] =
         [
             ArchiveRules.rules, SealScan.rules, SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules,
-            ProfileChecks.rules, BundleFactRules.rules, DistributionChecks.rules, AssociatedDomainRules.rules,
-            EntitlementComparison.rules, ServingRules.rules, CDNRules.rules, CrossCheckRules.rules,
-            AppFlipChecks.rules, FirebaseChecks.rules,
+            ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, DistributionChecks.rules,
+            AssociatedDomainRules.rules, EntitlementComparison.rules, ServingRules.rules, CDNRules.rules,
+            CrossCheckRules.rules, AppFlipChecks.rules, FirebaseChecks.rules,
         ] + AASARules.sets
 
     /// All rules, sorted by ID.

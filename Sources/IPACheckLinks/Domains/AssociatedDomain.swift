@@ -112,7 +112,7 @@ extension AssociatedDomain: Encodable {
 /// The step-by-step reading of one entry; each step records its problem and strips what it found, so later
 /// steps still see a host.
 private struct EntryParser {
-    package let entry: String
+    let entry: String
     var problems: [AssociatedDomain.Problem] = []
 
     init(entry: String) {

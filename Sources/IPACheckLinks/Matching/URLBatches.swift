@@ -123,7 +123,7 @@ public enum URLBatches {
         }
 
         /// Lets the threads end once the jobs given so far are done.
-        package func finish() {
+        func finish() {
             condition.withLock {
                 finished = true
                 condition.broadcast()

@@ -137,7 +137,7 @@ struct CodePageDigester {
             }
         }
 
-        package func finish() -> CodePageDigests {
+        func finish() -> CodePageDigests {
             CodePageDigests(
                 slice: range,
                 hashedLength: (isComplete ? position : range.lowerBound) - range.lowerBound,
@@ -178,7 +178,7 @@ struct CodePageDigester {
     }
 
     /// The digests of every slice known, in file order.
-    package func finish() -> [CodePageDigests] {
+    func finish() -> [CodePageDigests] {
         slices.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { $0.finish() }
     }
 }

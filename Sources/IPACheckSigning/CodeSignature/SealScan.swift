@@ -457,7 +457,7 @@ struct ExecutableReader {
     }
 
     /// The headers, signatures and page digests, or why the bytes are not a readable Mach-O.
-    package func finish() -> Result<(container: MachOContainer, pages: [CodePageDigests]), ParseError> {
+    func finish() -> Result<(container: MachOContainer, pages: [CodePageDigests]), ParseError> {
         if let problem { return .failure(problem) }
         do {
             return .success((try scanner.finish(), pages.finish()))
