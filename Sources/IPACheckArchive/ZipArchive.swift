@@ -1,7 +1,9 @@
 internal import CZip
 import Foundation
 
-/// A read-only zip archive, read member by member without unpacking anything to disk.
+/// A read-only zip archive, read member by member without unpacking anything to disk; or a folder (an `.app`, an
+/// `.xcarchive`, an unpacked ipa) read the same way, under the member names the app has in an ipa
+/// (``FolderArchive``).
 ///
 /// Owns one libzip handle (freed in `deinit` with `zip_discard`, since a read-only archive must not be written
 /// back). libzip handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
@@ -18,7 +20,17 @@ public final class ZipArchive {
     /// members share a name. Nil when the strict open succeeded.
     public let leniencyReason: String?
 
-    private let handle: OpaquePointer
+    /// Symbolic links of a folder that point outside the bundle: never followed, not members; for the caller to
+    /// report. Always empty for a zip.
+    public let escapingLinks: [(name: String, target: String)]
+
+    /// Where the members are.
+    private enum Backend {
+        case zip(OpaquePointer)
+        case folder(FolderArchive)
+    }
+
+    private let backend: Backend
 
     /// Opens the archive at `path`, checking the central directory's consistency.
     ///
@@ -45,8 +57,15 @@ public final class ZipArchive {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ArchiveError(.unreadable, reason: "no such file")
         }
+        self.path = path
+        self.limits = limits
         guard !isDirectory.boolValue else {
-            throw ArchiveError(.unreadable, reason: "is a folder, not a file")
+            let folder = try FolderArchive(root: URL(fileURLWithPath: path), limits: limits)
+            backend = .folder(folder)
+            entries = folder.entries
+            escapingLinks = folder.escapingLinks
+            leniencyReason = nil
+            return
         }
         // Checked before libzip reads the central directory, which costs memory for every member it lists.
         if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
@@ -65,10 +84,9 @@ public final class ZipArchive {
         guard let handle = opened else {
             throw Self.openError(errorCode)
         }
-        self.handle = handle
+        self.backend = .zip(handle)
         self.leniencyReason = leniency
-        self.path = path
-        self.limits = limits
+        self.escapingLinks = []
         do {
             self.entries = try Self.listEntries(handle, limits: limits)
         } catch {
@@ -78,13 +96,13 @@ public final class ZipArchive {
     }
 
     deinit {
-        zip_discard(handle)
+        if case .zip(let handle) = backend { zip_discard(handle) }
     }
 
     /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.
     public func read(_ entry: ZipEntry, limit: Int? = nil) throws(ArchiveError) -> [UInt8] {
         let cap = limit ?? limits.maximumMemberBytes
-        let stream = try ZipMemberStream(archive: self, entry: entry)
+        let stream = try self.stream(entry)
         var result: [UInt8] = []
         // The declared size is untrusted but the cap bounds it; reserving it whole spares the doubling copies of a
         // growing buffer (a peak of twice the member), and a lying size costs at most the cap.
@@ -106,7 +124,7 @@ public final class ZipArchive {
 
     /// Opens a sequential stream over a member, for reading only the parts that matter.
     public func stream(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream {
-        try ZipMemberStream(archive: self, entry: entry)
+        ZipMemberStream(archive: self, entry: entry, source: try openMember(entry))
     }
 
     /// The member named exactly `name`, if any.
@@ -114,7 +132,8 @@ public final class ZipArchive {
         entries.first { $0.name == name }
     }
 
-    fileprivate func openMember(_ entry: ZipEntry) throws(ArchiveError) -> OpaquePointer {
+    private func openMember(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream.Source {
+        guard case .zip(let handle) = backend else { return try openFolderMember(entry) }
         guard !entry.isEncrypted else {
             throw ArchiveError(.encrypted, member: entry.name, reason: "member is encrypted")
         }
@@ -129,7 +148,22 @@ public final class ZipArchive {
             let message = String(cString: zip_strerror(handle))
             throw ArchiveError(.damagedMember, member: entry.name, reason: message)
         }
-        return file
+        return .zip(file)
+    }
+
+    private func openFolderMember(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream.Source {
+        guard case .folder(let folder) = backend, folder.members.indices.contains(entry.index) else {
+            throw ArchiveError(.damagedMember, member: entry.name, reason: "not a member of this folder")
+        }
+        switch folder.members[entry.index] {
+        case .folder: return .bytes([])
+        case .link(let target): return .bytes(target)
+        case .file(let url):
+            guard let handle = try? FileHandle(forReadingFrom: url) else {
+                throw ArchiveError(.damagedMember, member: entry.name, reason: "cannot be opened")
+            }
+            return .file(handle)
+        }
     }
 
     private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
@@ -197,95 +231,5 @@ public final class ZipArchive {
         case ZIP_ER_OPEN, ZIP_ER_NOENT, ZIP_ER_READ: return ArchiveError(.unreadable, reason: message)
         default: return ArchiveError(.notAZip, reason: "cannot open as a zip archive: \(message)")
         }
-    }
-}
-
-/// A forward-only stream over one member: read what you need, skip the rest without keeping it.
-///
-/// Used to pull a Mach-O header and its code signature out of a large executable without holding the whole file.
-public final class ZipMemberStream {
-    /// The member being read.
-    public let entry: ZipEntry
-    /// Decompressed bytes consumed so far.
-    public private(set) var position: Int = 0
-
-    private let file: OpaquePointer
-    private let archive: ZipArchive
-
-    fileprivate init(archive: ZipArchive, entry: ZipEntry) throws(ArchiveError) {
-        self.archive = archive
-        self.entry = entry
-        self.file = try archive.openMember(entry)
-    }
-
-    deinit {
-        zip_fclose(file)
-    }
-
-    /// Reads up to `maximumCount` bytes; an empty result means the end of the member.
-    public func read(maximumCount: Int) throws(ArchiveError) -> [UInt8] {
-        guard maximumCount > 0 else { return [] }
-        guard position < archive.limits.maximumStreamedBytes else {
-            throw ArchiveError(
-                .tooLarge,
-                member: entry.name,
-                reason: "member is larger than the \(archive.limits.maximumStreamedBytes)-byte streaming limit"
-            )
-        }
-        var buffer = [UInt8](repeating: 0, count: maximumCount)
-        let got = buffer.withUnsafeMutableBytes { raw in
-            zip_fread(file, raw.baseAddress, zip_uint64_t(maximumCount))
-        }
-        guard got >= 0 else {
-            let message = String(cString: zip_file_strerror(file))
-            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
-        }
-        let count = Int(got)
-        position += count
-        buffer.removeSubrange(count...)
-        return buffer
-    }
-
-    /// Reads up to `buffer.count` bytes into `buffer` (reused between calls, so streaming a large member allocates
-    /// nothing per chunk); returns how many were read, 0 at the end of the member.
-    public func read(into buffer: inout [UInt8]) throws(ArchiveError) -> Int {
-        guard !buffer.isEmpty else { return 0 }
-        guard position < archive.limits.maximumStreamedBytes else {
-            throw ArchiveError(
-                .tooLarge,
-                member: entry.name,
-                reason: "member is larger than the \(archive.limits.maximumStreamedBytes)-byte streaming limit"
-            )
-        }
-        let got = buffer.withUnsafeMutableBytes { raw in
-            zip_fread(file, raw.baseAddress, zip_uint64_t(raw.count))
-        }
-        guard got >= 0 else {
-            let message = String(cString: zip_file_strerror(file))
-            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
-        }
-        position += Int(got)
-        return Int(got)
-    }
-
-    /// Reads exactly `count` bytes, or fewer only at the end of the member.
-    public func read(exactly count: Int) throws(ArchiveError) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(min(count, 1 << 20))
-        while result.count < count {
-            let chunk = try read(maximumCount: min(64 * 1024, count - result.count))
-            if chunk.isEmpty { break }
-            result.append(contentsOf: chunk)
-        }
-        return result
-    }
-
-    /// Discards bytes until ``position`` is `offset` (or the member ends); returns whether it got there.
-    public func skip(to offset: Int) throws(ArchiveError) -> Bool {
-        while position < offset {
-            let chunk = try read(maximumCount: min(64 * 1024, offset - position))
-            if chunk.isEmpty { return false }
-        }
-        return position == offset
     }
 }

@@ -105,6 +105,17 @@ public enum ArchiveRules {
                 + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
             fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
         )
+
+        /// A symbolic link of a bundle folder points outside the bundle.
+        public let linkLeavesBundle = Rule(
+            "ARC012",
+            .error,
+            "symbolic link leaves the bundle",
+            summary: "A symbolic link in the .app points to a path outside the bundle (absolute, or climbing above "
+                + "it with `..`). ipacheck never follows it; on a device the target does not exist, and installers "
+                + "and codesign refuse such bundles.",
+            fix: "Replace the link with the file it points to, or point it at a path inside the bundle."
+        )
     }
 
     /// The rules declared here.

@@ -58,6 +58,14 @@ public final class IPAFile {
                 )
             )
         }
+        for link in archive.escapingLinks {
+            findings.append(
+                ArchiveRules.rules.linkLeavesBundle.finding(
+                    "\(link.name) links to \(link.target), outside the bundle; it was not followed",
+                    location: link.name
+                )
+            )
+        }
         let members = Self.screenMembers(archive.entries, findings: &findings)
         reader = IPAMemberReader(path: path, archive: archive, members: members)
         let names = members.keys.sorted()

@@ -4,7 +4,8 @@ public import IPACheckReport
 
 /// What kind of file the user pointed a command at, judged by its first bytes rather than its name.
 public enum TargetKind: Sendable, Hashable {
-    /// A zip archive (an ipa, or something that claims to be one).
+    /// A zip archive (an ipa, or something that claims to be one), or a folder read as one (an `.app`, an
+    /// `.xcarchive`, an unpacked ipa).
     case archive
     /// A bare Mach-O, thin or fat.
     case machO
@@ -13,6 +14,10 @@ public enum TargetKind: Sendable, Hashable {
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is neither a zip nor a Mach-O.
     public static func of(path: String) throws(InputError) -> TargetKind {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .archive
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")

@@ -1,0 +1,125 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// TARGET may be an `.ipa`, an `.app` folder, an `.xcarchive` or an unpacked ipa: the same bytes give the same
+/// answers in every container (the contract). Real ipas from the corpus are unpacked with Python's zipfile and every
+/// command that reads a build is run on each form; the outputs, with the target's path taken out, must be equal.
+struct ContainerCLITests {
+    /// Corpus ipas with their app under `Payload/` (the others are broken on purpose, or zip a folder that holds
+    /// `Payload/`, which is not an export).
+    static let ipas = [
+        "ipa/appinfo_iphone.ipa", "ipa/appinfo_ipad.ipa", "ipa/appinfo_embedded_universal.ipa",
+        "ipa/appinfo_apple-tv.ipa", "ipa/fastlane_iOSAppOnly.ipa", "ipa/fastlane_IncorrectlySigned.ipa",
+        "ipa/fastlane_very-capable-app.ipa",
+    ]
+
+    /// The JSON output with what only a zip can have taken out: ARC010 (the zip's central directory and local
+    /// headers disagree; a folder has neither), and the counts it adds to.
+    static func comparable(_ stdout: String, target: String) throws -> String {
+        guard !stdout.isEmpty else { return "" }
+        func strip(_ value: Any) -> Any {
+            if let array = value as? [Any] {
+                return array.filter { ($0 as? [String: Any])?["rule"] as? String != "ARC010" }.map(strip)
+            }
+            if let object = value as? [String: Any] {
+                return object.filter { $0.key != "summary" }.mapValues(strip)
+            }
+            return value
+        }
+        let object = try JSONSerialization.jsonObject(
+            with: Data(stdout.replacingOccurrences(of: target, with: "T").utf8)
+        )
+        let data = try JSONSerialization.data(withJSONObject: strip(object), options: [.sortedKeys, .prettyPrinted])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static let commands: [[String]] = [
+        ["info", "--format", "json"], ["domains", "--format", "json"], ["entitlements", "--format", "json"],
+        ["entitlements", "--source", "profile", "--format", "json"], ["verify", "--resources", "--format", "json"],
+        ["check", "--offline", "--aasa-dir", SampleFiles.aasaDir, "--format", "json"],
+    ]
+
+    /// The forms of one ipa: its unpacked folder, its `.app`, and an `.xcarchive` holding that `.app`.
+    static func forms(of ipa: String) throws -> (folder: URL, forms: [String]) {
+        let folder = try Python.unzip(ipa)
+        // Some zips hold a folder that holds Payload/; ipacheck reads both the same way.
+        let top = try FileManager.default.contentsOfDirectory(atPath: folder.path).map(folder.appendingPathComponent)
+        let payload =
+            ([folder] + top).map { $0.appendingPathComponent("Payload") }
+            .first { FileManager.default.fileExists(atPath: $0.path) } ?? folder.appendingPathComponent("Payload")
+        let apps = try FileManager.default.contentsOfDirectory(atPath: payload.path).filter { $0.hasSuffix(".app") }
+        var forms = [folder.path]
+        // The .app alone holds the same bytes as the ipa only when the ipa holds nothing but Payload/ (a wrapper
+        // folder or __MACOSX are archive-level findings the .app cannot have).
+        if top.map(\.lastPathComponent) == ["Payload"], apps.count == 1, let app = apps.first {
+            forms.append(payload.appendingPathComponent(app).path)
+            let archive = folder.appendingPathComponent("Build.xcarchive/Products/Applications")
+            try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: payload.appendingPathComponent(app),
+                to: archive.appendingPathComponent(app)
+            )
+            forms.append(folder.appendingPathComponent("Build.xcarchive").path)
+        }
+        return (folder, forms)
+    }
+
+    @Test(
+        .enabled(if: Corpus.isAvailable, "\(Corpus.absentReason)"),
+        .enabled(if: Python.isAvailable || Python.isCI, "needs python3 to unpack the ipas"),
+        arguments: ipas
+    )
+    func everyContainerGivesTheSameAnswers(relativePath: String) throws {
+        let ipa = Corpus.url(relativePath).path
+        let (folder, forms) = try Self.forms(of: ipa)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(forms.count >= 1)
+        for command in Self.commands {
+            let reference = try CLI.run(Array(command.prefix(1)) + [ipa] + command.dropFirst())
+            for form in forms {
+                let result = try CLI.run(Array(command.prefix(1)) + [form] + command.dropFirst())
+                #expect(result.status == reference.status, "\(command) on \(form): \(result.stderr)")
+                let got = try Self.comparable(result.stdout, target: form)
+                #expect(got == (try Self.comparable(reference.stdout, target: ipa)), "\(command) differs on \(form)")
+            }
+        }
+    }
+
+    /// A link that leaves the bundle is reported and never followed; one that stays inside is read as its target
+    /// path, as a zip stores it.
+    @Test func aLinkOutOfTheBundleIsReportedNotFollowed() throws {
+        let folder = try Python.unzip(SampleFiles.minimal)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = folder.appendingPathComponent("Payload/Minimal.app")
+        try FileManager.default.createSymbolicLink(
+            atPath: app.appendingPathComponent("passwd").path,
+            withDestinationPath: "/etc/passwd"
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: app.appendingPathComponent("up").path,
+            withDestinationPath: "../../.."
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: app.appendingPathComponent("inside").path,
+            withDestinationPath: "Info.plist"
+        )
+        let result = try CLI.run(["info", app.path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
+        let escaping = findings.filter { $0["rule"] as? String == "ARC012" }.compactMap { $0["message"] as? String }
+        #expect(escaping.count == 2, "\(findings)")
+        #expect(escaping.contains { $0.hasPrefix("Payload/Minimal.app/passwd links to /etc/passwd") })
+        #expect(escaping.contains { $0.hasPrefix("Payload/Minimal.app/up links to ../../..") })
+        #expect(!escaping.contains { $0.contains("inside") })
+    }
+
+    @Test func aFolderThatHoldsNoAppIsAnInputError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-empty-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["info", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no Payload/*.app"), "\(result.stderr)")
+    }
+}
