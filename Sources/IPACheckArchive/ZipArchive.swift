@@ -20,8 +20,9 @@ public final class ZipArchive {
     /// members share a name. Nil when the strict open succeeded.
     public let leniencyReason: String?
 
-    /// Symbolic links of a folder that point outside the bundle: never followed, not members; for the caller to
-    /// report. Always empty for a zip.
+    /// Symbolic links of a folder that point outside the bundle, for the caller to report.
+    ///
+    /// They are never followed and are not members. Always empty for a zip.
     public let escapingLinks: [(name: String, target: String)]
 
     /// Where the members are.

@@ -2,8 +2,9 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// TARGET may be an `.ipa`, an `.app` folder, an `.xcarchive` or an unpacked ipa: the same bytes give the same
-/// answers in every container (the contract). Real ipas from the corpus are unpacked with Python's zipfile and every
+/// The same bytes give the same answers in every container (the contract).
+///
+/// TARGET may be an `.ipa`, an `.app` folder, an `.xcarchive` or an unpacked ipa. Real ipas from the corpus are unpacked with Python's zipfile and every
 /// command that reads a build is run on each form; the outputs, with the target's path taken out, must be equal.
 struct ContainerCLITests {
     /// Corpus ipas with their app under `Payload/` (the others are broken on purpose, or zip a folder that holds
