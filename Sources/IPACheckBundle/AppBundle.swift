@@ -39,6 +39,28 @@ public struct AppBundle: Sendable, Hashable, Encodable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// A stand-in for the app an entitlements file (`.entitlements`, `.xcent`) will be signed into, named after
+    /// the file: no Info.plist, executable, profile or seal, so only what the entitlements say can be checked.
+    package static func standIn(forEntitlementsFile path: String, bundleID: String?) -> AppBundle {
+        AppBundle(
+            path: path,
+            kind: .app,
+            parent: nil,
+            bundleID: bundleID,
+            name: nil,
+            version: nil,
+            build: nil,
+            platform: nil,
+            minimumOSVersion: nil,
+            executable: nil,
+            provisioningProfile: nil,
+            codeResources: nil,
+            infoPlistPath: path,
+            infoPlist: .dictionary([:]),
+            infoPlistDigests: FileDigests(of: [UInt8]())
+        )
+    }
+
     /// The identity keys `ipacheck info` prints; the whole Info.plist and member paths stay out of the JSON.
     private enum CodingKeys: String, CodingKey {
         case path, kind, parent, bundleID, name, version, build, platform, minimumOSVersion, executable

@@ -9,6 +9,8 @@ public enum TargetKind: Sendable, Hashable {
     case archive
     /// A bare Mach-O, thin or fat.
     case machO
+    /// A property list: an entitlements file (`.entitlements`, `.xcent`).
+    case propertyList
 
     /// Sniffs the file at `path`.
     ///
@@ -23,7 +25,9 @@ public enum TargetKind: Sendable, Hashable {
             throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")
         }
         defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: 4)) ?? Data())
+        let start = Array((try? handle.read(upToCount: 64)) ?? Data())
+        if Self.isPropertyList(start) { return .propertyList }
+        let head = Array(start.prefix(4))
         guard head.count == 4 else {
             throw InputError("too-short", file: path, "is too short to be an ipa or a Mach-O")
         }
@@ -33,6 +37,13 @@ public enum TargetKind: Sendable, Hashable {
             0xcafe_babe, 0xcafe_babf, 0xfeed_face, 0xfeed_facf, 0xcefa_edfe, 0xcffa_edfe,
         ]
         if machOMagics.contains(magic) { return .machO }
-        throw InputError("unknown-format", file: path, "is neither an ipa (zip) nor a Mach-O")
+        throw InputError("unknown-format", file: path, "is neither an ipa (zip), a Mach-O nor a property list")
+    }
+
+    /// Whether the first bytes of a file start a property list, XML (after any BOM and white space) or binary.
+    static func isPropertyList(_ head: [UInt8]) -> Bool {
+        let text = String(decoding: head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 <= 0x20 }, as: UTF8.self)
+        return text.hasPrefix("bplist") || text.hasPrefix("<?xml") || text.hasPrefix("<plist")
+            || text.hasPrefix("<!DOCTYPE plist")
     }
 }

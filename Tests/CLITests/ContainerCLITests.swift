@@ -87,6 +87,32 @@ struct ContainerCLITests {
         }
     }
 
+    /// The corpus's own .xcarchive (fastlane's fixture) reads as the .app it holds, in every command.
+    @Test(.enabled(if: Corpus.isAvailable, "\(Corpus.absentReason)"))
+    func theCorpusArchiveReadsAsItsApp() throws {
+        let archive = Corpus.url("ipa/fastlane_very-capable-app.xcarchive").path
+        let app = archive + "/Products/Applications/very-capable-app.app"
+        for command in Self.commands {
+            let fromArchive = try CLI.run(Array(command.prefix(1)) + [archive] + command.dropFirst())
+            let fromApp = try CLI.run(Array(command.prefix(1)) + [app] + command.dropFirst())
+            #expect(fromArchive.status == fromApp.status, "\(command): \(fromArchive.stderr)")
+            #expect(
+                try Self.comparable(fromArchive.stdout, target: archive)
+                    == Self.comparable(fromApp.stdout, target: app),
+                "\(command) differs"
+            )
+        }
+        // What the archive's app is signed with is what Xcode's expanded .xcent for it says.
+        let xcent = Corpus.url("entitlements/fastlane_very-capable-app_archived-expanded-entitlements.xcent").path
+        func hosts(_ target: String) throws -> [String] {
+            let json = try CLI.run(["domains", target, "--format", "json"]).jsonObject()
+            let bundles = try #require(json["bundles"] as? [[String: Any]])
+            return (bundles.first?["associatedDomains"] as? [[String: Any]] ?? []).compactMap { $0["entry"] as? String }
+        }
+        #expect(try hosts(xcent) == hosts(archive))
+        #expect(try hosts(xcent) == ["webcredentials:example.com"])
+    }
+
     /// A link that leaves the bundle is reported and never followed; one that stays inside is read as its target
     /// path, as a zip stores it.
     @Test func aLinkOutOfTheBundleIsReportedNotFollowed() throws {

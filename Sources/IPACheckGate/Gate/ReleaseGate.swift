@@ -22,6 +22,8 @@ public struct GateOptions: Sendable {
     public var distribution: Distribution?
     /// The time expiry is judged at.
     public var now: Date
+    /// The application identifier of an entitlements file that names none (`--app-id`).
+    public var appID: String?
     /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
     public var archiveLimits: ArchiveLimits
 
@@ -32,7 +34,8 @@ public struct GateOptions: Sendable {
         configuration: GateConfiguration = GateConfiguration(),
         distribution: Distribution? = nil,
         now: Date = Date(),
-        archiveLimits: ArchiveLimits = .standard
+        archiveLimits: ArchiveLimits = .standard,
+        appID: String? = nil
     ) {
         self.fetch = fetch
         self.fetcher = fetcher
@@ -40,6 +43,7 @@ public struct GateOptions: Sendable {
         self.distribution = distribution
         self.now = now
         self.archiveLimits = archiveLimits
+        self.appID = appID
     }
 
     /// The distribution asked for: the option, else the configuration's.
@@ -117,104 +121,6 @@ public enum ReleaseGate {
         }
     }
 
-    // MARK: - Reading
-
-    /// Everything the gate learns from one ipa without the network, read in one pass.
-    struct InspectedBuild: Sendable {
-        let path: String
-        let archiveFindings: [Finding]
-        let facts: [BundleFacts]
-        let seals: [BundleSealCheck]
-        let firebase: [FirebaseBundleFacts]
-        let mainExecutableStrings: BinaryStrings?
-        let targets: [AASAFetchTarget]
-        /// Whether each code and profile signer chains to Apple (evaluated once per signer).
-        var trustFindings: [Finding] = []
-    }
-
-    /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
-    static func trustFindings(_ build: InspectedBuild) async -> [Finding] {
-        var code: [TrustChecks.Signed] = []
-        for seal in build.seals {
-            if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
-            for nested in seal.nestedCode { code += TrustChecks.codeSigners(nested.check, bundle: seal.bundle.path) }
-        }
-        let profiles = build.facts.compactMap { fact in
-            fact.profileSignature?.identity.map { TrustChecks.Signed(identity: $0, bundle: fact.bundle.path) }
-        }
-        return await TrustChecks.findings(code: code, profiles: profiles)
-    }
-
-    static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
-        let ipa = try IPAFile(path: path, limits: options.archiveLimits)
-        let configuration = options.configuration
-        let scan = try SealScan.scan(
-            ipa,
-            depth: .everything,
-            keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },
-            searchMainExecutable: configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles
-        )
-        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
-        let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
-        var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
-        if let appFlip = configuration.appFlip, let main = facts.first {
-            targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: main.domains).map {
-                AASAFetchTarget(host: $0)
-            }
-        }
-        for bundle in firebase {
-            targets += FirebaseChecks.linkHosts(bundle, settings: configuration.firebase).map {
-                AASAFetchTarget(host: $0)
-            }
-        }
-        return InspectedBuild(
-            path: path,
-            archiveFindings: ipa.findings + scan.findings,
-            facts: facts,
-            seals: scan.verify(ipa: ipa, now: options.now),
-            firebase: firebase,
-            mainExecutableStrings: scan.mainExecutableStrings,
-            targets: targets
-        )
-    }
-
-    private static func isServiceFile(_ member: String, in ipa: IPAFile) -> Bool {
-        let name = member.split(separator: "/").last.map(String.init) ?? member
-        guard name.hasPrefix("GoogleService-Info"), name.hasSuffix(".plist") else { return false }
-        let folder = String(member.dropLast(name.count + 1))
-        return ipa.bundles.contains { $0.path == folder }
-    }
-
-    private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
-        facts.compactMap { fact in
-            let files = ipa.files(of: fact.bundle).filter {
-                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
-            }
-            guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
-            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
-                let member = fact.bundle.path + "/" + name
-                guard let bytes = scan.bytes(of: member), let plist = try? PlistParser.parse(bytes) else { return nil }
-                return FirebaseServiceFile(path: member, plist: plist)
-            }
-            return FirebaseBundleFacts(
-                path: fact.bundle.path,
-                isExtension: fact.bundle.kind == .appex,
-                infoPlist: fact.bundle.infoPlist,
-                serviceFiles: serviceFiles,
-                associatedDomains: fact.domains,
-                appID: fact.appID
-            )
-        }
-    }
-
-    /// The fetch a domain entry needs, or nil when iOS would never look it up (unusable, unknown service, or a
-    /// developer-mode entry in a distribution build).
-    static func fetchTarget(_ domain: AssociatedDomain, signing: SigningKind?) -> AASAFetchTarget? {
-        guard domain.isUsable, ServiceMapping.aasaService(domain.service) != nil else { return nil }
-        if signing == .distribution, domain.mode?.requiresDevelopmentSigning == true { return nil }
-        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: domain.mode)
-    }
-
     // MARK: - Judging
 
     static func judge(_ build: InspectedBuild, sites: [AASASiteResult], options: GateOptions) -> GateResult {
@@ -226,11 +132,32 @@ public enum ReleaseGate {
         )
         var coverage = RuleCoverage()
         var findings = build.archiveFindings
+        let asked = options.askedDistribution
+        let distribution = DistributionChecks.effective(asked: asked, facts: facts)
+        if build.isEntitlementsFile {
+            coverage.skip(
+                ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
+                    + DistributionChecks.raised + SignedEntitlements.rules.all + ProfileChecks.rules.all
+                    + BundleFactRules.rules.all + EntitlementComparison.rules.all + AppFlipChecks.rules.all
+                    + FirebaseChecks.rules.all,
+                because: "an entitlements file is not a build: check the built ipa for its archive, signature, seal, "
+                    + "profile, App Flip and Firebase"
+            )
+            coverage.ran(EntitlementsFile.rules.all)
+            recordDomainCoverage(facts, into: &coverage)
+            return judgeLinks(
+                build,
+                documents: documents,
+                findings: findings + facts.flatMap(\.findings),
+                coverage: coverage,
+                distribution: distribution,
+                options: options
+            )
+        }
+        coverage.skip(EntitlementsFile.rules.all, because: "the build's entitlements are signed, not a project file")
         coverage.ran(ArchiveRules.rules.all + SealScan.rules.all)
 
         // Signatures and seals; unsigned code is the distribution checks' question.
-        let asked = options.askedDistribution
-        let distribution = DistributionChecks.effective(asked: asked, facts: facts)
         let sealFindings = build.seals.flatMap(\.findings) + build.trustFindings
         if distribution == .development {
             findings += sealFindings.filter { $0.rule != SignatureVerifier.rules.unsigned.id }
@@ -253,25 +180,27 @@ public enum ReleaseGate {
         coverage.ran(SignedEntitlements.rules.all)
         recordProfileCoverage(facts, into: &coverage)
 
-        // The cross-checks against the fetched files.
-        var siteFindings = documents.findings
-        var unserved: [CrossChecks.UnservedClaim] = []
-        for fact in facts {
-            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
-            let result = CrossChecks.check(
-                fact,
-                documents: documents,
-                parent: fact.bundle.parent == nil ? nil : facts.first,
-                clipAppIDs: clips.compactMap(\.appID)
-            )
-            findings += result.findings
-            unserved += result.unserved
-        }
-        findings += CrossChecks.unservedHosts(unserved, siteFindings: &siteFindings)
-        findings += siteFindings
-        findings += CrossChecks.expectedDomains(configuration.expectedDomains, facts: facts)
-        recordSiteCoverage(build: build, documents: documents, options: options, into: &coverage)
+        findings += appFlipAndFirebase(build, documents: documents, options: options, coverage: &coverage)
+        return judgeLinks(
+            build,
+            documents: documents,
+            findings: findings,
+            coverage: coverage,
+            distribution: distribution,
+            options: options
+        )
+    }
 
+    /// The App Flip and Firebase checks of a build, with their coverage.
+    private static func appFlipAndFirebase(
+        _ build: InspectedBuild,
+        documents: SiteDocuments,
+        options: GateOptions,
+        coverage: inout RuleCoverage
+    ) -> [Finding] {
+        let configuration = options.configuration
+        let facts = build.facts
+        var findings: [Finding] = []
         let cdnAsked = documents.reports.contains { $0.cdn != nil }
         if let appFlip = configuration.appFlip, let main = facts.first, let appID = main.appID {
             findings += AppFlipChecks.check(
@@ -300,6 +229,42 @@ public enum ReleaseGate {
             cdnAsked: cdnAsked,
             into: &coverage
         )
+
+        return findings
+    }
+
+    /// The cross-checks of every bundle's domains against the fetched files, then the configuration's
+    /// suppressions: what a build and an entitlements file share.
+    private static func judgeLinks(
+        _ build: InspectedBuild,
+        documents: SiteDocuments,
+        findings bundleFindings: [Finding],
+        coverage startingCoverage: RuleCoverage,
+        distribution: Distribution?,
+        options: GateOptions
+    ) -> GateResult {
+        let configuration = options.configuration
+        let facts = build.facts
+        var findings = bundleFindings
+        var coverage = startingCoverage
+        // The cross-checks against the fetched files.
+        var siteFindings = documents.findings
+        var unserved: [CrossChecks.UnservedClaim] = []
+        for fact in facts {
+            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
+            let result = CrossChecks.check(
+                fact,
+                documents: documents,
+                parent: fact.bundle.parent == nil ? nil : facts.first,
+                clipAppIDs: clips.compactMap(\.appID)
+            )
+            findings += result.findings
+            unserved += result.unserved
+        }
+        findings += CrossChecks.unservedHosts(unserved, siteFindings: &siteFindings)
+        findings += siteFindings
+        findings += CrossChecks.expectedDomains(configuration.expectedDomains, facts: facts)
+        recordSiteCoverage(build: build, documents: documents, options: options, into: &coverage)
 
         var kept: [Finding] = []
         var suppressed: [Report.Suppressed] = []
@@ -336,6 +301,10 @@ public enum ReleaseGate {
                 because: "no bundle has both a readable profile and signed entitlements to compare"
             )
         }
+        recordDomainCoverage(facts, into: &coverage)
+    }
+
+    private static func recordDomainCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
         if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
             coverage.ran(AssociatedDomainRules.rules.all)
         } else {
@@ -384,20 +353,6 @@ public enum ReleaseGate {
             coverage.ran(AASARules.all)
         } else {
             coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")
-        }
-    }
-}
-
-/// Maps entitlement services to AASA sections.
-enum ServiceMapping {
-    /// The AASA section that answers for `service`, or nil for services ipacheck cannot judge (authsrv, unknown).
-    static func aasaService(_ service: AssociatedDomain.Service) -> AASAService? {
-        switch service {
-        case .applinks: .applinks
-        case .webcredentials: .webcredentials
-        case .appclips: .appclips
-        case .activitycontinuation: .activitycontinuation
-        case .authsrv, .unknown: nil
         }
     }
 }

@@ -13,13 +13,20 @@ public enum RuleCatalog {
     public static let sets: [any RuleSet] =
         [
             ArchiveRules.rules, SealScan.rules, SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules,
-            ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, DistributionChecks.rules,
+            ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, EntitlementsFile.rules,
+            DistributionChecks.rules,
             AssociatedDomainRules.rules, EntitlementComparison.rules, ServingRules.rules, CDNRules.rules,
             CrossCheckRules.rules, AppFlipChecks.rules, FirebaseChecks.rules,
         ] + AASARules.sets
 
     /// All rules, sorted by ID.
     public static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
+
+    /// The rules `check` can raise: all but `diff`'s.
+    public static var gate: [Rule] {
+        let diff = Set(BuildDiff.rules.all.map(\.id))
+        return all.filter { !diff.contains($0.id) }
+    }
 
     /// The rule with this ID.
     public static func rule(_ id: String) -> Rule? {

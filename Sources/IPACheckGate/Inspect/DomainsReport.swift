@@ -39,7 +39,8 @@ public struct DomainsReport: Encodable, Sendable {
     public let findings: [Finding]
 
     /// The rules `domains` applies: the archive's and the entries'.
-    public static let rules = ArchiveRules.rules.all + AssociatedDomainRules.rules.all
+    public static let rules =
+        ArchiveRules.rules.all + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
 
     /// Reads the domains of every bundle of `ipa`.
     public static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
@@ -55,6 +56,19 @@ public struct DomainsReport: Encodable, Sendable {
         let entryRules = Set(rules.map(\.id))
         let findings = ipa.findings + facts.flatMap(\.findings).filter { entryRules.contains($0.rule) }
         return DomainsReport(bundles: bundles, findings: findings.sorted())
+    }
+
+    /// The domains of an entitlements file, as the one bundle it will be signed into.
+    public static func make(for file: EntitlementsFile) -> DomainsReport {
+        let fact = file.facts()
+        let bundle = Bundle(
+            path: fact.bundle.path,
+            kind: fact.bundle.kind,
+            bundleID: fact.bundle.bundleID,
+            appID: fact.appID,
+            associatedDomains: fact.domains
+        )
+        return DomainsReport(bundles: [bundle], findings: fact.findings.sorted())
     }
 
     /// The domains as a report section: JSON `bundles`, and for people one block per bundle.

@@ -35,6 +35,12 @@ public struct EntitlementsAnswer: Sendable {
         limits: ArchiveLimits = .standard
     ) throws(InputError) -> EntitlementsAnswer {
         switch try TargetKind.of(path: path) {
+        case .propertyList:
+            throw InputError(
+                "not-a-build",
+                file: path,
+                "is a property list, not a build: its entitlements are what it says (domains and check read it)"
+            )
         case .machO:
             if source == .profile {
                 throw InputError("no-profile", file: path, "a bare Mach-O has no provisioning profile; pass the ipa")

@@ -94,6 +94,12 @@ public struct VerifyReport: Sendable {
         var coverage = RuleCoverage()
         coverage.ran(ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all)
         switch try TargetKind.of(path: path) {
+        case .propertyList:
+            throw InputError(
+                "not-a-build",
+                file: path,
+                "is a property list, not a build: it has no signature to verify"
+            )
         case .machO:
             let executable = try MachOFile.read(path: path)
             let check = SignatureVerifier.verify(

@@ -15,6 +15,8 @@ struct CheckCommand: AsyncParsableCommand {
 
             --distribution says what the build is for (default: the kind of its embedded profile). A development profile, no profile, a simulator build, or ad hoc or unsigned code fails every gate but --distribution development.
 
+            A build may be an .ipa, an .app, an .xcarchive or an unpacked ipa. It may also be the project's .entitlements file (or an .xcent), to hold its domains against the live AASA files before building: only the domain and AASA checks run then (the others are listed as skipped), and --app-id gives the application identifier when the file names none or only an Xcode build setting such as $(AppIdentifierPrefix).
+
             A config file (.ipacheck.json or .ipacheck.yml in the current folder, or --config) may list expected domains, suppress a rule for a domain with a reason, pin the distribution, and App Flip and Firebase settings.
 
             Examples:
@@ -23,11 +25,15 @@ struct CheckCommand: AsyncParsableCommand {
               ipacheck check App.ipa --offline --aasa-dir aasa/ --appflip appflip.json
               ipacheck check Debug.ipa --distribution development
               ipacheck check build/*.ipa --fail-on warning --format github
+              ipacheck check App/App.entitlements --app-id ABCDE12345.com.example.app
             """
     )
 
-    @Argument(help: "The .ipa files to check.")
+    @Argument(help: "The builds to check: .ipa, .app, .xcarchive, or an entitlements file.")
     var ipas: [String]
+
+    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
+    var appID: String?
 
     @Option(help: "App Flip config (JSON) to check the main app against.")
     var appflip: String?
@@ -67,7 +73,8 @@ struct CheckCommand: AsyncParsableCommand {
                     fetcher: fetcher,
                     configuration: configuration,
                     distribution: distribution,
-                    archiveLimits: archive.limits
+                    archiveLimits: archive.limits,
+                    appID: appID
                 )
                 return try await ReleaseGate.run(paths: ipas, options: gate) { progress.advance($0) }
             }
@@ -78,7 +85,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
         progress.finish()
 
-        var report = ReportOutput.report(rules: RuleCatalog.all, gate: threshold)
+        var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
         for (path, outcome) in zip(ipas, outcomes) {
             switch outcome {
             case .checked(let gate):

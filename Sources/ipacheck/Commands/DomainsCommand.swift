@@ -10,16 +10,20 @@ struct DomainsCommand: AsyncParsableCommand {
         commandName: "domains",
         abstract: "List every bundle's associated domains: service, host, wildcard, mode.",
         discussion: """
-            Reads each bundle's signed entitlements (what iOS obeys), not the project's .entitlements file. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason. The exit status is 0 unless the ipa cannot be read (2); use `ipacheck check` to gate on them.
+            Reads each bundle's signed entitlements (what iOS obeys). TARGET may also be the project's .entitlements file (or the .xcent Xcode writes), to see its domains before building; Xcode build settings such as $(AppIdentifierPrefix) are reported, not guessed. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason. The exit status is 0 unless the ipa cannot be read (2); use `ipacheck check` to gate on them.
 
             Examples:
               ipacheck domains App.ipa
               ipacheck domains App.ipa --format json | jq '.bundles[].associatedDomains[].host'
+              ipacheck domains App/App.entitlements
             """
     )
 
-    @Argument(help: "The .ipa to read.")
+    @Argument(help: "The .ipa, .app, .xcarchive or entitlements file to read.")
     var ipa: String
+
+    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
+    var appID: String?
 
     @OptionGroup var output: ReportFormatOption
 
@@ -28,8 +32,13 @@ struct DomainsCommand: AsyncParsableCommand {
     func run() async throws {
         var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
         do {
-            let file = try IPAFile(path: ipa, limits: archive.limits)
-            let domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
+            let domains: DomainsReport
+            if try TargetKind.of(path: ipa) == .propertyList {
+                domains = DomainsReport.make(for: try EntitlementsFile.read(path: ipa, appID: appID))
+            } else {
+                let file = try IPAFile(path: ipa, limits: archive.limits)
+                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
+            }
             report.add(input: ipa, findings: domains.findings)
             report.add(section: try domains.section())
         } catch let error as InputError {

@@ -1,0 +1,144 @@
+import Foundation
+import IPACheckAASA
+import IPACheckArchive
+import IPACheckBinary
+import IPACheckBundle
+import IPACheckFetching
+import IPACheckLinks
+import IPACheckPlist
+import IPACheckReport
+import IPACheckSigning
+import IPACheckSites
+
+/// Reading: everything the gate learns from one build (or entitlements file) without the network.
+extension ReleaseGate {
+    /// Everything the gate learns from one ipa without the network, read in one pass.
+    struct InspectedBuild: Sendable {
+        let path: String
+        let archiveFindings: [Finding]
+        let facts: [BundleFacts]
+        let seals: [BundleSealCheck]
+        let firebase: [FirebaseBundleFacts]
+        let mainExecutableStrings: BinaryStrings?
+        let targets: [AASAFetchTarget]
+        /// Whether this is a project's entitlements file rather than a build: only what it says is checked.
+        var isEntitlementsFile = false
+        /// Whether each code and profile signer chains to Apple (evaluated once per signer).
+        var trustFindings: [Finding] = []
+    }
+
+    /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
+    static func trustFindings(_ build: InspectedBuild) async -> [Finding] {
+        var code: [TrustChecks.Signed] = []
+        for seal in build.seals {
+            if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
+            for nested in seal.nestedCode { code += TrustChecks.codeSigners(nested.check, bundle: seal.bundle.path) }
+        }
+        let profiles = build.facts.compactMap { fact in
+            fact.profileSignature?.identity.map { TrustChecks.Signed(identity: $0, bundle: fact.bundle.path) }
+        }
+        return await TrustChecks.findings(code: code, profiles: profiles)
+    }
+
+    static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
+        if (try? TargetKind.of(path: path)) == .propertyList {
+            return try inspectEntitlementsFile(path, options: options)
+        }
+        let ipa = try IPAFile(path: path, limits: options.archiveLimits)
+        let configuration = options.configuration
+        let scan = try SealScan.scan(
+            ipa,
+            depth: .everything,
+            keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },
+            searchMainExecutable: configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles
+        )
+        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
+        let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
+        var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
+        if let appFlip = configuration.appFlip, let main = facts.first {
+            targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: main.domains).map {
+                AASAFetchTarget(host: $0)
+            }
+        }
+        for bundle in firebase {
+            targets += FirebaseChecks.linkHosts(bundle, settings: configuration.firebase).map {
+                AASAFetchTarget(host: $0)
+            }
+        }
+        return InspectedBuild(
+            path: path,
+            archiveFindings: ipa.findings + scan.findings,
+            facts: facts,
+            seals: scan.verify(ipa: ipa, now: options.now),
+            firebase: firebase,
+            mainExecutableStrings: scan.mainExecutableStrings,
+            targets: targets
+        )
+    }
+
+    /// An entitlements file read as the one bundle it will be signed into: its domains and app ID, no archive,
+    /// signature, seal or profile.
+    private static func inspectEntitlementsFile(
+        _ path: String,
+        options: GateOptions
+    ) throws(InputError)
+        -> InspectedBuild
+    {
+        let file = try EntitlementsFile.read(path: path, appID: options.appID)
+        guard file.appID != nil else {
+            throw InputError(
+                "no-app-id",
+                file: path,
+                "names no application-identifier that is not an Xcode build setting; pass --app-id TEAMID.BUNDLE"
+            )
+        }
+        let fact = file.facts()
+        return InspectedBuild(
+            path: path,
+            archiveFindings: [],
+            facts: [fact],
+            seals: [],
+            firebase: [],
+            mainExecutableStrings: nil,
+            targets: fact.domains.compactMap { fetchTarget($0, signing: nil) },
+            isEntitlementsFile: true
+        )
+    }
+
+    private static func isServiceFile(_ member: String, in ipa: IPAFile) -> Bool {
+        let name = member.split(separator: "/").last.map(String.init) ?? member
+        guard name.hasPrefix("GoogleService-Info"), name.hasSuffix(".plist") else { return false }
+        let folder = String(member.dropLast(name.count + 1))
+        return ipa.bundles.contains { $0.path == folder }
+    }
+
+    private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
+        facts.compactMap { fact in
+            let files = ipa.files(of: fact.bundle).filter {
+                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
+            }
+            guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
+            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
+                let member = fact.bundle.path + "/" + name
+                guard let bytes = scan.bytes(of: member), let plist = try? PlistParser.parse(bytes) else { return nil }
+                return FirebaseServiceFile(path: member, plist: plist)
+            }
+            return FirebaseBundleFacts(
+                path: fact.bundle.path,
+                isExtension: fact.bundle.kind == .appex,
+                infoPlist: fact.bundle.infoPlist,
+                serviceFiles: serviceFiles,
+                associatedDomains: fact.domains,
+                appID: fact.appID
+            )
+        }
+    }
+
+    /// The fetch a domain entry needs, or nil when iOS would never look it up (unusable, unknown service, or a
+    /// developer-mode entry in a distribution build).
+    static func fetchTarget(_ domain: AssociatedDomain, signing: SigningKind?) -> AASAFetchTarget? {
+        guard domain.isUsable, ServiceMapping.aasaService(domain.service) != nil else { return nil }
+        if signing == .distribution, domain.mode?.requiresDevelopmentSigning == true { return nil }
+        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: domain.mode)
+    }
+}

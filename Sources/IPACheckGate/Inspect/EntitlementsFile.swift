@@ -1,0 +1,129 @@
+public import Foundation
+import IPACheckBundle
+import IPACheckLinks
+public import IPACheckPlist
+public import IPACheckReport
+
+/// A project's entitlements file (`.entitlements`, or the `.xcent` Xcode writes at build time), read as the
+/// entitlements the app will be signed with, so `domains` and `check` can hold it against the live AASA files
+/// before anything is built.
+///
+/// Xcode expands build settings such as `$(AppIdentifierPrefix)` when it signs; a file may still hold them. They
+/// are reported, never guessed: an application identifier that holds one needs `--app-id`, and an associated
+/// domain that holds one is left out of the checks.
+public struct EntitlementsFile: Sendable {
+    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
+    public struct Rules: RuleSet {
+        /// The set, its rules as declared below.
+        public init() {}
+
+        /// ENT201.
+        public let unexpandedSetting = Rule(
+            "ENT201",
+            .warning,
+            "build setting not expanded",
+            summary: "A value of the entitlements file holds an Xcode build setting such as `$(AppIdentifierPrefix)` "
+                + "or `$(DOMAIN)`; Xcode expands it when it signs, so ipacheck cannot know the value and leaves the "
+                + "entry out of its checks.",
+            fix: "Pass --app-id TEAMID.BUNDLE for the application identifier; for other values, check the built ipa "
+                + "(or the .xcent Xcode writes into the build folder, where the settings are expanded)."
+        )
+    }
+
+    /// The rules declared here.
+    public static let rules = Rules()
+
+    /// The largest file read; real ones are a few kilobytes.
+    public static let maximumSize = 1024 * 1024
+
+    /// The path read.
+    public let path: String
+    /// The entitlements, with unexpanded associated domains left out.
+    public let entitlements: [String: PlistValue]
+    /// The application identifier: `--app-id` when given, else the file's own when it holds no build setting.
+    public let appID: String?
+    /// The unexpanded build settings found.
+    public let findings: [Finding]
+
+    /// Reads the file at `path`; `appID` (from `--app-id`) wins over the file's own.
+    ///
+    /// - Throws: ``InputError`` when the file cannot be read or is not a property-list dictionary.
+    public static func read(path: String, appID override: String?) throws(InputError) -> EntitlementsFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("unreadable", file: path, "cannot be read")
+        }
+        guard data.count <= maximumSize else {
+            throw InputError(
+                "too-large",
+                file: path,
+                "\(data.count) bytes is larger than the \(maximumSize)-byte limit"
+            )
+        }
+        let value: PlistValue
+        do {
+            value = try PlistParser.parse(Array(data))
+        } catch {
+            throw InputError("bad-entitlements", file: path, "not a property list: \(error.reason)")
+        }
+        guard var entitlements = value.dictionaryValue else {
+            throw InputError("bad-entitlements", file: path, "is a \(value.typeName), not an entitlements dictionary")
+        }
+        var findings: [Finding] = []
+        let written = (entitlements["application-identifier"] ?? entitlements["com.apple.application-identifier"])?
+            .stringValue
+        if let written, Self.holdsSetting(written), override == nil {
+            findings.append(
+                rules.unexpandedSetting.finding(
+                    "application-identifier is \(written); pass --app-id with the identifier it expands to",
+                    bundle: path,
+                    location: "application-identifier"
+                )
+            )
+        }
+        let key = BundleFacts.associatedDomainsKey
+        if let entries = entitlements[key]?.arrayValue {
+            var kept: [PlistValue] = []
+            for entry in entries {
+                guard let text = entry.stringValue, Self.holdsSetting(text) else {
+                    kept.append(entry)
+                    continue
+                }
+                findings.append(
+                    rules.unexpandedSetting.finding(
+                        "\(text) holds a build setting; it is left out of the checks",
+                        bundle: path,
+                        location: key,
+                        fix: "Check the built ipa, or the .xcent Xcode writes into the build folder, where the setting "
+                            + "is expanded."
+                    )
+                )
+            }
+            entitlements[key] = .array(kept)
+        }
+        let appID = override ?? written.flatMap { Self.holdsSetting($0) ? nil : $0 }
+        return EntitlementsFile(path: path, entitlements: entitlements, appID: appID, findings: findings)
+    }
+
+    /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
+    static func holdsSetting(_ text: String) -> Bool {
+        text.contains("$(") || text.contains("${")
+    }
+
+    /// The facts the gate's cross-checks start from, for a stand-in bundle named after the file.
+    func facts() -> BundleFacts {
+        let parsed = AssociatedDomains.from(entitlements: .dictionary(entitlements), bundle: path)
+        let bundleID = appID.map { String($0.drop { $0 != "." }.dropFirst()) }
+        return BundleFacts(
+            bundle: .standIn(forEntitlementsFile: path, bundleID: bundleID),
+            container: nil,
+            slices: [],
+            entitlements: entitlements,
+            appID: appID,
+            profile: nil,
+            profileSignature: nil,
+            domains: parsed.domains,
+            signingKind: nil,
+            findings: findings + parsed.findings
+        )
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// `domains` and `check` on a project's entitlements file, before anything is built: its domains against the AASA
+/// files the samples serve (Samples/aasa lists 7QX3KD52VH.com.acme.shop for acme.example), Xcode build settings
+/// reported and never guessed.
+struct EntitlementsFileCLITests {
+    static func write(_ body: String) throws -> (folder: URL, file: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-ent-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("App.entitlements")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>\(body)</dict></plist>
+            """
+        try Data(xml.utf8).write(to: file)
+        return (folder, file.path)
+    }
+
+    static let domains = """
+        <key>com.apple.developer.associated-domains</key>
+        <array><string>applinks:acme.example</string><string>applinks:$(LINK_HOST)</string></array>
+        """
+
+    @Test func domainsListsTheEntriesAndReportsBuildSettings() throws {
+        let (folder, file) = try Self.write(
+            Self.domains + "<key>application-identifier</key><string>$(AppIdentifierPrefix)com.acme.shop</string>"
+        )
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["domains", file, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.jsonObject()
+        let bundles = try #require(json["bundles"] as? [[String: Any]])
+        let entries = try #require(bundles.first?["associatedDomains"] as? [[String: Any]])
+        #expect(entries.compactMap { $0["host"] as? String } == ["acme.example"])
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        let messages = findings.filter { $0["rule"] as? String == "ENT201" }.compactMap { $0["message"] as? String }
+        #expect(messages.count == 2, "\(findings)")
+        #expect(messages.contains { $0.hasPrefix("application-identifier is $(AppIdentifierPrefix)com.acme.shop") })
+        #expect(messages.contains { $0.hasPrefix("applinks:$(LINK_HOST) holds a build setting") })
+    }
+
+    @Test(arguments: [
+        ("7QX3KD52VH.com.acme.shop", Int32(0), [String]()), ("7QX3KD52VH.com.acme.other", 1, ["LINK001"]),
+    ])
+    func checkHoldsTheDomainsAgainstTheAASAFiles(appID: String, status: Int32, rules: [String]) throws {
+        let (folder, file) = try Self.write(Self.domains)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["check", file, "--app-id", appID, "--format", "json"] + SampleFiles.offline)
+        #expect(result.status == status, "\(result.stderr)")
+        let json = try result.jsonObject()
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.compactMap { $0["rule"] as? String }.filter { $0 != "ENT201" } == rules)
+        // The checks a file cannot have are listed as not run, with the reason.
+        let text = try CLI.run(["check", file, "--app-id", appID] + SampleFiles.offline).stdout
+        #expect(text.contains("an entitlements file is not a build"))
+    }
+
+    @Test func checkNeedsAnAppIDItCanKnow() throws {
+        let (folder, file) = try Self.write(
+            Self.domains + "<key>application-identifier</key><string>$(AppIdentifierPrefix)com.acme.shop</string>"
+        )
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["check", file] + SampleFiles.offline)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("pass --app-id TEAMID.BUNDLE"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [["entitlements"], ["verify"]])
+    func commandsThatNeedABuildSaySo(command: [String]) throws {
+        let (folder, file) = try Self.write(Self.domains)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(command + [file])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is a property list, not a build"), "\(result.stderr)")
+    }
+}
