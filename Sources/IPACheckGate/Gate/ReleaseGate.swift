@@ -79,17 +79,26 @@ public enum ReleaseGate {
         case unreadable(InputError)
     }
 
+    /// What a run is doing, for a progress line: long work is reading large builds and waiting for many hosts.
+    public enum Progress: Sendable {
+        /// Reading build `index` (from 1) of `total`.
+        case reading(path: String, index: Int, total: Int)
+        /// Asking `hosts` hosts for their AASA file (each origin, and Apple's CDN unless offline).
+        case fetching(hosts: Int)
+    }
+
     /// Checks the ipas at `paths`, in order.
     ///
-    /// - Parameter progress: Called after each ipa has been read (for a progress line).
+    /// - Parameter progress: Told before each build is read and before the hosts are asked.
     /// - Throws: ``NetworkUnavailable`` when nothing at all could be reached, so no domain is blamed for it.
     public static func run(
         paths: [String],
         options: GateOptions,
-        progress: (String) -> Void = { _ in }
+        progress: (Progress) -> Void = { _ in }
     ) async throws(NetworkUnavailable) -> [Outcome] {
         var builds: [Result<InspectedBuild, InputError>] = []
-        for path in paths {
+        for (index, path) in paths.enumerated() {
+            progress(.reading(path: path, index: index + 1, total: paths.count))
             do {
                 var build = try inspect(path: path, options: options)
                 build.trustFindings = await trustFindings(build)
@@ -97,9 +106,9 @@ public enum ReleaseGate {
             } catch {
                 builds.append(.failure(error))
             }
-            progress(path)
         }
         let targets = builds.flatMap { (try? $0.get())?.targets ?? [] }
+        if !targets.isEmpty { progress(.fetching(hosts: Set(targets.map(\.fetchHost)).count)) }
         let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
         if !options.fetch.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
         return builds.map { build in

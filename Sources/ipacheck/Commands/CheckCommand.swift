@@ -64,7 +64,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await ExitStatus.reportingInputErrors { try loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
-        let progress = Progress(total: ipas.count)
+        let progress = ProgressLine(offline: network.offline, asksCDN: !network.noCDN && !network.offline)
         let outcomes: [ReleaseGate.Outcome]
         do {
             outcomes = try await network.withFetcher { options, fetcher in
@@ -76,7 +76,7 @@ struct CheckCommand: AsyncParsableCommand {
                     archiveLimits: archive.limits,
                     appID: appID
                 )
-                return try await ReleaseGate.run(paths: ipas, options: gate) { progress.advance($0) }
+                return try await ReleaseGate.run(paths: ipas, options: gate) { progress.show($0) }
             }
         } catch let error as NetworkUnavailable {
             progress.finish()
@@ -120,32 +120,5 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         return configuration
-    }
-}
-
-/// A one-line progress indicator on stderr, shown only on a terminal and only for several inputs.
-final class Progress: @unchecked Sendable {
-    private let total: Int
-    private let enabled: Bool
-    private var done = 0
-    private let lock = NSLock()
-
-    init(total: Int) {
-        self.total = total
-        enabled = total > 1 && isatty(STDERR_FILENO) == 1
-    }
-
-    func advance(_ name: String) {
-        guard enabled else { return }
-        lock.lock()
-        done += 1
-        let line = "\r\u{1B}[2Kread \(done)/\(total): \(UntrustedText.visibleOnOneLine(name))"
-        lock.unlock()
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 }
