@@ -15,6 +15,10 @@ struct IPACheck: AsyncParsableCommand {
               ipacheck domains App.ipa --format json
               ipacheck check App.ipa --format sarif > ipacheck.sarif
               ipacheck explain https://example.com/cart App.ipa
+              ipacheck diff Shipped.ipa Resigned.ipa
+              ipacheck profile Acme_AppStore.mobileprovision
+
+            A build may be an .ipa, an .app folder, an .xcarchive or an unpacked ipa. Shell completions: ipacheck --generate-completion-script bash|zsh|fish (scripts/install installs them and the man page).
             """,
         version: "0.1.0",
         subcommands: [

@@ -76,6 +76,12 @@ struct ContainerCLITests {
         let (folder, forms) = try Self.forms(of: ipa)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(forms.count >= 1)
+        // diff reads any container: the ipa and each of its forms hold the same build.
+        for form in forms {
+            let diff = try CLI.run(["diff", ipa, form, "--format", "json"])
+            #expect(diff.status == 0, "diff \(form): \(diff.stderr)")
+            #expect((try diff.jsonObject()["findings"] as? [Any])?.isEmpty == true, "diff \(form): \(diff.stdout)")
+        }
         for command in Self.commands {
             let reference = try CLI.run(Array(command.prefix(1)) + [ipa] + command.dropFirst())
             for form in forms {
