@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import IPACheckArchive
+
+/// Folders read as archives: names as in an ipa, caps while walking, links judged without being followed.
+struct FolderArchiveTests {
+    static func folder(_ name: String, files: [String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-folder-\(UUID())")
+        let bundle = root.appendingPathComponent(name)
+        for file in files {
+            let url = bundle.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try Data(file.utf8).write(to: url)
+        }
+        return bundle
+    }
+
+    @Test func anAppIsListedUnderPayload() throws {
+        let app = try Self.folder("A.app", files: ["Info.plist", "en.lproj/Main.strings"])
+        defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }
+        let archive = try ZipArchive(path: app.path)
+        #expect(
+            archive.entries.map(\.name) == [
+                "Payload/A.app/Info.plist", "Payload/A.app/en.lproj/", "Payload/A.app/en.lproj/Main.strings",
+            ]
+        )
+        let entry = try #require(archive.entry(named: "Payload/A.app/en.lproj/Main.strings"))
+        #expect(try archive.read(entry) == Array("en.lproj/Main.strings".utf8))
+    }
+
+    @Test func theMemberCapHoldsWhileWalking() throws {
+        let app = try Self.folder("A.app", files: (0..<6).map { "f\($0)" })
+        defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }
+        let limits = ArchiveLimits(maximumEntries: 4, maximumMemberBytes: 1024, maximumStreamedBytes: 1024)
+        #expect(throws: ArchiveError(.tooManyEntries, reason: "")) {
+            _ = try ZipArchive(path: app.path, limits: limits)
+        }
+    }
+
+    @Test func anArchiveWithoutAnAppIsRefused() throws {
+        let archive = try Self.folder("B.xcarchive", files: ["Info.plist"])
+        defer { try? FileManager.default.removeItem(at: archive.deletingLastPathComponent()) }
+        #expect {
+            _ = try ZipArchive(path: archive.path)
+        } throws: { error in
+            (error as? ArchiveError)?.reason == "is an .xcarchive without Products/Applications/*.app"
+        }
+    }
+
+    @Test(arguments: [
+        ("Info.plist", "A", true), ("../Info.plist", "Frameworks/A", true), ("../../x", "Frameworks/A", false),
+        ("/etc/passwd", "A", false), ("./././b", "A", true), ("a/../../b", "A", false), ("", "A", false),
+    ])
+    func linksStayInsideOnlyWhenTheyNeverClimbOut(target: String, from: String, inside: Bool) {
+        #expect(FolderArchive.staysInside(target, from: from) == inside)
+    }
+}
