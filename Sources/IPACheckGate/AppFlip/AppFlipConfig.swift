@@ -92,13 +92,14 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
             throw AppFlipError(
                 .notAnObject,
                 context: file,
-                reason: "the top level must be a JSON object, not \(tree.kindName)"
+                reason: "must be a JSON object, not \(tree.kindName)"
             )
         }
         for key in members.map(\.key).sorted() where !Self.keys.contains(key) {
             throw AppFlipError(
                 .unknownKey,
-                context: "\(file): \(key)",
+                file: file,
+                key: key,
                 reason: "unknown key; the keys are \(Self.keys.joined(separator: ", "))"
             )
         }
@@ -112,13 +113,14 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
         }
         for (key, value) in [("appFlipURL", written.appFlipURL), ("clientID", written.clientID)]
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw AppFlipError(.invalidValue, context: "\(file): \(key)", reason: "must not be empty")
+            throw AppFlipError(.invalidValue, file: file, key: key, reason: "must not be empty")
         }
         let scopes = written.scopes ?? []
         for (index, scope) in scopes.enumerated() where !Self.isScopeToken(scope) {
             throw AppFlipError(
                 .invalidValue,
-                context: "\(file): scopes[\(index)]",
+                file: file,
+                key: "scopes[\(index)]",
                 reason: "\"\(scope)\" is not one OAuth scope token (RFC 6749 §3.3: printable ASCII, no spaces, "
                     + "quotes or backslashes); list each scope separately"
             )
@@ -130,7 +132,8 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
                 guard let app = GoogleApp.named(bundleID) else {
                     throw AppFlipError(
                         .invalidValue,
-                        context: "\(file): googleApps[\(index)]",
+                        file: file,
+                        key: "googleApps[\(index)]",
                         reason: "\"\(bundleID)\" is not a Google app that starts App Flip; known: "
                             + GoogleApp.all.map(\.bundleID).joined(separator: ", ")
                     )
@@ -138,7 +141,7 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
                 if !googleApps.contains(app) { googleApps.append(app) }
             }
             guard !googleApps.isEmpty else {
-                throw AppFlipError(.invalidValue, context: "\(file): googleApps", reason: "must name at least one app")
+                throw AppFlipError(.invalidValue, file: file, key: "googleApps", reason: "must name at least one app")
             }
         }
         self.init(
@@ -214,12 +217,13 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
         switch error {
         case .keyNotFound(let key, let context):
             let (shown, _) = path(context.codingPath + [key])
-            return AppFlipError(.missingKey, context: "\(file): \(shown)", reason: "required key is missing")
+            return AppFlipError(.missingKey, file: file, key: shown, reason: "required key is missing")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let (shown, node) = path(context.codingPath)
             return AppFlipError(
                 .wrongType,
-                context: "\(file): \(shown)",
+                file: file,
+                key: shown,
                 reason: "must be \(expected(type)), not \(node?.kindName ?? "null")"
             )
         case .dataCorrupted(let context):

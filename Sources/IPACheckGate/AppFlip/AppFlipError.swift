@@ -24,17 +24,34 @@ public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The kind of problem.
     public let code: Code
-    /// Where: the file, and the key inside it (`appflip.json: scopes[1]`), or the argument.
-    public let context: String
+    /// Where: the file (or the argument) concerned.
+    public let subject: String
+    /// The key inside the file (`clientID`, `scopes[1]`), when the error is about one.
+    public let key: String?
     /// What is wrong, in words a person can act on.
     public let reason: String
 
-    /// Creates an error.
+    /// Creates an error about a file or an argument as a whole.
     public init(_ code: Code, context: String, reason: String) {
         self.code = code
-        self.context = context
+        self.subject = context
+        self.key = nil
         self.reason = reason
     }
+
+    /// Creates an error about `key` of the config file `file`.
+    public init(_ code: Code, file: String, key: String, reason: String) {
+        self.code = code
+        self.subject = file
+        self.key = key
+        self.reason = reason
+    }
+
+    /// Where, in one string: `appflip.json: scopes[1]`, or the file or argument alone.
+    public var context: String { key.map { "\(subject): \($0)" } ?? subject }
+
+    /// What follows the file's name, for a message that names the file itself: `scopes[1]: …`.
+    public var detail: String { key.map { "\($0): \(reason)" } ?? reason }
 
     /// `appflip.json: clientID: must be a non-empty string`.
     public var description: String { "\(context): \(reason)" }

@@ -128,7 +128,11 @@ public struct GateConfiguration: Sendable {
             do {
                 config.appFlip = try AppFlipConfig(tree: appFlip, file: path)
             } catch {
-                throw InputError("bad-config", file: path, "\(appFlip.position): appFlip: \(error.description)")
+                throw InputError(
+                    "bad-config",
+                    file: path,
+                    "\(appFlip.position): appFlip\(error.key.map { ".\($0)" } ?? ""): \(error.reason)"
+                )
             }
         }
         if let firebase = file.firebase {

@@ -112,11 +112,7 @@ struct CheckCommand: AsyncParsableCommand {
             do {
                 configuration.appFlip = try AppFlipConfig.parse(Array(bytes), file: appflip)
             } catch {
-                // The error names the file already: keep it once.
-                let detail = error.context == appflip ? error.reason : error.description
-                let withoutFile =
-                    detail.hasPrefix(appflip + ": ") ? String(detail.dropFirst(appflip.count + 2)) : detail
-                throw InputError("bad-appflip", file: appflip, withoutFile)
+                throw InputError("bad-appflip", file: appflip, error.detail)
             }
         }
         return configuration

@@ -66,6 +66,11 @@ struct GateConfigurationTests {
         // A base-60 integer that overflows made Yams trap (the Config fuzzer's input); now it is a string key.
         ("yml", "1111111111111111:11111111111111:11111111:11111_1111111111_4", "is not a YAML mapping"),
         ("yml", "failOn: 1111111111111111:11111111111111:11111111:11111_11111111111_4\n", "failOn must be"),
+        // The appFlip object's mistakes name its key once, under appFlip (the file's name was repeated inside).
+        (
+            "yml", "appFlip:\n  appFlipURL: https://example.com/f\n  clientID: 5\n",
+            "line 1, column 1: appFlip.clientID: must be a string, not a number",
+        ),
     ])
     func refusesMistakesNamingTheFileAndKey(ext: String, text: String, expected: String) throws {
         let path = try write(text, ext: ext)
@@ -73,5 +78,6 @@ struct GateConfigurationTests {
         #expect(error?.code == "bad-config")
         #expect(error?.file == path)
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(path) == false, "\(error?.message ?? "")")
     }
 }
