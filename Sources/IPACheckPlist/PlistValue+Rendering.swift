@@ -74,6 +74,26 @@ extension PlistValue {
     }
 }
 
+extension PlistValue {
+    /// The value on one line, for text reports: text, numbers and dates as they are, a list of strings joined,
+    /// anything larger by its shape (`<dictionary of 3>`).
+    public var oneLine: String {
+        switch self {
+        case .string(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .date(let date): Self.iso8601(date)
+        case .data(let bytes): "<\(bytes.count) bytes>"
+        case .array(let elements):
+            elements.allSatisfy { $0.stringValue != nil }
+                ? "[" + elements.compactMap(\.stringValue).joined(separator: ", ") + "]"
+                : "<array of \(elements.count)>"
+        case .dictionary(let members): "<dictionary of \(members.count)>"
+        }
+    }
+}
+
 extension PlistValue: Encodable {
     /// Encodes as plain JSON: data as base64, dates as ISO 8601, dictionaries as objects.
     public func encode(to encoder: any Encoder) throws {

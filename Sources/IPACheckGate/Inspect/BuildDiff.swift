@@ -16,10 +16,20 @@ import IPACheckSigning
 public struct BuildDiff: Sendable {
     /// One difference.
     public struct Change: Encodable, Sendable, Hashable {
+        /// Whether it was added, removed or changed.
+        public enum Kind: String, Encodable, Sendable, Hashable, CaseIterable {
+            case removed, changed, added
+        }
+
+        /// What a difference is about.
+        public enum Subject: String, Encodable, Sendable, Hashable {
+            case bundle, entitlement, associatedDomain, appID, signature, profile
+        }
+
         /// `added`, `removed` or `changed`.
-        public let kind: String
-        /// What it is about: `bundle`, `entitlement`, `associatedDomain`, `appID`, `team`, `signature`, `profile`.
-        public let subject: String
+        public let kind: Kind
+        /// What it is about.
+        public let subject: Subject
         /// Its name (the entitlement key, the domain entry, the blob).
         public let name: String
         /// The value in the old build, where there was one.
@@ -147,10 +157,10 @@ public struct BuildDiff: Sendable {
             case (let before?, let after?): changes = Self.compare(before, after)
             case (let before?, nil):
                 changes = [
-                    Change(kind: "removed", subject: "bundle", name: path, old: before.bundle.bundleID, new: nil)
+                    Change(kind: .removed, subject: .bundle, name: path, old: before.bundle.bundleID, new: nil)
                 ]
             case (nil, let after?):
-                changes = [Change(kind: "added", subject: "bundle", name: path, old: nil, new: after.bundle.bundleID)]
+                changes = [Change(kind: .added, subject: .bundle, name: path, old: nil, new: after.bundle.bundleID)]
             case (nil, nil): changes = []
             }
             guard !changes.isEmpty else { continue }
@@ -178,8 +188,8 @@ public struct BuildDiff: Sendable {
         if old.appID != new.appID {
             changes.append(
                 Change(
-                    kind: new.appID == nil ? "removed" : "changed",
-                    subject: "appID",
+                    kind: new.appID == nil ? .removed : old.appID == nil ? .added : .changed,
+                    subject: .appID,
                     name: "application-identifier",
                     old: old.appID,
                     new: new.appID
@@ -193,12 +203,14 @@ public struct BuildDiff: Sendable {
         where key != domainsKey && key != "application-identifier" {
             switch (old.entitlements[key], new.entitlements[key]) {
             case (let before?, nil):
-                changes.append(Change(kind: "removed", subject: "entitlement", name: key, old: shown(before), new: nil))
+                changes.append(
+                    Change(kind: .removed, subject: .entitlement, name: key, old: before.oneLine, new: nil)
+                )
             case (nil, let after?):
-                changes.append(Change(kind: "added", subject: "entitlement", name: key, old: nil, new: shown(after)))
+                changes.append(Change(kind: .added, subject: .entitlement, name: key, old: nil, new: after.oneLine))
             case (let before?, let after?) where before != after:
                 changes.append(
-                    Change(kind: "changed", subject: "entitlement", name: key, old: shown(before), new: shown(after))
+                    Change(kind: .changed, subject: .entitlement, name: key, old: before.oneLine, new: after.oneLine)
                 )
             default: break
             }
@@ -207,14 +219,14 @@ public struct BuildDiff: Sendable {
         let newKind = new.profile?.kind.rawValue ?? "none"
         if oldKind != newKind {
             changes.append(
-                Change(kind: "changed", subject: "profile", name: "embedded profile", old: oldKind, new: newKind)
+                Change(kind: .changed, subject: .profile, name: "embedded profile", old: oldKind, new: newKind)
             )
         }
         let oldSigner = signer(old)
         let newSigner = signer(new)
         if oldSigner != newSigner {
             changes.append(
-                Change(kind: "changed", subject: "signature", name: "signer", old: oldSigner, new: newSigner)
+                Change(kind: .changed, subject: .signature, name: "signer", old: oldSigner, new: newSigner)
             )
         }
         return changes
@@ -229,10 +241,10 @@ public struct BuildDiff: Sendable {
             let before = !old.slices.isEmpty && old.slices.allSatisfy { present($0.entitlements) }
             let after = !new.slices.isEmpty && new.slices.allSatisfy { present($0.entitlements) }
             if before && !after {
-                changes.append(Change(kind: "removed", subject: "signature", name: name, old: "present", new: nil))
+                changes.append(Change(kind: .removed, subject: .signature, name: name, old: "present", new: nil))
             }
             if after && !before {
-                changes.append(Change(kind: "added", subject: "signature", name: name, old: nil, new: "present"))
+                changes.append(Change(kind: .added, subject: .signature, name: name, old: nil, new: "present"))
             }
         }
         return changes
@@ -241,8 +253,8 @@ public struct BuildDiff: Sendable {
     private static func compareDomains(_ old: [String], _ new: [String]) -> [Change] {
         let removed = old.filter { !new.contains($0) }
         let added = new.filter { !old.contains($0) }
-        return removed.map { Change(kind: "removed", subject: "associatedDomain", name: $0, old: $0, new: nil) }
-            + added.map { Change(kind: "added", subject: "associatedDomain", name: $0, old: nil, new: $0) }
+        return removed.map { Change(kind: .removed, subject: .associatedDomain, name: $0, old: $0, new: nil) }
+            + added.map { Change(kind: .added, subject: .associatedDomain, name: $0, old: nil, new: $0) }
     }
 
     /// The associated-domains entries as signed: each string of the array, or the lone string a wildcard
@@ -262,53 +274,41 @@ public struct BuildDiff: Sendable {
         return signature.primaryCodeDirectory?.teamID.map { "team \($0)" } ?? "no team"
     }
 
-    /// A value on one line, as `profile` shows entitlements.
-    private static func shown(_ value: PlistValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .integer(let number): String(number)
-        case .array(let elements) where elements.allSatisfy({ $0.stringValue != nil }):
-            "[" + elements.compactMap(\.stringValue).joined(separator: ", ") + "]"
-        default: "<\(value.typeName)>"
-        }
-    }
-
     private static func finding(_ change: Change, bundle: String?) -> Finding {
         let was = change.old.map { " (was \($0))" } ?? ""
         switch (change.kind, change.subject) {
-        case ("removed", "bundle"):
-            return rules.bundleRemoved.finding("\(change.name) is not in the new build", bundle: bundle)
-        case ("removed", "associatedDomain"):
-            return rules.domainRemoved.finding(
-                "\(change.name) is no longer signed",
-                bundle: bundle,
-                location: BundleFacts.associatedDomainsKey
-            )
-        case (_, "appID"):
+        case (_, .appID):
             let now = change.new.map { "is now \($0)" } ?? "is gone"
             return rules.appIDChanged.finding(
                 "application-identifier \(now)\(was)",
                 bundle: bundle,
                 location: "application-identifier"
             )
-        case ("removed", "signature"):
+        case (.removed, .bundle):
+            return rules.bundleRemoved.finding("\(change.name) is not in the new build", bundle: bundle)
+        case (.removed, .associatedDomain):
+            return rules.domainRemoved.finding(
+                "\(change.name) is no longer signed",
+                bundle: bundle,
+                location: BundleFacts.associatedDomainsKey
+            )
+        case (.removed, .signature):
             return rules.entitlementBlobRemoved.finding(
                 "the signature no longer carries \(change.name)",
                 bundle: bundle
             )
-        case ("removed", _):
+        case (.removed, _):
             return rules.entitlementRemoved.finding(
                 "\(change.name) is no longer signed\(was)",
                 bundle: bundle,
                 location: change.name
             )
-        case ("changed", "profile"):
+        case (.changed, .profile):
             let now =
                 change.new == "none"
                 ? "the build has no embedded profile" : "the embedded profile is \(change.new ?? "")"
             return rules.profileChanged.finding("\(now)\(was)", bundle: bundle)
-        case ("changed", "signature"):
+        case (.changed, .signature):
             let now =
                 switch change.new {
                 case "unsigned": "the code is not signed"
@@ -316,23 +316,27 @@ public struct BuildDiff: Sendable {
                 default: "the code is signed by \(change.new ?? "")"
                 }
             return rules.signerChanged.finding("\(now)\(was)", bundle: bundle)
-        case ("changed", _):
+        case (.changed, _):
             return rules.entitlementChanged.finding(
                 "\(change.name) is \(change.new ?? "")\(was)",
                 bundle: bundle,
                 location: change.name
             )
-        default:
-            let what =
-                change.subject == "bundle"
-                ? "bundle"
-                : change.subject == "associatedDomain"
-                    ? "associated domain" : change.subject == "signature" ? "" : "entitlement"
-            let value = change.subject == "entitlement" ? " = \(change.new ?? "")" : ""
+        case (.added, .bundle):
+            return rules.added.finding("bundle \(change.name) is new", bundle: bundle)
+        case (.added, .associatedDomain):
             return rules.added.finding(
-                "\(what.isEmpty ? "" : what + " ")\(change.name)\(value) is new",
+                "associated domain \(change.name) is new",
                 bundle: bundle,
-                location: change.subject == "entitlement" ? change.name : nil
+                location: BundleFacts.associatedDomainsKey
+            )
+        case (.added, .signature):
+            return rules.added.finding("the signature now carries \(change.name)", bundle: bundle)
+        case (.added, _):
+            return rules.added.finding(
+                "entitlement \(change.name) = \(change.new ?? "") is new",
+                bundle: bundle,
+                location: change.name
             )
         }
     }
@@ -360,9 +364,9 @@ extension BuildDiff {
         var lines: [StyledLine] = []
         for bundle in bundles {
             var counts: [String] = []
-            for kind in ["removed", "changed", "added"] {
+            for kind in Change.Kind.allCases {
                 let count = bundle.changes.filter { $0.kind == kind }.count
-                if count > 0 { counts.append("\(count) \(kind)") }
+                if count > 0 { counts.append("\(count) \(kind.rawValue)") }
             }
             var line = StyledLine.text(bundle.bundle, .bold)
             line.append("  " + (bundle.bundleID ?? "(no bundle ID)") + "  " + counts.joined(separator: ", "))

@@ -37,8 +37,8 @@ extension ProfileReport {
             lines.append(.text(parts.joined(separator: " · ")))
         }
         var entitlementLines: [StyledLine] = [.text("entitlements:", .bold)]
-        for key in entitlements.keys.sorted() {
-            entitlementLines.append(.text("  \(key) = \(Self.shown(entitlements[key] ?? .bool(false)))"))
+        for (key, value) in entitlements.sorted(by: { $0.key < $1.key }) {
+            entitlementLines.append(.text("  \(key) = \(value.oneLine)"))
         }
         if entitlements.isEmpty { entitlementLines.append("  (none)") }
         return [
@@ -55,23 +55,6 @@ extension ProfileReport {
         case .contentDigestMismatch: return .text("  signature broken: the content was changed\(signer)", .red)
         case .invalidSignature: return .text("  signature broken\(signer)", .red)
         case .unverifiable(let reason): return .text("  signature not verified: \(reason)", .yellow)
-        }
-    }
-
-    /// A value on one line: text as is, a list of strings joined, anything larger by its shape.
-    private static func shown(_ value: PlistValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .date(let date): PlistValue.iso8601(date)
-        case .data(let bytes): "<\(bytes.count) bytes>"
-        case .array(let elements):
-            elements.allSatisfy { $0.stringValue != nil }
-                ? "[" + elements.compactMap(\.stringValue).joined(separator: ", ") + "]"
-                : "<array of \(elements.count)>"
-        case .dictionary(let members): "<dictionary of \(members.count)>"
         }
     }
 }
