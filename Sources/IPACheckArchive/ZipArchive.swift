@@ -37,37 +37,73 @@ public final class ZipArchive {
     ///
     /// - Throws: ``ArchiveError`` naming why the file is not a readable zip.
     public convenience init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
-        try self.init(path: path, limits: limits, checkingConsistency: true)
+        if try Self.isFolder(path) {
+            self.init(
+                path: path,
+                limits: limits,
+                folder: try FolderArchive(root: URL(fileURLWithPath: path), limits: limits)
+            )
+        } else {
+            try self.init(zipAt: path, limits: limits, checkingConsistency: true)
+        }
     }
 
-    /// Opens the archive at `path` a second time, for reading members on another thread.
+    /// What another thread needs to open the same archive: a zip's path and what it listed, or a folder's
+    /// listing itself (a folder is not walked twice).
+    public struct Reopening: Sendable {
+        let path: String
+        let entries: [ZipEntry]
+        let limits: ArchiveLimits
+        let folder: FolderArchive?
+    }
+
+    /// How to open this archive again on another thread.
+    public var reopening: Reopening {
+        if case .folder(let folder) = backend {
+            return Reopening(path: path, entries: entries, limits: limits, folder: folder)
+        }
+        return Reopening(path: path, entries: entries, limits: limits, folder: nil)
+    }
+
+    /// Opens an archive a second time, for reading members on another thread.
     ///
     /// A libzip handle must stay on one thread. The first open checked consistency, so this one only reads the
-    /// central directory, which must list exactly `entries`: anything else means the file changed in between.
+    /// central directory, which must list exactly the same entries: anything else means the file changed in
+    /// between. A folder reuses the first walk's listing.
     ///
     /// - Throws: ``ArchiveError`` with code `inconsistent` when the file no longer lists the same members.
-    public convenience init(reopening path: String, entries: [ZipEntry], limits: ArchiveLimits) throws(ArchiveError) {
-        try self.init(path: path, limits: limits, checkingConsistency: false)
-        guard self.entries == entries else {
+    public convenience init(reopening: Reopening) throws(ArchiveError) {
+        if let folder = reopening.folder {
+            self.init(path: reopening.path, limits: reopening.limits, folder: folder)
+            return
+        }
+        try self.init(zipAt: reopening.path, limits: reopening.limits, checkingConsistency: false)
+        guard entries == reopening.entries else {
             throw ArchiveError(.inconsistent, reason: "the file changed while it was being read")
         }
     }
 
-    private init(path: String, limits: ArchiveLimits, checkingConsistency: Bool) throws(ArchiveError) {
+    private init(path: String, limits: ArchiveLimits, folder: FolderArchive) {
+        self.path = path
+        self.limits = limits
+        backend = .folder(folder)
+        entries = folder.entries
+        escapingLinks = folder.escapingLinks
+        leniencyReason = nil
+    }
+
+    /// Whether `path` is a folder (read with ``FolderArchive``) rather than a file.
+    private static func isFolder(_ path: String) throws(ArchiveError) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ArchiveError(.unreadable, reason: "no such file")
         }
+        return isDirectory.boolValue
+    }
+
+    private init(zipAt path: String, limits: ArchiveLimits, checkingConsistency: Bool) throws(ArchiveError) {
         self.path = path
         self.limits = limits
-        guard !isDirectory.boolValue else {
-            let folder = try FolderArchive(root: URL(fileURLWithPath: path), limits: limits)
-            backend = .folder(folder)
-            entries = folder.entries
-            escapingLinks = folder.escapingLinks
-            leniencyReason = nil
-            return
-        }
         // Checked before libzip reads the central directory, which costs memory for every member it lists.
         if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
             throw Self.tooManyEntries(declared, limits: limits)

@@ -10,16 +10,15 @@ public final class IPAMemberReader {
     /// listed, so that a file changed in between is noticed rather than read.
     public struct Reopening: Sendable {
         let path: String
-        let entries: [ZipEntry]
+        let archive: ZipArchive.Reopening
         let members: [String: ZipEntry]
-        let limits: ArchiveLimits
 
         /// Opens a second handle on the file.
         ///
         /// - Throws: ``InputError`` when the file cannot be opened again or no longer lists the same members.
         public func open() throws(InputError) -> IPAMemberReader {
             do {
-                let archive = try ZipArchive(reopening: path, entries: entries, limits: limits)
+                let archive = try ZipArchive(reopening: archive)
                 return IPAMemberReader(path: path, archive: archive, members: members)
             } catch {
                 throw InputError("unreadable", file: path, error.reason)
@@ -41,7 +40,7 @@ public final class IPAMemberReader {
 
     /// How to open another reader on the same file, for another thread.
     public var reopening: Reopening {
-        Reopening(path: path, entries: archive.entries, members: members, limits: archive.limits)
+        Reopening(path: path, archive: archive.reopening, members: members)
     }
 
     /// The number of entries the archive lists.

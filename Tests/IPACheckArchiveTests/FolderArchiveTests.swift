@@ -32,6 +32,19 @@ struct FolderArchiveTests {
         #expect(try archive.read(entry) == Array("en.lproj/Main.strings".utf8))
     }
 
+    /// Another thread's handle reuses the first walk (the folder is not listed twice).
+    @Test func reopeningAFolderReusesItsListing() throws {
+        let app = try Self.folder("A.app", files: ["Info.plist"])
+        defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }
+        let archive = try ZipArchive(path: app.path)
+        try Data("later".utf8).write(to: app.appendingPathComponent("Later.txt"))
+        let again = try ZipArchive(reopening: archive.reopening)
+        #expect(again.entries == archive.entries)
+        #expect(
+            try again.read(try #require(again.entry(named: "Payload/A.app/Info.plist"))) == Array("Info.plist".utf8)
+        )
+    }
+
     @Test func theMemberCapHoldsWhileWalking() throws {
         let app = try Self.folder("A.app", files: (0..<6).map { "f\($0)" })
         defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }

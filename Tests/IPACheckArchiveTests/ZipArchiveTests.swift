@@ -22,14 +22,14 @@ struct ZipArchiveTests {
         first.add("a", text: "one")
         let path = try first.write()
         let archive = try ZipArchive(path: path)
-        let again = try ZipArchive(reopening: path, entries: archive.entries, limits: archive.limits)
+        let again = try ZipArchive(reopening: archive.reopening)
         #expect(try again.read(try #require(again.entry(named: "a"))) == Array("one".utf8))
 
         var second = ZipBuilder()
         second.add("a", text: "two, longer")
         try Data(second.build()).write(to: URL(fileURLWithPath: path))
         #expect(throws: ArchiveError(.inconsistent, reason: "")) {
-            _ = try ZipArchive(reopening: path, entries: archive.entries, limits: archive.limits)
+            _ = try ZipArchive(reopening: archive.reopening)
         }
     }
 
