@@ -312,6 +312,10 @@ public final class IPAFile {
     /// Why a bundle cannot be read, as the finding that reports it.
     struct UnreadableBundle: Error {
         let finding: Finding
+
+        init(_ message: String, bundle: String, location: String) {
+            finding = ArchiveRules.rules.bundleInfoPlist.finding(message, bundle: bundle, location: location)
+        }
     }
 
     /// Reads the bundle at `path`, or says why it cannot be read (an ``ArchiveRules/bundleInfoPlist`` finding:
@@ -328,13 +332,7 @@ public final class IPAFile {
         let candidates = ["\(path)/Info.plist", "\(path)/Resources/Info.plist", "\(path)/Contents/Info.plist"]
         guard let infoPath = candidates.first(where: { members[$0] != nil }), let entry = members[infoPath] else {
             return .failure(
-                UnreadableBundle(
-                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
-                        "\(path) has no Info.plist",
-                        bundle: path,
-                        location: path
-                    )
-                )
+                UnreadableBundle("\(path) has no Info.plist", bundle: path, location: path)
             )
         }
         let info: PlistValue
@@ -345,23 +343,15 @@ public final class IPAFile {
             info = try PlistParser.parse(bytes)
         } catch {
             return .failure(
-                UnreadableBundle(
-                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
-                        "\(infoPath) cannot be read: \(error)",
-                        bundle: path,
-                        location: infoPath
-                    )
-                )
+                UnreadableBundle("\(infoPath) cannot be read: \(error)", bundle: path, location: infoPath)
             )
         }
         guard info.dictionaryValue != nil else {
             return .failure(
                 UnreadableBundle(
-                    finding: ArchiveRules.rules.bundleInfoPlist.finding(
-                        "\(infoPath) is a \(info.typeName), not a dictionary",
-                        bundle: path,
-                        location: infoPath
-                    )
+                    "\(infoPath) is a \(info.typeName), not a dictionary",
+                    bundle: path,
+                    location: infoPath
                 )
             )
         }
