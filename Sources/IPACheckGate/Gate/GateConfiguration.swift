@@ -75,15 +75,9 @@ public struct GateConfiguration: Sendable {
     ///
     /// - Throws: ``InputError`` naming the file, the place and what is wrong.
     public static func load(path: String) throws(InputError) -> GateConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")
-        }
-        guard data.count <= maximumSize else {
-            throw InputError("bad-config", file: path, "is larger than \(maximumSize) bytes")
-        }
+        let bytes = try InputFile.read(path, limit: maximumSize, what: "a config file")
         let isYAML = path.hasSuffix(".yml") || path.hasSuffix(".yaml")
-        let tree = try ConfigTree.parse(Array(data), yaml: isYAML, file: path)
+        let tree = try ConfigTree.parse(bytes, yaml: isYAML, file: path)
         guard case .object = tree.value else {
             let expected = isYAML ? "a YAML mapping" : "a JSON object"
             throw InputError("bad-config", file: path, "is not \(expected): the top level is \(tree.kindName)")

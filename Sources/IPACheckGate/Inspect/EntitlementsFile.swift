@@ -49,19 +49,10 @@ public struct EntitlementsFile: Sendable {
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is not a property-list dictionary.
     public static func read(path: String, appID override: String?) throws(InputError) -> EntitlementsFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("unreadable", file: path, "cannot be read")
-        }
-        guard data.count <= maximumSize else {
-            throw InputError(
-                "too-large",
-                file: path,
-                "\(data.count) bytes is larger than the \(maximumSize)-byte limit"
-            )
-        }
+        let bytes = try InputFile.read(path, limit: maximumSize, what: "an entitlements file")
         let value: PlistValue
         do {
-            value = try PlistParser.parse(Array(data))
+            value = try PlistParser.parse(bytes)
         } catch {
             throw InputError("bad-entitlements", file: path, "not a property list: \(error.reason)")
         }

@@ -69,19 +69,10 @@ public struct ProfileReport: Sendable {
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is not a provisioning profile.
     public static func read(path: String, now: Date = Date()) async throws(InputError) -> ProfileReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("unreadable", file: path, "cannot be read")
-        }
-        guard data.count <= ProvisioningProfile.maximumSize else {
-            throw InputError(
-                "too-large",
-                file: path,
-                "\(data.count) bytes is larger than the \(ProvisioningProfile.maximumSize)-byte limit for a profile"
-            )
-        }
+        let bytes = try InputFile.read(path, limit: ProvisioningProfile.maximumSize, what: "a provisioning profile")
         let profile: ProvisioningProfile
         do {
-            profile = try ProvisioningProfile.parse(Array(data), allowingUnsigned: true)
+            profile = try ProvisioningProfile.parse(bytes, allowingUnsigned: true)
         } catch {
             throw InputError("bad-profile", file: path, error.description)
         }

@@ -106,11 +106,9 @@ struct CheckCommand: AsyncParsableCommand {
             Console.diagnose("ipacheck: using ./\(found)")
         }
         if let appflip {
-            guard let bytes = FileManager.default.contents(atPath: appflip) else {
-                throw InputError("unreadable", file: appflip, "cannot be read")
-            }
+            let bytes = try InputFile.read(appflip, limit: AppFlipConfig.maximumSize, what: "an App Flip config")
             do {
-                configuration.appFlip = try AppFlipConfig.parse(Array(bytes), file: appflip)
+                configuration.appFlip = try AppFlipConfig.parse(bytes, file: appflip)
             } catch {
                 throw InputError("bad-appflip", file: appflip, error.detail)
             }

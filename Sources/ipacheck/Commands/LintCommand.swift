@@ -36,13 +36,15 @@ struct LintCommand: AsyncParsableCommand {
         var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn))
         var results: [LintOutput] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                let exists = FileManager.default.fileExists(atPath: file)
-                report.add(unreadable: file, reason: exists ? "cannot be read" : "no such file")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(file, limit: AASADocument.Limits.hardByteCap, what: "an AASA file")
+            } catch {
+                report.add(unreadable: file, reason: error.message)
                 continue
             }
             do {
-                let findings = try AASALinter.lint(bytes: Array(data), domain: domain).findings
+                let findings = try AASALinter.lint(bytes: bytes, domain: domain).findings
                 results.append(LintOutput(file: file, findings: findings))
                 report.add(input: file, findings: findings)
             } catch {

@@ -191,12 +191,15 @@ struct MatchCommand: AsyncParsableCommand {
     /// The documents to judge against: the --aasa file under the key "", or each URL host's live file.
     private func loadDocuments(for hostSet: Set<String>) async throws -> [String: AASADocument] {
         if let aasa {
-            guard let data = FileManager.default.contents(atPath: aasa) else {
-                Console.diagnose("ipacheck: error: \(aasa): cannot be read")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(aasa, limit: AASADocument.Limits.hardByteCap, what: "an AASA file")
+            } catch {
+                Console.diagnose("ipacheck: error: \(error)")
                 throw ExitStatus.badInput
             }
             do {
-                let parsed = try AASADocument.parse(Array(data))
+                let parsed = try AASADocument.parse(bytes)
                 for finding in parsed.findings {
                     Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
                 }

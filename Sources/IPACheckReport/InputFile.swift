@@ -1,0 +1,35 @@
+import Foundation
+
+/// Reads a local input (a profile, a config file, an AASA file, an entitlements file) whole, refusing one larger
+/// than its limit before reading it: a huge file costs its first `limit + 1` bytes, never its size, so memory stays
+/// bounded whatever the user passes.
+public enum InputFile {
+    /// The bytes of the file at `path`, at most `limit` of them.
+    ///
+    /// - Parameter what: What the file is, for the message (`a provisioning profile`).
+    /// - Throws: ``InputError`` when the file does not exist, is a folder, cannot be read, or holds more than
+    ///   `limit` bytes (code `too-large`, with the file's size).
+    public static func read(_ path: String, limit: Int, what: String) throws(InputError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError("unreadable", file: path, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw InputError("unreadable", file: path, "is a folder, not \(what)") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InputError("unreadable", file: path, "cannot be read")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw InputError("unreadable", file: path, "cannot be read (\(error.localizedDescription))")
+        }
+        guard data.count <= limit else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap { $0 }
+            let shown = size.map { "\($0) bytes" } ?? "more than \(limit) bytes"
+            throw InputError("too-large", file: path, "is \(shown), over the \(limit)-byte limit for \(what)")
+        }
+        return [UInt8](data)
+    }
+}
