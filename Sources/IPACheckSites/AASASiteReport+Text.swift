@@ -10,7 +10,15 @@ extension AASASiteReport {
         if fetchHost != host { title.append("  (served by \(fetchHost))") }
         if let mode { title.append("  [mode \(mode.rawValue): devices fetch from the origin, not the CDN]") }
         var lines = [title]
-        if let origin {
+        if let origin, origin.location == .offlineFile {
+            var line = StyledLine.text("  file    \(origin.url)  ")
+            if let failure = origin.failure {
+                line.append("\(failure.kind.summary): \(failure.detail)", .red)
+            } else {
+                line.append("read · \(origin.bodyBytes ?? 0) bytes")
+            }
+            lines.append(line)
+        } else if let origin {
             var line = StyledLine.text("  origin  \(origin.url)  ")
             if let status = origin.status {
                 var text = "HTTP \(status)"
@@ -43,6 +51,8 @@ extension AASASiteReport {
                 line.append("\(failure.kind.summary): \(failure.detail)", .red)
             }
             lines.append(line)
+        } else if origin?.location == .offlineFile {
+            lines.append(.text("  CDN     not asked (offline)", .dim))
         } else {
             lines.append(.text("  CDN     not asked", .dim))
         }

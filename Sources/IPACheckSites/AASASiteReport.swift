@@ -120,6 +120,10 @@ public struct OriginObservation: Hashable, Sendable, Codable {
         case .failure(let failure):
             self.failure = failure
             elapsedSeconds = failure.elapsedSeconds
+        case .response(let response) where location == .offlineFile:
+            // A file read from --aasa-dir: no server answered, so there is no status or header to report.
+            bodyBytes = response.body.count
+            bodyTruncated = response.bodyTruncated
         case .response(let response):
             status = response.status
             if (300..<400).contains(response.status) { redirectLocation = response.header("Location") }

@@ -88,14 +88,15 @@ struct AASACLITests {
     }
 
     /// contract.md: a URL iOS never treats as a universal link (no scheme, another scheme) is an input error with
-    /// one line naming it, never a verdict.
+    /// one line naming it, never a verdict; the other URLs are still answered, and the run exits 2.
     @Test(arguments: ["acme.example/cart", "ftp://acme.example/cart", "https:///cart", "mailto:someone@acme.example"])
     func matchRefusesWhatIsNotAUniversalLink(url: String) throws {
         let result = try CLI.run(
             ["match", "https://acme.example/products/1", url, "--app-id", Self.appID, "--aasa", SampleFiles.apexAASA]
         )
         #expect(result.status == 2)
-        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stdout.contains("MATCH  https://acme.example/products/1"), "\(result.stdout)")
+        #expect(!result.stdout.contains(url), "\(result.stdout)")
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains(url))
     }
@@ -164,18 +165,35 @@ struct AASACLITests {
     // MARK: - explain
 
     @Test func explainAProductLinkOpensTheApp() throws {
-        let result = try CLI.run(
-            ["explain", "https://acme.example/products/42", SampleFiles.acme] + SampleFiles.offline
-        )
+        // Minimal.ipa is a simulator build: it opens links only where development builds are judged.
+        let arguments = [
+            "explain", "https://acme.example/products/42", SampleFiles.minimal, "--distribution", "development",
+        ]
+        let result = try CLI.run(arguments + SampleFiles.offline)
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("opens"))
-        #expect(result.stdout.contains("Payload/Acme.app"))
-        let json = try CLI.run(
-            ["explain", "https://acme.example/products/42", SampleFiles.acme, "--format", "json"]
-                + SampleFiles.offline
-        ).jsonObject()
+        #expect(result.stdout.contains("Payload/Minimal.app"))
+        let json = try CLI.run(arguments + ["--format", "json"] + SampleFiles.offline).jsonObject()
+        #expect(json["verdict"] as? String == "opens")
         #expect(json["opensApp"] as? Bool == true)
-        #expect(json["bundle"] as? String == "Payload/Acme.app")
+        #expect(json["bundle"] as? String == "Payload/Minimal.app")
+    }
+
+    /// Acme.ipa signs applinks:www.acme.example, which its profile does not grant (Samples/README.md): iOS refuses
+    /// to install such a build, so no link of it opens, whatever the AASA says; check reports the same ENT104.
+    @Test func aBuildIOSWillNotInstallOpensNoLink() throws {
+        let url = "https://acme.example/products/42"
+        let result = try CLI.run(["explain", url, SampleFiles.acme, "--format", "json"] + SampleFiles.offline)
+        #expect(result.status == 1, "\(result.stdout)")
+        let json = try result.jsonObject()
+        #expect(json["verdict"] as? String == "breaks")
+        let rules = ((json["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+        #expect(rules.contains("ENT104"), "\(rules)")
+        let steps = (json["steps"] as? [[String: Any]]) ?? []
+        #expect(steps.first { $0["name"] as? String == "build" }?["status"] as? String == "fail")
+        let check = try CLI.run(["check", SampleFiles.acme, "--format", "json"] + SampleFiles.offline).jsonObject()
+        let checkRules = ((check["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+        #expect(Set(rules).isSubset(of: Set(checkRules)))
     }
 
     @Test(arguments: ["https://acme.example/account/settings", "http://acme.example/products/42"])

@@ -50,9 +50,12 @@ package final class TLSTestServer: Sendable {
         self.log = log
     }
 
-    /// Starts a server presenting `identity` and answering with `respond`.
+    /// Starts a server presenting `identity` and answering with `respond`, on `host` (a loopback address) and
+    /// `port` (0: a free one).
     package static func start(
         identity: ServerIdentity,
+        host: String = "127.0.0.1",
+        port requestedPort: Int = 0,
         respond: @escaping @Sendable (TestRequest) -> TestResponse
     ) async throws -> TLSTestServer {
         let log = RequestLog()
@@ -75,7 +78,7 @@ package final class TLSTestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(TestHTTPHandler(respond: respond, log: log))
                 }
             }
-        let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await bootstrap.bind(host: host, port: requestedPort).get()
         guard let port = channel.localAddress?.port else {
             try await channel.close()
             throw ServerError.noPort

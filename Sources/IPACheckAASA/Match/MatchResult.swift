@@ -35,6 +35,23 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
     public var rule: AASARuleReference?
     /// One sentence a person understands: which rule did what to which part of the URL.
     public var why: String
+    /// The origin's answer, when devices read another copy (Apple's CDN) and the origin's file answers otherwise:
+    /// what devices will do once that copy refreshes.
+    public var origin: OriginAnswer?
+
+    /// How the origin's file answers a URL that devices judge on Apple's CDN copy.
+    public struct OriginAnswer: Sendable, Hashable, Codable {
+        /// The origin's verdict.
+        public var verdict: AASAVerdict
+        /// Why, in one sentence.
+        public var why: String
+
+        /// Creates an answer.
+        public init(verdict: AASAVerdict, why: String) {
+            self.verdict = verdict
+            self.why = why
+        }
+    }
 
     /// Creates a result.
     public init(url: String, appID: String, verdict: AASAVerdict, rule: AASARuleReference?, why: String) {
@@ -46,7 +63,7 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, appID, verdict, rule, why
+        case url, appID, verdict, rule, why, origin
     }
 
     /// Encodes `rule` as `null` when absent, as the contract requires.
@@ -57,6 +74,7 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(rule, forKey: .rule)
         try container.encode(why, forKey: .why)
+        try container.encodeIfPresent(origin, forKey: .origin)
     }
 
     /// `MATCH  https://example.com/r/1  component 0 {"/": "/r/*"} matches /r/1` (for text output).

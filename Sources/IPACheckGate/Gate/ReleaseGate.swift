@@ -62,6 +62,8 @@ public struct GateResult: Sendable {
     public let sites: [AASASiteReport]
     /// The distribution the build was judged for (`nil`: nothing said what it is for).
     public let distribution: Distribution?
+    /// What iOS will do with the build's links: what `explain` traces a URL through.
+    public let links: LinkModel
 }
 
 /// The release gate: every bundle's signed entitlements held against the AASA files that serve its domains, plus
@@ -284,12 +286,19 @@ public enum ReleaseGate {
                 kept.append(finding)
             }
         }
+        let keptFindings = kept.sorted()
         return GateResult(
-            findings: kept.sorted(),
+            findings: keptFindings,
             suppressed: suppressed.sorted { $0.finding < $1.finding },
             coverage: coverage,
             sites: documents.reports,
-            distribution: distribution
+            distribution: distribution,
+            links: LinkModel(
+                claims: LinkModel.claims(of: facts),
+                findings: keptFindings,
+                distribution: distribution,
+                documents: documents
+            )
         )
     }
 
@@ -351,13 +360,38 @@ public enum ReleaseGate {
             return
         }
         AASASiteFetcher.recordCoverage(options: options.fetch, into: &coverage)
-        let cdnRulesRan = !options.fetch.isOffline && !options.fetch.skipCDN
-        if cdnRulesRan {
-            coverage.ran(linkRules)
-        } else {
+        var linkRulesLeft = linkRules
+        if options.fetch.isOffline || options.fetch.skipCDN {
             coverage.skip(cdnRules, because: "Apple's CDN was not asked (--offline or --no-cdn)")
-            coverage.ran(linkRules.filter { !cdnRules.contains($0) })
+            linkRulesLeft.removeAll { cdnRules.contains($0) }
         }
+        // The rules that hold an app ID against a file ran only where a claimed host's file was read; LINK006
+        // passed only where every claimed host's was (otherwise the host's serving finding names the claims).
+        let claimed = build.facts.flatMap { fact in
+            fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) }
+        }
+        let read = claimed.filter { documents.judged($0) != nil }
+        let needFile =
+            [
+                CrossCheckRules.rules.appIDNotListed, CrossCheckRules.rules.appIDWrongPrefix,
+                CrossCheckRules.rules.noReachablePaths, CrossCheckRules.rules.appClipsWithoutClip,
+            ] + cdnRules
+        if read.isEmpty {
+            coverage.skip(
+                linkRulesLeft.filter { needFile.contains($0) },
+                because: "no AASA file of a claimed domain could be read (see the serving findings)"
+            )
+            linkRulesLeft.removeAll { needFile.contains($0) }
+        }
+        if read.count < claimed.count {
+            coverage.skip(
+                [CrossCheckRules.rules.noUsableAASA],
+                because: "the hosts whose AASA could not be read are reported by their serving findings, which name "
+                    + "the claims they break"
+            )
+            linkRulesLeft.removeAll { $0 == CrossCheckRules.rules.noUsableAASA }
+        }
+        coverage.ran(linkRulesLeft)
         if documents.anyDocument {
             coverage.ran(AASARules.all)
         } else {

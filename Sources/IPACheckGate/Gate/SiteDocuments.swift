@@ -14,19 +14,48 @@ public struct JudgedDocument: Sendable {
     public let name: String
 }
 
+/// The copy of a host's AASA that devices read, as one run saw it: the copy devices use was read, or devices
+/// have none (and why).
+public enum DeviceCopy: Sendable {
+    /// Devices read this copy; `source` says which and why, in a few words.
+    case readable(JudgedDocument, source: String)
+    /// Devices have no usable copy; `reason` says why, `source` which copy they would read.
+    case missing(reason: String, source: String)
+
+    /// Which copy devices read, and why that one.
+    public var source: String {
+        switch self {
+        case .readable(_, let source), .missing(_, let source): source
+        }
+    }
+
+    /// The document, when devices have one.
+    public var judged: JudgedDocument? {
+        if case .readable(let judged, _) = self { return judged }
+        return nil
+    }
+}
+
 extension AASASiteResult {
-    /// The copy every verdict about this host is judged on (``SiteDocuments/judged(_:)``, the one place this is
-    /// decided), or `nil` when neither copy could be read.
+    /// The origin's copy (or, when it cannot be read, a CDN copy devices still live on): what the gate's
+    /// cross-checks judge (``SiteDocuments/judged(_:)``), or `nil` when neither copy could be read.
     public var judged: JudgedDocument? {
         SiteDocuments([self]).judged(AASAFetchTarget(host: report.host, mode: report.mode))
+    }
+
+    /// The copy devices read (``SiteDocuments/deviceCopy(_:)``, the one place this is decided).
+    public var deviceCopy: DeviceCopy? {
+        SiteDocuments([self]).deviceCopy(AASAFetchTarget(host: report.host, mode: report.mode))
     }
 }
 
 /// The AASA files a run fetched, parsed once: per host and mode, the origin's document and Apple's CDN copy, and
 /// the one decision of which copy a verdict uses (``judged(_:)``).
-struct SiteDocuments {
+struct SiteDocuments: Sendable {
     /// One fetched host's documents.
-    struct Site {
+    struct Site: Sendable {
+        /// What the run observed of the host.
+        var report: AASASiteReport
         /// The origin's document (or the `--aasa-dir` file), when it was served and parses.
         var origin: AASADocument?
         /// Apple's CDN copy, when it was asked, served and parses.
@@ -39,7 +68,7 @@ struct SiteDocuments {
         var originProblem: String?
     }
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         let host: String
         let mode: AASAFetchTarget.Mode?
     }
@@ -61,6 +90,7 @@ struct SiteDocuments {
             findings += result.report.findings
             let host = result.report.fetchHost
             var site = Site(
+                report: result.report,
                 cdnAsked: result.report.cdn != nil,
                 isOffline: result.report.origin?.location == .offlineFile
             )
@@ -96,6 +126,11 @@ struct SiteDocuments {
         sites[Key(host: target.fetchHost, mode: target.mode)]
     }
 
+    /// What the run observed of `target`'s host.
+    func report(for target: AASAFetchTarget) -> AASASiteReport? {
+        site(for: target)?.report
+    }
+
     /// The copy every verdict about `target` is judged on, or `nil` when neither copy could be read.
     ///
     /// Entries with a mode are fetched by devices from the origin, so only the origin counts. Other entries are
@@ -118,6 +153,46 @@ struct SiteDocuments {
             )
         }
         return nil
+    }
+
+    /// The copy devices read for `target`: what `explain`, live `match` and the link model decide a URL on.
+    ///
+    /// A normal entry is read by devices from Apple's CDN, so its copy is the CDN's; when the CDN has none, devices
+    /// have none, however good the origin's file is. An entry with a mode (`?mode=developer`, `managed`) is read
+    /// from the origin by the devices it applies to. When the CDN was not asked (`--no-cdn`, `--offline`), the
+    /// origin's file (or the `--aasa-dir` file) stands in for it, and the source says so.
+    func deviceCopy(_ target: AASAFetchTarget) -> DeviceCopy? {
+        guard let site = site(for: target) else { return nil }
+        let host = target.fetchHost
+        if target.usesCDN && site.cdnAsked {
+            let source = "Apple's CDN copy of \(host)'s AASA, which devices read"
+            if let cdn = site.cdn {
+                return .readable(
+                    JudgedDocument(document: cdn, copy: .cdn, name: "Apple's CDN copy of \(host)'s AASA"),
+                    source: source
+                )
+            }
+            return .missing(reason: "Apple's CDN has no usable copy of \(host)'s AASA", source: source)
+        }
+        let source: String
+        let name: String
+        if site.isOffline {
+            name = "the AASA of \(host) in --aasa-dir"
+            source =
+                target.usesCDN
+                ? "the --aasa-dir file, standing in for Apple's CDN copy (offline: the CDN was not asked)"
+                : "the --aasa-dir file, as the origin's copy devices in \(target.mode?.rawValue ?? "") mode read"
+        } else {
+            name = "\(host)'s AASA"
+            source =
+                target.usesCDN
+                ? "the origin's copy, standing in for Apple's CDN copy (--no-cdn: the CDN was not asked)"
+                : "the origin's copy, which devices in \(target.mode?.rawValue ?? "") mode read directly"
+        }
+        guard let origin = site.origin else {
+            return .missing(reason: site.originProblem ?? "\(host)'s AASA could not be read", source: source)
+        }
+        return .readable(JudgedDocument(document: origin, copy: .origin, name: name), source: source)
     }
 
     /// The matcher the App Flip and Firebase checks take: it knows which copies were fetched.

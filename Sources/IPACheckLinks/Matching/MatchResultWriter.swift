@@ -124,6 +124,11 @@ public final class MatchResultWriter {
                 appendVisible(result.url)
                 append("  ")
                 appendVisible(result.why)
+                if let origin = result.origin {
+                    append("  [the origin's file: \(origin.verdict.rawValue.uppercased()), ")
+                    appendVisible(origin.why)
+                    append("]")
+                }
                 append("\n")
                 for line in trace {
                     appendVisible(line)
@@ -133,6 +138,13 @@ public final class MatchResultWriter {
                 if !first { append(",\n") }
                 append("    {\n      \"appID\" : ")
                 appendJSONString(result.appID)
+                if let origin = result.origin {
+                    append(",\n      \"origin\" : {\n        \"verdict\" : \"")
+                    append(origin.verdict.rawValue)
+                    append("\",\n        \"why\" : ")
+                    appendJSONString(origin.why)
+                    append("\n      }")
+                }
                 if let rule = result.rule {
                     append(",\n      \"rule\" : {\n        \"component\" : ")
                     append(rule.component)

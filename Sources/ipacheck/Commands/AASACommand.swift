@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IPACheckFetching
+import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
 import IPACheckSites
@@ -11,7 +12,7 @@ struct AASACommand: AsyncParsableCommand {
         commandName: "aasa",
         abstract: "Fetch and judge hosts' apple-app-site-association files as Apple's CDN would.",
         discussion: """
-            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers decoded and compared with the origin's file by meaning. *.example.com is served by example.com. A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do. Exit 1 when a finding reaches --fail-on, 2 when no network at all can be reached.
+            For each host: https://HOST/.well-known/apple-app-site-association (redirects reported, never followed; certificates verified; status, Content-Type and the 128 KB limit judged), the same URL asked with Apple's user agents (to catch firewalls), and Apple's CDN copy with its failure headers decoded and compared with the origin's file by meaning; the file's content is judged with the same checks as `ipacheck lint`. Offline (--offline --aasa-dir DIR) it says which file it read; no HTTP status is shown for a file. *.example.com is served by example.com. A host may carry a mode (example.com?mode=developer) to skip the CDN, as devices do. Exit 1 when a finding reaches --fail-on, 2 when no network at all can be reached.
 
             Examples:
               ipacheck aasa example.com www.example.com
@@ -52,14 +53,10 @@ struct AASACommand: AsyncParsableCommand {
             Console.diagnose("ipacheck: error: \(failure)")
             throw ExitStatus.badInput
         }
-        var coverage = RuleCoverage()
-        AASASiteFetcher.recordCoverage(options: options, into: &coverage)
-        var report = ReportOutput.report(
-            rules: ServingRules.rules.all + CDNRules.rules.all,
-            gate: FailThreshold(failOn: failOn)
-        )
+        var report = ReportOutput.report(rules: SiteJudgement.rules, gate: FailThreshold(failOn: failOn))
         for (host, result) in zip(hosts, results) {
-            report.add(input: host, findings: result.report.findings, coverage: coverage)
+            let judged = SiteJudgement.judge(result, options: options)
+            report.add(input: host, findings: judged.findings, coverage: judged.coverage)
         }
         let reports = results.map(\.report)
         report.add(

@@ -35,23 +35,16 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
     var appID: String?
 
-    @Option(help: "App Flip config (JSON) to check the main app against.")
-    var appflip: String?
-
-    @Option(help: "Config file, JSON or YAML (default: .ipacheck.json or .ipacheck.yml in the current folder).")
-    var config: String?
-
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity?
-
-    @Option(help: "What the build is for: app-store, ad-hoc, enterprise or development (default: its profile's kind).")
-    var distribution: Distribution?
 
     @Option(help: "Output: text, json, sarif, junit or github.")
     var format: ReportFormat = .text
 
     @Option(help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
     var output: String?
+
+    @OptionGroup var project: ProjectOptions
 
     @OptionGroup var network: NetworkOptions
 
@@ -62,7 +55,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try await ExitStatus.reportingInputErrors { try loadConfiguration() }
+        let configuration = try await ExitStatus.reportingInputErrors { try project.loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
         let progress = ProgressLine(offline: network.offline, asksCDN: !network.noCDN && !network.offline)
         let outcomes: [ReleaseGate.Outcome]
@@ -72,18 +65,26 @@ struct CheckCommand: AsyncParsableCommand {
                     fetch: options,
                     fetcher: fetcher,
                     configuration: configuration,
-                    distribution: distribution,
+                    distribution: project.distribution,
                     archiveLimits: archive.limits,
                     appID: appID
                 )
                 return try await ReleaseGate.run(paths: ipas, options: gate) { progress.show($0) }
             }
         } catch let error as NetworkUnavailable {
+            // Nothing could be checked: one line names the network, and the report in the format asked says the
+            // run did not complete (verdict error), so a CI job reading it never mistakes silence for a pass.
             progress.finish()
             Console.diagnose("ipacheck: error: \(error)")
-            throw ExitStatus.badInput
+            var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
+            for path in ipas { report.add(unreadable: path, reason: "not checked: \(error)") }
+            try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: true)
+            return
         }
         progress.finish()
+        if appID == nil, let missing = outcomes.compactMap(\.missingAppID).first {
+            throw ValidationError("\(missing) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
+        }
 
         var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
         for (path, outcome) in zip(ipas, outcomes) {
@@ -96,23 +97,12 @@ struct CheckCommand: AsyncParsableCommand {
         }
         try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true)
     }
+}
 
-    private func loadConfiguration() throws(InputError) -> GateConfiguration {
-        var configuration = GateConfiguration()
-        if let config {
-            configuration = try GateConfiguration.load(path: config)
-        } else if let found = GateConfiguration.defaultFileNames.first(where: FileManager.default.fileExists) {
-            configuration = try GateConfiguration.load(path: found)
-            Console.diagnose("ipacheck: using ./\(found)")
-        }
-        if let appflip {
-            let bytes = try InputFile.read(appflip, limit: AppFlipConfig.maximumSize, what: "an App Flip config")
-            do {
-                configuration.appFlip = try AppFlipConfig.parse(bytes, file: appflip)
-            } catch {
-                throw InputError("bad-appflip", file: appflip, error.detail)
-            }
-        }
-        return configuration
+extension ReleaseGate.Outcome {
+    /// The entitlements file that could not be checked for want of `--app-id`: a usage error, not a bad input.
+    fileprivate var missingAppID: String? {
+        guard case .unreadable(let error) = self, error.code == "no-app-id" else { return nil }
+        return error.file
     }
 }

@@ -2,42 +2,52 @@ import ArgumentParser
 import Foundation
 import IPACheckGate
 
-/// `ipacheck explain URL APP.ipa`: support triage for one link.
+/// `ipacheck explain URL TARGET`: support triage for one link, traced through the release gate's own judgement.
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Why does this link open Safari instead of the app? The path a tap takes, step by step.",
         discussion: """
-            Walks the whole path: the URL, which bundle claims the host and in which mode, what the origin and Apple's CDN serve, and which rule decides; then says in one line where it breaks. Exit 0 when the link opens the app, 1 when it does not.
+            Runs the same judgement as `ipacheck check` on the build, then walks one link through it: the URL, which bundle claims the host and in which mode, whether anything check reports as an error stands on the path (the entry, the profile's grant, the distribution, the signature and seal, the host's file), the copies of the AASA (the origin's and Apple's CDN copy, which devices read; the origin's with --no-cdn, the --aasa-dir file offline), and which rule of the copy devices read decides. It says in one line where the link breaks. Exit 0 when the link opens the app, 1 when it does not, 2 when it cannot be decided (an unreadable build, no network).
 
             Examples:
               ipacheck explain https://example.com/products/42 App.ipa
               ipacheck explain https://example.com/cart App.ipa --offline --aasa-dir aasa/
+              ipacheck explain https://example.com/cart App.ipa --format json
             """
     )
 
     @Argument(help: "The link that was tapped.")
     var url: String
 
-    @Argument(help: "The installed build (.ipa).")
+    @Argument(help: "The installed build: .ipa, .app or .xcarchive.")
     var ipa: String
 
     @OptionGroup var output: FormatOption
+
+    @OptionGroup var project: ProjectOptions
 
     @OptionGroup var network: NetworkOptions
 
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        let explanation = try await ExitStatus.reportingInputErrors {
+        let configuration = try await ExitStatus.reportingInputErrors { try project.loadConfiguration() }
+        let result = try await ExitStatus.reportingInputErrors {
             try await network.withFetcher { options, fetcher in
-                try await LinkExplainer.explain(
-                    url: url,
-                    ipaPath: ipa,
-                    options: GateOptions(fetch: options, fetcher: fetcher, archiveLimits: archive.limits)
+                try await ReleaseGate.check(
+                    path: ipa,
+                    options: GateOptions(
+                        fetch: options,
+                        fetcher: fetcher,
+                        configuration: configuration,
+                        distribution: project.distribution,
+                        archiveLimits: archive.limits
+                    )
                 )
             }
         }
+        let explanation = result.links.explain(url)
         switch output.format {
         case .json: try Console.printJSON(explanation)
         case .text: Console.printRendered(explanation.text(style: Console.style))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IPACheckAASA
+import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
@@ -12,7 +13,7 @@ struct MatchCommand: AsyncParsableCommand {
         commandName: "match",
         abstract: "Would iOS open these URLs in this app? Apple's matching rules, with the deciding rule and why.",
         discussion: """
-            Verdicts: match (the app opens it), block (an exclude rule stops it), none (no rule for this app matches). With --aasa the file is read offline; without it, each URL's host is fetched live (Apple's CDN copy, which devices use, else the origin's file). Exit 0 only if every verdict is match.
+            Verdicts: match (the app opens it), block (an exclude rule stops it), none (no rule for this app matches, or devices have no copy of the file). With --aasa the file is read offline. Without it, each URL's host is fetched live and judged on the copy devices read: Apple's CDN copy (the origin's file with --no-cdn or --offline, said so on stderr); when the origin's file answers otherwise, its answer is shown beside. A URL that is not a universal link is reported with its line number and skipped; the others are answered and the run exits 2. Exit 0 only if every verdict is match.
 
             Examples:
               ipacheck match https://example.com/products/42 --app-id ABCDE12345.com.example.app --aasa aasa.json
@@ -58,8 +59,10 @@ struct MatchCommand: AsyncParsableCommand {
             Console.diagnose("ipacheck: error: \(error.description)")
             throw ExitStatus.badInput
         }
-        // First every URL is checked (and its host noted), so that a bad line stops the run before any output.
+        // First every URL is checked and its host noted; a line that is not a universal link is reported with its
+        // line number and skipped, and every other URL is still answered.
         var hosts: Set<String> = []
+        var badLines = 0
         try await ExitStatus.reportingInputErrors {
             // With --aasa the hosts do not matter: only whether each line is a universal link.
             let collectingHosts = aasa == nil
@@ -67,12 +70,12 @@ struct MatchCommand: AsyncParsableCommand {
                 Self.check(batch, collectingHosts: collectingHosts)
             }
             try URLBatches.forEachResult(urls: urls, list: list, transform: check) { checked in
-                if let problem = checked.problem {
+                for problem in checked.problems {
                     Console.diagnose(
                         "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
                     )
-                    throw ExitStatus.badInput
                 }
+                badLines += checked.problems.count
                 hosts.formUnion(checked.hosts)
             }
         }
@@ -90,42 +93,49 @@ struct MatchCommand: AsyncParsableCommand {
             try URLBatches.forEachResult(urls: urls, list: list, transform: judge.callAsFunction) { writer.write($0) }
         }
         writer.finish()
+        // Each bad line was named on stderr as it was found; the answers for the others are out.
+        if badLines > 0 { throw ExitStatus.badInput }
         if !writer.everyURLMatches { throw ExitStatus.problems }
     }
 
-    /// What checking a batch found: the hosts of its URLs (if collected), or the first that is not a universal link.
-    private typealias Checked = (hosts: Set<String>, problem: (line: Int?, message: String)?)
+    /// What checking a batch found: the hosts of its URLs (if collected), and every line that is not a universal
+    /// link.
+    private typealias Checked = (hosts: Set<String>, problems: [(line: Int?, message: String)])
 
     private static func check(_ batch: URLBatches.Batch, collectingHosts: Bool) -> Checked {
         var hosts: Set<String> = []
-        var problem: (line: Int?, message: String)?
-        do {
-            try batch.forEachURL { bytes, line in
-                do throws(LinkURL.NotAUniversalLink) {
-                    if collectingHosts {
-                        hosts.insert(try LinkURL.universalLinkHost(String(decoding: bytes, as: UTF8.self)))
-                    } else {
-                        try LinkURL.requireUniversalLink(utf8: bytes)
-                    }
-                } catch {
-                    problem = (line, error.description)
-                    throw error
+        var problems: [(line: Int?, message: String)] = []
+        batch.forEachURL { bytes, line in
+            do throws(LinkURL.NotAUniversalLink) {
+                if collectingHosts {
+                    hosts.insert(try LinkURL.universalLinkHost(String(decoding: bytes, as: UTF8.self)))
+                } else {
+                    try LinkURL.requireUniversalLink(utf8: bytes)
                 }
+            } catch {
+                problems.append((line, error.description))
             }
-        } catch {
-            // The problem is noted; the batch's later URLs do not matter.
         }
-        return (hosts, problem)
+        return (hosts, problems)
     }
 
-    /// Judges a batch of URLs against the documents (one per host live, one under "" for --aasa) and formats them.
+    /// What one host offers a URL: the copy devices read and, when that is Apple's CDN copy, the origin's file
+    /// (shown beside the verdict when it answers otherwise), or why devices have no copy.
+    private struct HostDocuments: Sendable {
+        let device: AASADocument?
+        let origin: AASADocument?
+        let missing: String
+    }
+
+    /// Judges a batch of URLs against the documents (one per host live, one under "" for --aasa) and formats them;
+    /// a URL that is not a universal link was reported when the URLs were checked, and is skipped.
     ///
     /// Each batch compiles its own matchers: the threads then share no compiled rule or string, whose reference
     /// counts they would otherwise fight over on every URL (measured: two thirds of the time went to retains).
     private struct Judge: Sendable {
         let appID: String
         let service: AASAService
-        let documents: [String: AASADocument]
+        let documents: [String: HostDocuments]
         let live: Bool
         let explain: Bool
         let format: MatchResultWriter.Format
@@ -133,63 +143,103 @@ struct MatchCommand: AsyncParsableCommand {
         func callAsFunction(_ batch: URLBatches.Batch) -> MatchResultWriter.Batch {
             var matchers = Matchers(judge: self)
             if explain {
-                return MatchResultWriter.format(
-                    batch.map { url, _ in
-                        guard let matcher = matchers.matcher(for: url) else {
-                            return AASAMatchExplanation(result: unjudged(url), steps: [])
-                        }
-                        return matcher.explain(url)
-                    },
-                    as: format
-                )
+                let explanations = batch.map { url, _ -> AASAMatchExplanation? in
+                    guard Self.isUniversalLink(url) else { return nil }
+                    let host = matchers.host(of: url)
+                    guard let matcher = matchers.device(for: host) else {
+                        return AASAMatchExplanation(result: unjudged(url, host: host, matchers: &matchers), steps: [])
+                    }
+                    var explanation = matcher.explain(url)
+                    explanation.result.origin = matchers.originAnswer(url, host: host, device: explanation.result)
+                    return explanation
+                }
+                return MatchResultWriter.format(explanations.compactMap { $0 }, as: format)
             }
-            if !live, let matcher = matchers.matcher(for: "") {
+            if !live, let matcher = matchers.device(for: "") {
                 // One document for every URL: no lookup per URL.
-                return MatchResultWriter.format(batch.map { url, _ in matcher.evaluate(url) }, as: format)
+                let results = batch.map { url, _ in Self.isUniversalLink(url) ? matcher.evaluate(url) : nil }
+                return MatchResultWriter.format(results.compactMap { $0 }, as: format)
             }
-            return MatchResultWriter.format(
-                batch.map { url, _ in
-                    guard let matcher = matchers.matcher(for: url) else { return unjudged(url) }
-                    return matcher.evaluate(url)
-                },
-                as: format
-            )
+            let results = batch.map { url, _ -> AASAMatchResult? in
+                guard Self.isUniversalLink(url) else { return nil }
+                let host = matchers.host(of: url)
+                guard let matcher = matchers.device(for: host) else {
+                    return unjudged(url, host: host, matchers: &matchers)
+                }
+                var result = matcher.evaluate(url)
+                result.origin = matchers.originAnswer(url, host: host, device: result)
+                return result
+            }
+            return MatchResultWriter.format(results.compactMap { $0 }, as: format)
+        }
+
+        private static func isUniversalLink(_ url: String) -> Bool {
+            (try? LinkURL.requireUniversalLink(url)) != nil
         }
 
         /// The matchers one batch compiles, as its URLs need them.
         private struct Matchers {
             let judge: Judge
-            var compiled: [String: AASAMatcher] = [:]
+            var device: [String: AASAMatcher] = [:]
+            var origin: [String: AASAMatcher] = [:]
 
-            mutating func matcher(for url: String) -> AASAMatcher? {
-                let host = judge.live ? ((try? LinkURL.universalLinkHost(url)) ?? "") : ""
-                if let matcher = compiled[host] { return matcher }
-                guard let document = judge.documents[host] else { return nil }
+            func host(of url: String) -> String {
+                judge.live ? ((try? LinkURL.universalLinkHost(url)) ?? "") : ""
+            }
+
+            mutating func device(for host: String) -> AASAMatcher? {
+                if let matcher = device[host] { return matcher }
+                guard let document = judge.documents[host]?.device else { return nil }
+                let matcher = compile(document, host: host)
+                device[host] = matcher
+                return matcher
+            }
+
+            /// The origin's answer, when devices read Apple's CDN copy and the origin's file answers otherwise.
+            mutating func originAnswer(
+                _ url: String,
+                host: String,
+                device: AASAMatchResult?
+            ) -> AASAMatchResult.OriginAnswer? {
+                let matcher: AASAMatcher
+                if let compiled = origin[host] {
+                    matcher = compiled
+                } else {
+                    guard let document = judge.documents[host]?.origin else { return nil }
+                    matcher = compile(document, host: host)
+                    origin[host] = matcher
+                }
+                let answer = matcher.evaluate(url)
+                guard answer.verdict != device?.verdict else { return nil }
+                return AASAMatchResult.OriginAnswer(verdict: answer.verdict, why: answer.why)
+            }
+
+            private func compile(_ document: AASADocument, host: String) -> AASAMatcher {
                 // A copy of the app ID of its own too: every result holds it.
-                let matcher = document.matcher(
+                document.matcher(
                     for: String(decoding: Array(judge.appID.utf8), as: UTF8.self),
                     service: judge.service,
                     domain: judge.live ? host : nil
                 )
-                compiled[host] = matcher
-                return matcher
             }
         }
 
-        private func unjudged(_ url: String) -> AASAMatchResult {
-            let host = LinkURL(url).host ?? ""
-            return AASAMatchResult(
+        private func unjudged(_ url: String, host: String, matchers: inout Matchers) -> AASAMatchResult {
+            var result = AASAMatchResult(
                 url: url,
                 appID: appID,
                 verdict: .none,
                 rule: nil,
-                why: "no AASA could be read for \(host)"
+                why: documents[host]?.missing ?? "no AASA could be read for \(host)"
             )
+            result.origin = matchers.originAnswer(url, host: host, device: result)
+            return result
         }
     }
 
-    /// The documents to judge against: the --aasa file under the key "", or each URL host's live file.
-    private func loadDocuments(for hostSet: Set<String>) async throws -> [String: AASADocument] {
+    /// The documents to judge against: the --aasa file under the key "", or, for each URL's host, the copy devices
+    /// read (Apple's CDN copy; the origin's with --no-cdn, said so) and the origin's file beside it.
+    private func loadDocuments(for hostSet: Set<String>) async throws -> [String: HostDocuments] {
         if let aasa {
             let bytes: [UInt8]
             do {
@@ -203,25 +253,38 @@ struct MatchCommand: AsyncParsableCommand {
                 for finding in parsed.findings {
                     Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
                 }
-                return ["": parsed.document]
+                return ["": HostDocuments(device: parsed.document, origin: nil, missing: "")]
             } catch {
                 Console.diagnose("ipacheck: error: \(aasa): \(error.description)")
                 throw ExitStatus.badInput
             }
         }
         let hosts = hostSet.sorted()
-        let results = try await network.withFetcher { options, fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(hosts.map { AASAFetchTarget(host: $0) })
-        }
-        var documents: [String: AASADocument] = [:]
-        for result in results {
-            guard let judged = result.judged else {
-                let worst = result.report.findings.first { $0.severity == .error }?.message ?? "no usable file"
-                Console.diagnose("ipacheck: \(UntrustedText.visibleOnOneLine("\(result.report.host): \(worst)"))")
-                continue
+        let results = try await ExitStatus.reportingInputErrors {
+            try await network.withFetcher { options, fetcher in
+                let results = await AASASiteFetcher(fetcher: fetcher, options: options)
+                    .check(hosts.map { AASAFetchTarget(host: $0) })
+                if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
+                return results
             }
-            Console.diagnose("ipacheck: judged against \(UntrustedText.visibleOnOneLine(judged.name))")
-            documents[result.report.host] = judged.document
+        }
+        var documents: [String: HostDocuments] = [:]
+        for result in results {
+            let host = result.report.host
+            let visible = UntrustedText.visibleOnOneLine
+            switch result.deviceCopy {
+            case .readable(let judged, let source)?:
+                Console.diagnose("ipacheck: \(visible(host)): judged on \(visible(source))")
+                let origin = judged.copy == .cdn ? result.origin?.document : nil
+                documents[host] = HostDocuments(device: judged.document, origin: origin, missing: "")
+            case .missing(let reason, let source)?:
+                let worst = result.report.findings.first { $0.severity == .error }?.message
+                let why = "devices read \(source), and it has none: \(worst ?? reason)"
+                Console.diagnose("ipacheck: \(visible(host)): \(visible(why))")
+                documents[host] = HostDocuments(device: nil, origin: result.origin?.document, missing: why)
+            case nil:
+                documents[host] = HostDocuments(device: nil, origin: nil, missing: "\(host) was not fetched")
+            }
         }
         return documents
     }

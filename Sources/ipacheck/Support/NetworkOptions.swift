@@ -75,6 +75,17 @@ struct NetworkOptions: ParsableArguments {
     /// Runs `body` with a fetcher (nil when offline), shutting the HTTP client down afterwards.
     func withFetcher<T: Sendable>(_ body: (FetchOptions, (any HTTPFetching)?) async throws -> T) async throws -> T {
         let options = try fetchOptions()
+        if let aasaDir, offline {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: aasaDir, isDirectory: &isFolder), isFolder.boolValue else {
+                let what = FileManager.default.fileExists(atPath: aasaDir) ? "is not a folder" : "does not exist"
+                Console.diagnose(
+                    "ipacheck: error: --aasa-dir \(aasaDir) \(what): give the folder that holds "
+                        + "HOST/apple-app-site-association files"
+                )
+                throw ExitStatus.badInput
+            }
+        }
         if options.isOffline { return try await body(options, nil) }
         let fetcher: AsyncHTTPFetcher
         do {

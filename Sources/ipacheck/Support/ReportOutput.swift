@@ -23,9 +23,15 @@ enum ReportOutput {
     ///
     /// - Parameter alwaysPrint: Print the report even when no input could be read. Otherwise the text format stays
     ///   silent then (the stderr lines say it all); machine formats always print, with the `error` verdict.
-    static func finish(_ report: Report, format: ReportFormat, to path: String? = nil, alwaysPrint: Bool = false) throws
-    {
-        for input in report.inputs {
+    /// - Parameter diagnosed: The cause was already said on stderr (no network), so the inputs are not named again.
+    static func finish(
+        _ report: Report,
+        format: ReportFormat,
+        to path: String? = nil,
+        alwaysPrint: Bool = false,
+        diagnosed: Bool = false
+    ) throws {
+        for input in report.inputs where !diagnosed {
             guard let error = input.error else { continue }
             Console.diagnose("ipacheck: error: \(UntrustedText.visibleOnOneLine(input.path)): \(error)")
         }

@@ -1,0 +1,408 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// Every command tells the same story about the same build: scenarios (offline files, a loopback origin with a
+/// fake Apple CDN that is current, stale or absent, modes, no AASA, no network) × commands (`check`, `explain`,
+/// `match`, `aasa`).
+///
+/// The expectations come from Apple's rules, not from the tool: a link opens only when the bundle claims the host,
+/// iOS uses the entry, and the copy devices read (Apple's CDN copy; the origin's for a mode, or when the CDN is not
+/// asked) lists the app with a rule that accepts the path ("Supporting associated domains", TN3155).
+@Suite(.serialized)
+struct OneTruthCLITests {
+    static let appID = "7QX3KD52VH.com.example.small"
+
+    /// An AASA document listing `appIDs` for `/products/*`, with `/account/*` excluded first.
+    static func aasa(appIDs: [String]) -> String {
+        let ids = appIDs.map { "\"\($0)\"" }.joined(separator: ",")
+        return """
+            {"applinks": {"details": [{"appIDs": [\(ids)], "components": [
+              {"/": "/account/*", "exclude": true}, {"/": "/products/*"}]}]}}
+            """
+    }
+
+    /// A project entitlements file for `appID` claiming `domains`.
+    static func entitlements(_ domains: [String], in folder: URL, extra: String = "") throws -> String {
+        let file = folder.appendingPathComponent("App.entitlements")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>application-identifier</key><string>\(appID)</string>
+            <key>com.apple.developer.associated-domains</key><array>\(domains.map { "<string>\($0)</string>" }.joined())</array>
+            \(extra)
+            </dict></plist>
+            """
+        try Data(xml.utf8).write(to: file)
+        return file.path
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-truth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Writes `DIR/HOST/apple-app-site-association` for each host.
+    static func aasaDir(_ files: [String: String], in folder: URL) throws -> String {
+        let dir = folder.appendingPathComponent("aasa")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (host, body) in files {
+            let hostDir = dir.appendingPathComponent(host)
+            try FileManager.default.createDirectory(at: hostDir, withIntermediateDirectories: true)
+            try Data(body.utf8).write(to: hostDir.appendingPathComponent("apple-app-site-association"))
+        }
+        return dir.path
+    }
+
+    /// What every command said about one URL and build.
+    struct Answers {
+        let check: CLIResult
+        let explain: CLIResult
+        let match: CLIResult
+        let aasa: CLIResult
+
+        var checkRules: Set<String> {
+            let findings = ((try? check.jsonObject())?["findings"] as? [[String: Any]]) ?? []
+            return Set(findings.compactMap { $0["rule"] as? String })
+        }
+
+        var explanation: [String: Any] { (try? explain.jsonObject()) ?? [:] }
+
+        var matchVerdict: String? {
+            let results = ((try? match.jsonObject())?["results"] as? [[String: Any]]) ?? []
+            return results.first?["verdict"] as? String
+        }
+
+        var matchOrigin: String? {
+            let results = ((try? match.jsonObject())?["results"] as? [[String: Any]]) ?? []
+            return (results.first?["origin"] as? [String: Any])?["verdict"] as? String
+        }
+
+        /// The rules `explain` names as standing on the path.
+        var explainRules: Set<String> {
+            Set(((explanation["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String })
+        }
+    }
+
+    static func ask(url: String, target: String, host: String, network: [String]) throws -> Answers {
+        Answers(
+            check: try CLI.run(["check", target, "--format", "json"] + network),
+            explain: try CLI.run(["explain", url, target, "--format", "json"] + network),
+            match: try CLI.run(["match", url, "--app-id", appID, "--format", "json"] + network),
+            aasa: try CLI.run(["aasa", host, "--format", "json"] + network)
+        )
+    }
+
+    /// The agreements that hold in every scenario: `explain`'s verdict and exit code are one; a link that opens
+    /// has no error of `check` on its path; every finding `explain` puts on the path is one `check` reported.
+    static func expectAgreement(_ answers: Answers, sourceLocation: SourceLocation = #_sourceLocation) {
+        let verdict = answers.explanation["verdict"] as? String
+        #expect(answers.explain.status == (verdict == "opens" ? 0 : 1), sourceLocation: sourceLocation)
+        #expect(
+            answers.explainRules.isSubset(of: answers.checkRules),
+            "explain names \(answers.explainRules), check reports \(answers.checkRules)",
+            sourceLocation: sourceLocation
+        )
+        if verdict == "opens" {
+            #expect(answers.check.status == 0, "\(answers.check.stdout)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Offline files
+
+    @Test func listedPathOpensEverywhere() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: [Self.appID])], in: folder)
+        let answers = try Self.ask(
+            url: "https://good.example/products/1",
+            target: target,
+            host: "good.example",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 0, "\(answers.check.stdout)")
+        #expect(answers.explanation["verdict"] as? String == "opens")
+        #expect(answers.explain.status == 0)
+        #expect(answers.matchVerdict == "match")
+        #expect(answers.match.status == 0)
+        #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
+        // Offline, no HTTP exchange is pretended: the file is named, no status given.
+        let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
+        #expect(copies.map { $0["copy"] as? String } == ["file"])
+        #expect(copies.first?["status"] == nil || copies.first?["status"] is NSNull)
+        #expect(!answers.aasa.stdout.contains("\"status\" : 200"), "\(answers.aasa.stdout)")
+    }
+
+    @Test func excludedPathBreaksInExplainAndMatchWhileTheBuildPasses() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: [Self.appID])], in: folder)
+        let answers = try Self.ask(
+            url: "https://good.example/account/1",
+            target: target,
+            host: "good.example",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 0)
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect((answers.explanation["rule"] as? [String: Any])?["component"] as? Int == 0)
+        #expect(answers.matchVerdict == "block")
+        #expect(answers.match.status == 1)
+    }
+
+    @Test func anotherAppsFileBreaksEverywhere() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: ["ZZZZZ99999.com.example.other"])], in: folder)
+        let answers = try Self.ask(
+            url: "https://good.example/products/1",
+            target: target,
+            host: "good.example",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 1)
+        #expect(answers.checkRules.contains("LINK001"))
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect(answers.explainRules.contains("LINK001"))
+        #expect(answers.matchVerdict == "none")
+        #expect(answers.match.status == 1)
+    }
+
+    @Test func managedModeWithoutTheMDMEntitlementBreaksAtTheEntry() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:mdm.example?mode=managed"], in: folder)
+        let dir = try Self.aasaDir(["mdm.example": Self.aasa(appIDs: [Self.appID])], in: folder)
+        let answers = try Self.ask(
+            url: "https://mdm.example/products/1",
+            target: target,
+            host: "mdm.example",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.checkRules.contains("LINK004"))
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect(answers.explainRules.contains("LINK004"))
+        let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
+        #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "fail")
+    }
+
+    @Test func noFileForTheHostIsReportedAndNoLinkRuleIsPassed() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let dir = try Self.aasaDir([:], in: folder)
+        let answers = try Self.ask(
+            url: "https://good.example/products/1",
+            target: target,
+            host: "good.example",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 1)
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect(answers.matchVerdict == "none")
+        #expect(answers.aasa.status == 1)
+        // The rules that hold an app ID against a file did not run: they are listed as not checked, not passed.
+        let json = try answers.check.jsonObject()
+        let inputs = try #require(json["inputs"] as? [[String: Any]])
+        let notChecked = (inputs.first?["notChecked"] as? [[String: Any]] ?? []).flatMap {
+            $0["rules"] as? [String] ?? []
+        }
+        for rule in ["LINK001", "LINK002", "LINK003", "LINK006"] {
+            #expect(notChecked.contains(rule), "\(rule) should be listed as not checked: \(notChecked)")
+        }
+        let junit = try CLI.run(["check", target, "--format", "junit", "--offline", "--aasa-dir", dir])
+        #expect(junit.stdout.contains("LINK001"))
+        #expect(!junit.stdout.contains("name=\"LINK001\"/>"), "LINK001 must not be a passing testcase")
+    }
+
+    @Test func aMissingAASADirIsOneLineAndExitTwoEverywhere() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let missing = folder.appendingPathComponent("nonexistent").path
+        let answers = try Self.ask(
+            url: "https://good.example/products/1",
+            target: target,
+            host: "good.example",
+            network: ["--offline", "--aasa-dir", missing]
+        )
+        for result in [answers.check, answers.explain, answers.match, answers.aasa] {
+            #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderrLines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("--aasa-dir"))
+        }
+    }
+
+    @Test func checkOnAnEntitlementsFileWithoutAnAppIDIsAUsageError() throws {
+        let folder = try Self.temporaryFolder()
+        let file = folder.appendingPathComponent("NoID.entitlements")
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>com.apple.developer.associated-domains</key>
+            <array><string>applinks:good.example</string></array></dict></plist>
+            """.utf8
+        ).write(to: file)
+        let dir = try Self.aasaDir([:], in: folder)
+        let result = try CLI.run(["check", file.path, "--offline", "--aasa-dir", dir])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--app-id"))
+    }
+
+    @Test func matchReportsABadLineAndAnswersTheOthers() throws {
+        let folder = try Self.temporaryFolder()
+        let file = folder.appendingPathComponent("aasa.json")
+        try Data(Self.aasa(appIDs: [Self.appID]).utf8).write(to: file)
+        let list = folder.appendingPathComponent("urls.txt")
+        try Data("https://good.example/products/1\nnot a url\nhttps://good.example/account/2\n".utf8).write(to: list)
+        let result = try CLI.run([
+            "match", "--urls", list.path, "--app-id", Self.appID, "--aasa", file.path, "--format", "json",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(":2:"), "\(result.stderr)")
+        let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
+        #expect(results.compactMap { $0["verdict"] as? String } == ["match", "block"])
+    }
+
+    // MARK: - A loopback origin and a fake Apple CDN
+
+    /// The loopback address the origin and the fake CDN listen on, port 443 (needs root, as CI runs).
+    static let address = "127.0.0.23"
+
+    static let canServe443: Bool =
+        (try? Python.run(
+            script: """
+                import socket
+                s = socket.socket()
+                try:
+                    s.bind(("127.0.0.23", 443)); print("free")
+                except OSError:
+                    print("taken")
+                """,
+            arguments: []
+        ))?.output.trimmingCharacters(in: .whitespacesAndNewlines) == "free"
+
+    /// What the fake CDN holds for a host.
+    enum CDNCopy {
+        case current, stale, absent
+    }
+
+    /// Serves `good.example`'s file (listing the app) at the origin, and the CDN copy `cdn` at
+    /// `https://cdn.test/a/v1/good.example`, then asks every command.
+    static func live(
+        _ cdn: CDNCopy,
+        url: String = "https://good.example/products/1",
+        extra: [String] = []
+    ) async throws -> Answers {
+        let folder = try temporaryFolder()
+        let ca = try TestCA()
+        let caFile = try ca.writeCertificate(to: folder)
+        let identity = try ca.issueServerCertificate(dnsNames: ["good.example", "cdn.test"])
+        let current = aasa(appIDs: [appID])
+        let stale = aasa(appIDs: ["ZZZZZ99999.com.example.other"])
+        let server = try await TLSTestServer.start(identity: identity, host: address, port: 443) { request in
+            let host = request.header("Host")?.split(separator: ":").first.map(String.init) ?? ""
+            if host == "cdn.test" {
+                switch cdn {
+                case .current: return .ok(current)
+                case .stale: return .ok(stale)
+                case .absent:
+                    return .full(
+                        status: 404,
+                        headers: [("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 404 Not Found")],
+                        body: []
+                    )
+                }
+            }
+            return .ok(current)
+        }
+        defer { Task { await server.shutdown() } }
+        let target = try entitlements(["applinks:good.example"], in: folder)
+        let network = [
+            "--resolve", "good.example:443:\(address)", "--resolve", "cdn.test:443:\(address)",
+            "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "20",
+        ]
+        return try ask(url: url, target: target, host: "good.example", network: network + extra)
+    }
+
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    func aCurrentCDNCopyOpensEverywhere() async throws {
+        let answers = try await Self.live(.current)
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 0, "\(answers.check.stdout)")
+        #expect(answers.explanation["verdict"] as? String == "opens")
+        #expect(answers.matchVerdict == "match")
+        #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
+        let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
+        #expect(copies.first { $0["copy"] as? String == "cdn" }?["devicesRead"] as? Bool == true)
+    }
+
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    func aStaleCDNCopyBreaksTheLinkInEveryCommand() async throws {
+        let answers = try await Self.live(.stale)
+        Self.expectAgreement(answers)
+        #expect(answers.checkRules.contains("LINK009"), "\(answers.checkRules)")
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect(answers.explain.status == 1)
+        #expect(answers.matchVerdict == "none")
+        #expect(answers.matchOrigin == "match", "the origin's answer is shown beside: \(answers.match.stdout)")
+        #expect(answers.match.status == 1)
+    }
+
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    func noCDNCopyBreaksTheLinkInEveryCommand() async throws {
+        let answers = try await Self.live(.absent)
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 1)
+        #expect(answers.checkRules.contains("CDN001"), "\(answers.checkRules)")
+        #expect(answers.explanation["verdict"] as? String == "breaks")
+        #expect(answers.explainRules.contains("CDN001"))
+        #expect(answers.matchVerdict == "none")
+        #expect(answers.match.status == 1)
+        #expect(answers.aasa.status == 1)
+    }
+
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    func withoutTheCDNTheOriginIsJudgedAndSaidSo() async throws {
+        let answers = try await Self.live(.absent, extra: ["--no-cdn"])
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 0, "\(answers.check.stdout)")
+        #expect(answers.explanation["verdict"] as? String == "opens")
+        #expect(answers.explain.stdout.contains("--no-cdn"))
+        #expect(answers.matchVerdict == "match")
+        #expect(answers.match.stderr.contains("--no-cdn"), "\(answers.match.stderr)")
+    }
+
+    // MARK: - No network
+
+    @Test(.enabled(if: HonestGateCLITests.loopback443IsClosed, "needs nothing listening on 127.0.0.1:443"))
+    func noNetworkIsExitTwoEverywhereAndCheckStillWritesItsReport() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:good.example"], in: folder)
+        let port = try HonestGateCLITests.unusedPort()
+        let network = [
+            "--resolve", "good.example:443:127.0.0.1", "--cdn-url", "https://127.0.0.1:\(port)/a/v1/",
+            "--timeout", "5",
+        ]
+        let answers = try Self.ask(
+            url: "https://good.example/products/1",
+            target: target,
+            host: "good.example",
+            network: network
+        )
+        for result in [answers.check, answers.explain, answers.match, answers.aasa] {
+            #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("no network"), "\(result.stderr)")
+        }
+        #expect(try answers.check.jsonObject()["verdict"] as? String == "error")
+        for format in ["sarif", "junit", "github"] {
+            let result = try CLI.run(["check", target, "--format", format] + network)
+            #expect(result.status == 2)
+            #expect(!result.stdout.isEmpty, "\(format) must still be a whole report")
+        }
+    }
+}
