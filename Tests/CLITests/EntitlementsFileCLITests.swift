@@ -34,7 +34,8 @@ struct EntitlementsFileCLITests {
         let json = try result.jsonObject()
         let bundles = try #require(json["bundles"] as? [[String: Any]])
         let entries = try #require(bundles.first?["associatedDomains"] as? [[String: Any]])
-        #expect(entries.compactMap { $0["host"] as? String } == ["acme.example"])
+        // Every entry of the array, the one holding a build setting included, at its index (issue "One truth").
+        #expect(entries.compactMap { $0["host"] as? String } == ["acme.example", "$(link_host)"])
         let findings = try #require(json["findings"] as? [[String: Any]])
         let messages = findings.filter { $0["rule"] as? String == "ENT201" }.compactMap { $0["message"] as? String }
         #expect(messages.count == 2, "\(findings)")
@@ -63,9 +64,10 @@ struct EntitlementsFileCLITests {
             Self.domains + "<key>application-identifier</key><string>$(AppIdentifierPrefix)com.acme.shop</string>"
         )
         defer { try? FileManager.default.removeItem(at: folder) }
+        // contract.md: without an application identifier and without --app-id, a usage error naming --app-id.
         let result = try CLI.run(["check", file] + SampleFiles.offline)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("pass --app-id TEAMID.BUNDLE"), "\(result.stderr)")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--app-id TEAMID.BUNDLE"), "\(result.stderr)")
     }
 
     @Test(arguments: [["entitlements"], ["verify"]])

@@ -1,6 +1,7 @@
 import Foundation
 public import IPACheckBundle
 public import IPACheckLinks
+import IPACheckPlist
 public import IPACheckReport
 
 /// The answer to `ipacheck domains`: every bundle's associated domains, parsed.
@@ -15,21 +16,51 @@ public struct DomainsReport: Encodable, Sendable {
         public let bundleID: String?
         /// `application-identifier` from the signed entitlements.
         public let appID: String?
-        /// The entries, parsed, in entitlement order.
+        /// Every string entry, parsed, in entitlement order: the ones iOS ignores too, with their problems.
         public let associatedDomains: [AssociatedDomain]
 
         private enum CodingKeys: String, CodingKey {
             case path, kind, bundleID, appID, associatedDomains
         }
 
-        /// Writes `bundleID` and `appID` as `null` when absent, as the contract shows them.
+        /// Writes `bundleID` and `appID` as `null` when absent, as the contract shows them, and each entry as
+        /// ``Listed`` (the contract's keys plus `index`, `usable` and `problems`).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(path, forKey: .path)
             try container.encode(kind, forKey: .kind)
             try container.encode(bundleID, forKey: .bundleID)
             try container.encode(appID, forKey: .appID)
-            try container.encode(associatedDomains, forKey: .associatedDomains)
+            try container.encode(associatedDomains.map(Listed.init), forKey: .associatedDomains)
+        }
+    }
+
+    /// One entry as `domains` lists it: the contract's `entry`, `service`, `host`, `wildcard` and `mode`, plus where
+    /// it stands in the signed array (`index`, the `[n]` of findings' locations), whether iOS uses it (`usable`) and
+    /// why not (`problems`).
+    struct Listed: Encodable {
+        /// One reason the entry is ignored or suspect.
+        struct Problem: Encodable {
+            let rule: String
+            let severity: Severity
+            let message: String
+        }
+
+        let domain: AssociatedDomain
+
+        private enum CodingKeys: String, CodingKey {
+            case index, usable, problems
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try domain.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(domain.index, forKey: .index)
+            try container.encode(domain.isUsable, forKey: .usable)
+            try container.encode(
+                domain.problems.map { Problem(rule: $0.rule.id, severity: $0.rule.severity, message: $0.message) },
+                forKey: .problems
+            )
         }
     }
 
@@ -58,17 +89,30 @@ public struct DomainsReport: Encodable, Sendable {
         return DomainsReport(bundles: bundles, findings: findings.sorted())
     }
 
-    /// The domains of an entitlements file, as the one bundle it will be signed into.
+    /// The domains of an entitlements file, as the one bundle it will be signed into: every entry at its index in
+    /// the file's array, an entry that holds a build setting included (ENT201, left out of the checks).
     public static func make(for file: EntitlementsFile) -> DomainsReport {
         let fact = file.facts()
+        let domains = fact.domains
+        let findings = fact.findings
         let bundle = Bundle(
             path: fact.bundle.path,
             kind: fact.bundle.kind,
             bundleID: fact.bundle.bundleID,
             appID: fact.appID,
-            associatedDomains: fact.domains
+            associatedDomains: domains
         )
-        return DomainsReport(bundles: [bundle], findings: fact.findings.sorted())
+        return DomainsReport(bundles: [bundle], findings: findings.sorted())
+    }
+
+    /// The host as a listing shows it; an entry that holds a build setting has no real host, so it is shown as
+    /// written (after its service), not lower-cased.
+    private static func shownHost(_ domain: AssociatedDomain) -> String {
+        guard AssociatedDomain.holdsBuildSetting(domain.entry) else {
+            return (domain.wildcard ? "*." : "") + domain.host
+        }
+        let prefix = domain.service.name + ":"
+        return domain.entry.hasPrefix(prefix) ? String(domain.entry.dropFirst(prefix.count)) : domain.entry
     }
 
     /// The domains as a report section: JSON `bundles`, and for people one block per bundle.
@@ -83,11 +127,12 @@ public struct DomainsReport: Encodable, Sendable {
                 lines.append(.text("  no associated domains", .dim))
                 continue
             }
+            let width = "\(bundle.associatedDomains.compactMap(\.index).max() ?? 0)".count
             for domain in bundle.associatedDomains {
-                var line = StyledLine.text(
-                    "  \(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))"
-                )
-                line.append((domain.wildcard ? "*." : "") + domain.host)
+                let index = domain.index.map { "[\($0)]" } ?? ""
+                var line = StyledLine.text("  " + index.padding(toLength: width + 3, withPad: " ", startingAt: 0))
+                line.append("\(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))")
+                line.append(Self.shownHost(domain))
                 if let mode = domain.mode { line.append("  (mode \(mode.rawValue))") }
                 if !domain.problems.isEmpty {
                     line.append("  ✗ " + domain.problems.map(\.message).joined(separator: "; "), .red)

@@ -56,7 +56,7 @@ public struct EntitlementsFile: Sendable {
         } catch {
             throw InputError("bad-entitlements", file: path, "not a property list: \(error.reason)")
         }
-        guard var entitlements = value.dictionaryValue else {
+        guard let entitlements = value.dictionaryValue else {
             throw InputError("bad-entitlements", file: path, "is a \(value.typeName), not an entitlements dictionary")
         }
         var findings: [Finding] = []
@@ -71,26 +71,6 @@ public struct EntitlementsFile: Sendable {
                 )
             )
         }
-        let key = BundleFacts.associatedDomainsKey
-        if let entries = entitlements[key]?.arrayValue {
-            var kept: [PlistValue] = []
-            for entry in entries {
-                guard let text = entry.stringValue, Self.holdsSetting(text) else {
-                    kept.append(entry)
-                    continue
-                }
-                findings.append(
-                    rules.unexpandedSetting.finding(
-                        "\(text) holds a build setting; it is left out of the checks",
-                        bundle: path,
-                        location: key,
-                        fix: "Check the built ipa, or the .xcent Xcode writes into the build folder, where the setting "
-                            + "is expanded."
-                    )
-                )
-            }
-            entitlements[key] = .array(kept)
-        }
         let appID = override ?? written.flatMap { Self.holdsSetting($0) ? nil : $0 }
         return EntitlementsFile(path: path, entitlements: entitlements, appID: appID, findings: findings)
     }
@@ -102,7 +82,13 @@ public struct EntitlementsFile: Sendable {
 
     /// The facts the gate's cross-checks start from, for a stand-in bundle named after the file.
     func facts() -> BundleFacts {
-        let parsed = AssociatedDomains.from(entitlements: .dictionary(entitlements), bundle: path)
+        // Every entry keeps its index in the file's array; one that holds a build setting is listed with ENT201
+        // and left out of the checks (iOS never sees it as written).
+        let parsed = AssociatedDomains.from(
+            entitlements: .dictionary(entitlements),
+            bundle: path,
+            pendingSetting: Self.rules.unexpandedSetting
+        )
         let bundleID = appID.map { String($0.drop { $0 != "." }.dropFirst()) }
         return BundleFacts(
             bundle: .standIn(forEntitlementsFile: path, bundleID: bundleID),

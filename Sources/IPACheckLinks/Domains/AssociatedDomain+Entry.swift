@@ -16,3 +16,12 @@ extension AssociatedDomain {
         host.isEmpty ? entry : host
     }
 }
+
+extension AssociatedDomain {
+    /// Where findings about this entry point: `com.apple.developer.associated-domains[i]`, `i` the entry's index in
+    /// the signed array (``index``), or `fallback` for an entry parsed on its own.
+    package func location(fallback: Int? = nil) -> String {
+        guard let position = index ?? fallback else { return AssociatedDomains.key }
+        return AssociatedDomains.location(of: position)
+    }
+}

@@ -60,6 +60,8 @@ public struct AssociatedDomain: Hashable, Sendable {
         public let rule: Rule
         /// What is wrong with this entry, in one sentence.
         public let message: String
+        /// Advice for this entry, when the rule's generic fix does not fit it.
+        public var fix: String? = nil
     }
 
     /// The string exactly as written in the entitlement.
@@ -78,9 +80,21 @@ public struct AssociatedDomain: Hashable, Sendable {
     public var mode: Mode?
     /// What is wrong with the entry; empty for a clean entry.
     public var problems: [Problem]
+    /// The entry's position in the signed `com.apple.developer.associated-domains` array, counting every element
+    /// (non-strings too), as ``AssociatedDomains/from(entitlements:bundle:pendingSetting:)`` read it; `nil` for an
+    /// entry parsed on its own.
+    public var index: Int?
 
-    /// Whether iOS would use the entry at all: no problem of error severity.
-    public var isUsable: Bool { !problems.contains { $0.rule.severity == .error } }
+    /// Whether iOS would use the entry at all: no problem of error severity, and no Xcode build setting in it (an
+    /// entitlements file's setting is unknown until Xcode signs; a signed one was never substituted).
+    public var isUsable: Bool {
+        !Self.holdsBuildSetting(entry) && !problems.contains { $0.rule.severity == .error }
+    }
+
+    /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
+    public static func holdsBuildSetting(_ text: String) -> Bool {
+        text.contains("$(") || text.contains("${")
+    }
 
     /// Parses one entitlement string.
     public static func parse(entry: String) -> AssociatedDomain {
@@ -133,7 +147,8 @@ private struct EntryParser {
         if text.contains("$(") {
             report(
                 AssociatedDomainRules.rules.unexpandedVariable,
-                "'\(entry)' contains an unexpanded build setting `$(…)`; iOS reads it literally"
+                "'\(entry)' contains an unexpanded build setting `$(…)`: the build never substituted it, so iOS "
+                    + "reads it literally, as a domain no one can serve, and ignores the entry"
             )
         }
 
@@ -240,7 +255,8 @@ private struct EntryParser {
             host: host,
             wildcard: wildcard,
             mode: mode,
-            problems: problems
+            problems: problems,
+            index: nil
         )
     }
 

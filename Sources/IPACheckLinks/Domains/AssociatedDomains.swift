@@ -13,13 +13,30 @@ public enum AssociatedDomains {
     /// The most entries read; a hostile entitlement with more is cut short (and reported).
     public static let readLimit = 10_000
 
+    /// `com.apple.developer.associated-domains[index]`, where findings about one element point.
+    public static func location(of index: Int) -> String {
+        "\(key)[\(index)]"
+    }
+
     /// The associated domains of `entitlements`, in order, and what is wrong with them.
     ///
-    /// An absent key gives no domains and no findings. Each finding carries the entry as `domain` and
-    /// `com.apple.developer.associated-domains[i]` as `location`.
+    /// An absent key gives no domains and no findings. Every string element is a domain, whatever is wrong with it
+    /// (``AssociatedDomain/problems`` says why iOS ignores it); an element that is not a string is a finding only.
+    /// Each domain's ``AssociatedDomain/index`` is its position in the array, and each finding carries the entry as
+    /// `domain` and `com.apple.developer.associated-domains[index]` as `location`, so positions match the signed
+    /// array however many elements before it are broken.
+    ///
+    /// - Parameters:
+    ///   - entitlements: The entitlements dictionary.
+    ///   - bundle: The bundle findings name.
+    ///   - pendingSetting: For an entitlements file Xcode has not signed yet, the rule for an entry that holds a
+    ///     build setting (`$(NAME)`): Xcode substitutes it when it signs, so the entry is listed with this rule as
+    ///     its only problem and left out of the checks (``AssociatedDomain/isUsable`` is false). `nil` for signed
+    ///     entitlements, where such an entry was never substituted and iOS reads it literally (ENT012).
     public static func from(
         entitlements: PlistValue,
-        bundle: String? = nil
+        bundle: String? = nil,
+        pendingSetting: Rule? = nil
     ) -> (domains: [AssociatedDomain], findings: [Finding]) {
         guard let value = entitlements[key] else { return ([], []) }
         guard let elements = value.arrayValue else {
@@ -41,27 +58,39 @@ public enum AssociatedDomains {
             )
         }
         var domains: [AssociatedDomain] = []
-        var seen: [String: Int] = [:]
+        var seen: [String: (index: Int, entry: String)] = [:]
         for (index, element) in elements.prefix(readLimit).enumerated() {
-            let location = "\(key)[\(index)]"
             guard let entry = element.stringValue else {
                 findings.append(
                     AssociatedDomainRules.rules.notAnArray.finding(
                         "element \(index) is a \(element.typeName), not a string; iOS ignores it",
                         bundle: bundle,
-                        location: location
+                        location: location(of: index)
                     )
                 )
                 continue
             }
-            let domain = AssociatedDomain.parse(entry: entry)
+            var domain = AssociatedDomain.parse(entry: entry)
+            domain.index = index
+            if let pendingSetting, AssociatedDomain.holdsBuildSetting(entry) {
+                domain.problems = [
+                    AssociatedDomain.Problem(
+                        rule: pendingSetting,
+                        message: "\(entry) holds a build setting, which Xcode substitutes when it signs: its value is "
+                            + "unknown here, so the entry is left out of the checks",
+                        fix: "Check the built ipa, or the .xcent Xcode writes into the build folder, where the setting "
+                            + "is substituted."
+                    )
+                ]
+            }
             for problem in domain.problems {
                 findings.append(
                     problem.rule.finding(
                         problem.message,
                         bundle: bundle,
                         domain: domain.findingDomain,
-                        location: location
+                        location: location(of: index),
+                        fix: problem.fix
                     )
                 )
             }
@@ -70,14 +99,14 @@ public enum AssociatedDomains {
             if let first = seen[identity] {
                 findings.append(
                     AssociatedDomainRules.rules.duplicate.finding(
-                        "'\(entry)' repeats entry \(first) ('\(domains[first].entry)')",
+                        "'\(entry)' repeats entry \(first.index) ('\(first.entry)')",
                         bundle: bundle,
                         domain: domain.findingDomain,
-                        location: location
+                        location: location(of: index)
                     )
                 )
             } else {
-                seen[identity] = domains.count
+                seen[identity] = (index, entry)
             }
             domains.append(domain)
         }
@@ -116,7 +145,7 @@ public enum AssociatedDomains {
                             + "which is not listed",
                         bundle: bundle,
                         domain: domain.findingDomain,
-                        location: "\(key)[\(index)]"
+                        location: domain.location(fallback: index)
                     )
                 )
             }
@@ -144,7 +173,7 @@ public enum AssociatedDomains {
                         + "this domain, so \(domain.host) gets no \(domain.service.name) in production",
                     bundle: bundle,
                     domain: domain.findingDomain,
-                    location: "\(key)[\(index)]"
+                    location: domain.location(fallback: index)
                 )
             )
         }

@@ -10,7 +10,7 @@ struct DomainsCommand: AsyncParsableCommand {
         commandName: "domains",
         abstract: "List every bundle's associated domains: service, host, wildcard, mode.",
         discussion: """
-            Reads each bundle's signed entitlements (what iOS obeys). TARGET may also be the project's .entitlements file (or the .xcent Xcode writes), to see its domains before building; Xcode build settings such as $(AppIdentifierPrefix) are reported, not guessed. Entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason. The exit status is 0 unless the ipa cannot be read (2); use `ipacheck check` to gate on them.
+            Reads each bundle's signed entitlements (what iOS obeys). TARGET may also be the project's .entitlements file (or the .xcent Xcode writes), to see its domains before building; Xcode build settings such as $(AppIdentifierPrefix) are reported, not guessed. Every entry of the array is listed, at its index (the [n] of the findings' `at:` lines); entries iOS would reject or ignore (a port, a path, an unknown service or mode, $(VARIABLES) left unexpanded) are listed with the reason. The exit status is 0 unless the ipa cannot be read (2); output is text or json, and `ipacheck check` gates on the findings (sarif, junit, github).
 
             Examples:
               ipacheck domains App.ipa
@@ -25,7 +25,7 @@ struct DomainsCommand: AsyncParsableCommand {
     @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
     var appID: String?
 
-    @OptionGroup var output: ReportFormatOption
+    @OptionGroup var output: ListingFormatOption
 
     @OptionGroup var archive: ArchiveOptions
 

@@ -1,0 +1,116 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// `ipacheck domains` lists every entry of the associated-domains array at its index, an unexpanded `$(VAR)`
+/// included with the reason iOS ignores it; and the listing commands write no verdict formats.
+struct DomainsCLITests {
+    static let key = "com.apple.developer.associated-domains"
+
+    /// The entries, in order: a build setting at 1, a duplicate of 0 at 3, a wildcard without its apex at 4.
+    static let entries = [
+        "applinks:acme.example", "applinks:$(LINK_DOMAIN)", "webcredentials:acme.example", "applinks:acme.example",
+        "applinks:*.shop.example",
+    ]
+
+    static func writeEntitlements() throws -> (folder: URL, file: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-domains-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("App.entitlements")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>application-identifier</key><string>7QX3KD52VH.com.acme.shop</string>
+            <key>\(key)</key><array>\(entries.map { "<string>\($0)</string>" }.joined())</array>
+            </dict></plist>
+            """
+        try Data(xml.utf8).write(to: file)
+        return (folder, file.path)
+    }
+
+    static func findings(_ json: [String: Any], rule: String) -> [[String: Any]] {
+        (json["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == rule }
+    }
+
+    @Test("an entitlements file: every entry listed at its index, the build setting included")
+    func entitlementsFileListsEveryEntry() throws {
+        let (folder, file) = try Self.writeEntitlements()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["domains", file, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.jsonObject()
+        let bundles = try #require(json["bundles"] as? [[String: Any]])
+        let listed = try #require(bundles.first?["associatedDomains"] as? [[String: Any]])
+        // Old code: the build setting was dropped (4 entries).
+        #expect(listed.compactMap { $0["entry"] as? String } == Self.entries)
+        #expect(listed.compactMap { $0["index"] as? Int } == [0, 1, 2, 3, 4])
+        let unexpanded = listed[1]
+        #expect(unexpanded["usable"] as? Bool == false)
+        let problems = try #require(unexpanded["problems"] as? [[String: Any]])
+        #expect(problems.compactMap { $0["rule"] as? String } == ["ENT201"])
+        #expect(listed[0]["usable"] as? Bool == true)
+        // Old code: the duplicate was at [2], and the build setting's finding had no index.
+        #expect(Self.findings(json, rule: "ENT018").compactMap { $0["location"] as? String } == ["\(Self.key)[3]"])
+        #expect(Self.findings(json, rule: "ENT020").compactMap { $0["location"] as? String } == ["\(Self.key)[4]"])
+        let setting = Self.findings(json, rule: "ENT201").compactMap { $0["location"] as? String }
+        #expect(setting == ["\(Self.key)[1]"])
+        #expect(Self.findings(json, rule: "ENT012").isEmpty, "Xcode substitutes a file's setting: not an ENT012")
+    }
+
+    @Test("an entitlements file in text: the build setting's line, its index and the reason")
+    func entitlementsFileText() throws {
+        let (folder, file) = try Self.writeEntitlements()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["domains", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        let line = try #require(lines.first { $0.contains("$(LINK_DOMAIN)") && !$0.contains("at:") }, "\(lines)")
+        #expect(line.contains("[1]"))
+        #expect(line.contains("left out of the checks"))
+        #expect(lines.contains { $0.contains("[4]") && $0.contains("*.shop.example") })
+        #expect(result.stdout.contains("repeats entry 0"))
+        #expect(result.stdout.contains("at: \(Self.key)[3]"))
+    }
+
+    @Test("a signed build: the unexpanded entry listed with why iOS ignores it, later indices unchanged")
+    func signedBuildListsTheUnexpandedEntry() throws {
+        let ipa = try SmallIPA.write(domains: Self.entries)
+        let result = try CLI.run(["domains", ipa, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.jsonObject()
+        let bundles = try #require(json["bundles"] as? [[String: Any]])
+        let listed = try #require(bundles.first?["associatedDomains"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["entry"] as? String } == Self.entries)
+        #expect(listed.compactMap { $0["index"] as? Int } == [0, 1, 2, 3, 4])
+        let problems = try #require(listed[1]["problems"] as? [[String: Any]])
+        let reason = try #require(problems.first { $0["rule"] as? String == "ENT012" }?["message"] as? String)
+        #expect(reason.contains("ignores the entry"))
+        #expect(Self.findings(json, rule: "ENT012").compactMap { $0["location"] as? String } == ["\(Self.key)[1]"])
+        #expect(Self.findings(json, rule: "ENT018").compactMap { $0["location"] as? String } == ["\(Self.key)[3]"])
+
+        let text = try CLI.run(["domains", ipa])
+        let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("[1]") })
+        #expect(line.contains("$(LINK_DOMAIN)") && line.contains("ignores the entry"), "\(line)")
+    }
+
+    /// Old code: `domains --format junit` wrote `failures="2"` and exited 0.
+    @Test(
+        "listing commands refuse the gate's formats, naming check",
+        arguments: [["domains"], ["info"]],
+        ["junit", "sarif", "github"]
+    )
+    func listingsWriteNoVerdictFormats(command: [String], format: String) throws {
+        let result = try CLI.run(command + [SampleFiles.acme, "--format", format])
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("ipacheck check --format \(format)"), "\(result.stderr)")
+    }
+
+    @Test("listing commands still write text and json, exit 0", arguments: [["domains"], ["info"]], ["text", "json"])
+    func listingsWriteTextAndJSON(command: [String], format: String) throws {
+        let result = try CLI.run(command + [SampleFiles.acme, "--format", format])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+    }
+}
