@@ -6,6 +6,8 @@ public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
         case unreadable
         /// The file is not a zip archive at all.
         case notAZip
+        /// The file starts as a zip archive but its end is missing (an interrupted download or copy).
+        case truncated
         /// The zip's central directory contradicts itself or its local headers.
         case inconsistent
         /// A member is encrypted; ipas never are.

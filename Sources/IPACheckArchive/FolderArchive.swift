@@ -29,7 +29,8 @@ struct FolderArchive: Sendable {
     ///
     /// - Throws: ``ArchiveError`` when an `.xcarchive` holds no app, or the folder more members than `limits` allow.
     init(root: URL, limits: ArchiveLimits) throws(ArchiveError) {
-        let walks = try Self.layout(of: root)
+        let followed = Self.followingLink(root)
+        let walks = try Self.layout(of: followed.folder, named: followed.name)
         var found: [(name: String, member: Member, size: UInt64)] = []
         var escaping: [(name: String, target: String)] = []
         for walk in walks {
@@ -52,10 +53,31 @@ struct FolderArchive: Sendable {
         escapingLinks = escaping
     }
 
+    /// The folder `root` names and the name to lay it out by, following `root` once when the user's path is itself
+    /// a symbolic link (a link to an `.app` in a build folder): the walk starts at the real folder, and never follows
+    /// a link inside it.
+    ///
+    /// The real folder's name decides the layout (`Payload/App.app/`), unless only the link's name says `.app` or
+    /// `.xcarchive`.
+    static func followingLink(_ root: URL) -> (folder: URL, name: String) {
+        let linkName = root.standardizedFileURL.lastPathComponent
+        let isLink = (try? root.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true
+        guard isLink else { return (root, linkName) }
+        let target = root.resolvingSymlinksInPath()
+        let targetName = target.standardizedFileURL.lastPathComponent
+        let known = [".app", ".xcarchive"]
+        if !known.contains(where: targetName.hasSuffix), known.contains(where: linkName.hasSuffix) {
+            return (target, linkName)
+        }
+        return (target, targetName)
+    }
+
+    /// One folder to walk, and the prefix of its members' names.
+    typealias Walk = (folder: URL, prefix: String)
+
     /// Which folders to walk and under which names: an `.app` as `Payload/App.app/`, an `.xcarchive`'s
     /// `Products/Applications/*.app` the same way, any other folder whole, as an unpacked ipa.
-    private static func layout(of root: URL) throws(ArchiveError) -> [(folder: URL, prefix: String)] {
-        let name = root.standardizedFileURL.lastPathComponent
+    private static func layout(of root: URL, named name: String) throws(ArchiveError) -> [Walk] {
         if name.hasSuffix(".app") { return [(root, "Payload/\(name)/")] }
         if name.hasSuffix(".xcarchive") {
             let applications = root.appendingPathComponent("Products/Applications")

@@ -96,6 +96,10 @@ public final class ZipArchive {
     private static func isFolder(_ path: String) throws(ArchiveError) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // The user's own path is followed when it is a link, so a dangling one is a missing file.
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                throw ArchiveError(.unreadable, reason: "is a symbolic link to \(target), which does not exist")
+            }
             throw ArchiveError(.unreadable, reason: "no such file")
         }
         return isDirectory.boolValue
@@ -119,6 +123,12 @@ public final class ZipArchive {
             opened = zip_open(path, ZIP_RDONLY, &errorCode)
         }
         guard let handle = opened else {
+            // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
+            if errorCode != ZIP_ER_OPEN, errorCode != ZIP_ER_NOENT,
+                let truncation = ZipDirectoryEnd.truncation(path: path)
+            {
+                throw ArchiveError(.truncated, reason: truncation)
+            }
             throw Self.openError(errorCode)
         }
         self.backend = .zip(handle)

@@ -42,6 +42,112 @@ enum ZipDirectoryEnd {
             ?? UInt64(total)
     }
 
+    /// Why a file that starts as a zip cannot be opened, when the reason is that its end is missing.
+    ///
+    /// The end-of-central-directory record is gone while a local file header starts the file, or the record
+    /// declares a central directory that runs past what the file holds. `nil` when the file is not cut short.
+    ///
+    /// The answer says how long the file is and where it ends (`inside member Payload/A.app/A, after 10 of its
+    /// 500 compressed bytes`), so a person knows the copy, not the tool, is at fault.
+    static func truncation(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= 4,
+            (try? handle.seek(toOffset: 0)) != nil,
+            let head = try? handle.read(upToCount: 4), [UInt8](head) == [0x50, 0x4B, 0x03, 0x04]
+        else { return nil }
+        let tailLength = min(size, UInt64(maximumTail))
+        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
+            let tailData = try? handle.read(upToCount: Int(tailLength))
+        else { return nil }
+        let tail = [UInt8](tailData)
+        guard let recordOffset = lastRecord(in: tail) else {
+            return truncated(size: size, where: endOfLocalData(handle: handle, size: size))
+        }
+        // The record survived: the directory it declares must lie before it.
+        var reader = ByteReader(tail)
+        guard (try? reader.seek(to: recordOffset + 12, field: "directory size")) != nil,
+            let directorySize = try? reader.readUInt32("directory size", bigEndian: false),
+            let directoryOffset = try? reader.readUInt32("directory offset", bigEndian: false),
+            directorySize != 0xFFFF_FFFF, directoryOffset != 0xFFFF_FFFF
+        else { return nil }
+        let recordPosition = size - tailLength + UInt64(recordOffset)
+        let directoryEnd = UInt64(directoryOffset) + UInt64(directorySize)
+        guard directoryEnd > recordPosition else { return nil }
+        if UInt64(directoryOffset) >= size {
+            return truncated(
+                size: size,
+                where: "its central directory should start at byte \(directoryOffset), past its end"
+            )
+        }
+        return truncated(
+            size: size,
+            where: "\(directoryEnd - recordPosition) bytes are missing: its central directory should run from byte "
+                + "\(directoryOffset) to byte \(directoryEnd), but its end record starts at byte \(recordPosition)"
+        )
+    }
+
+    private static func truncated(size: UInt64, where ending: String) -> String {
+        "the archive is truncated (\(size) bytes; \(ending)) — download or copy it again"
+    }
+
+    /// Where a file with no end record stops, found by walking its local file headers from the start:
+    /// `30 bytes "PK\3\4" … compressed size (4, at 18), name length (2, at 26), extra length (2, at 28)`.
+    private static func endOfLocalData(handle: FileHandle, size: UInt64) -> String {
+        let unknown = "it ends before its central directory"
+        var position: UInt64 = 0
+        var members = 0
+        while members < 1_000_000 {
+            guard position < size else {
+                return members == 0
+                    ? unknown : "it ends after the data of its \(members) members, before its central directory"
+            }
+            guard (try? handle.seek(toOffset: position)) != nil,
+                let headerData = try? handle.read(upToCount: 30)
+            else { return unknown }
+            let header = [UInt8](headerData)
+            guard header.count >= 4 else { return "it ends inside the header of member \(members + 1)" }
+            if header.prefix(4).elementsEqual([0x50, 0x4B, 0x01, 0x02]) {
+                return "it ends inside its central directory, after the data of its \(members) members"
+            }
+            guard header.prefix(4).elementsEqual([0x50, 0x4B, 0x03, 0x04]) else { return unknown }
+            guard header.count == 30 else { return "it ends inside the header of member \(members + 1)" }
+            var reader = ByteReader(header)
+            guard (try? reader.seek(to: 6, field: "flags")) != nil,
+                let flags = try? reader.readUInt32("flags", bigEndian: false) & 0xFFFF,
+                (try? reader.seek(to: 18, field: "compressed size")) != nil,
+                let compressed = try? reader.readUInt32("compressed size", bigEndian: false),
+                (try? reader.seek(to: 26, field: "name length")) != nil,
+                let lengths = try? reader.readUInt32("name and extra lengths", bigEndian: false)
+            else { return unknown }
+            let nameLength = UInt64(lengths & 0xFFFF)
+            let extraLength = UInt64(lengths >> 16)
+            let nameData = (try? handle.read(upToCount: Int(nameLength))) ?? Data()
+            let name = String(decoding: nameData, as: UTF8.self)
+            let dataStart = position + 30 + nameLength + extraLength
+            guard dataStart <= size else { return "it ends inside the header of member \(name)" }
+            // A size of 0 with a data descriptor (flag bit 3) is written after the data: it cannot be skipped.
+            let streamed = flags & 0x08 != 0
+            guard !(streamed && compressed == 0), compressed != 0xFFFF_FFFF else {
+                return "it ends at or after member \(name), before its central directory"
+            }
+            let dataEnd = dataStart + UInt64(compressed)
+            guard dataEnd <= size else {
+                return "it ends inside member \(name), after \(size - dataStart) of its \(compressed) compressed bytes"
+            }
+            position = dataEnd
+            if streamed {
+                // The data descriptor: an optional signature, then CRC and two sizes (4 bytes each).
+                guard (try? handle.seek(toOffset: position)) != nil,
+                    let signature = try? handle.read(upToCount: 4)
+                else { return unknown }
+                position += [UInt8](signature) == [0x50, 0x4B, 0x07, 0x08] ? 16 : 12
+            }
+            members += 1
+        }
+        return unknown
+    }
+
     /// The offset in `tail` of the last end-of-central-directory signature whose comment length fits the tail.
     private static func lastRecord(in tail: [UInt8]) -> Int? {
         guard tail.count >= 22 else { return nil }

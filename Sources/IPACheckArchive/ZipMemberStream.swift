@@ -74,7 +74,7 @@ public final class ZipMemberStream {
             do {
                 data = try handle.read(upToCount: buffer.count)
             } catch {
-                throw ArchiveError(.damagedMember, member: entry.name, reason: "cannot be read: \(error)")
+                throw ArchiveError(.damagedMember, member: entry.name, reason: "cannot be read: \(Self.words(error))")
             }
             let bytes = data ?? Data()
             bytes.copyBytes(to: &buffer, count: bytes.count)
@@ -107,5 +107,14 @@ public final class ZipMemberStream {
             if chunk.isEmpty { return false }
         }
         return position == offset
+    }
+
+    /// A file error in words (`input/output error`), never Foundation's `Error Domain=…` dump.
+    private static func words(_ error: any Error) -> String {
+        let ns = error as NSError
+        let posix = ns.domain == NSPOSIXErrorDomain ? ns : ns.userInfo[NSUnderlyingErrorKey] as? NSError
+        guard let posix, posix.domain == NSPOSIXErrorDomain else { return "the system could not read it" }
+        let reason = String(cString: strerror(Int32(truncatingIfNeeded: posix.code)))
+        return reason.prefix(1).lowercased() + reason.dropFirst()
     }
 }

@@ -47,7 +47,12 @@ public final class IPAFile {
                     + "at about 2 KB of memory a member)"
             )
         } catch {
-            let code = error.code == .notAZip ? "not-a-zip" : "unreadable"
+            let code =
+                switch error.code {
+                case .notAZip: "not-a-zip"
+                case .truncated: "truncated"
+                default: "unreadable"
+                }
             throw InputError(code, file: path, error.reason)
         }
         var findings: [Finding] = []

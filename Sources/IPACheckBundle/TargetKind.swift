@@ -12,7 +12,8 @@ public enum TargetKind: Sendable, Hashable {
     /// A property list: an entitlements file (`.entitlements`, `.xcent`).
     case propertyList
 
-    /// Sniffs the file at `path`.
+    /// Sniffs the file at `path`, following it when it is a symbolic link (the user's own path to an ipa, an `.app`
+    /// or an `.xcarchive`; links inside a bundle are never followed, see ``IPAFile``).
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is neither a zip nor a Mach-O.
     public static func of(path: String) throws(InputError) -> TargetKind {
@@ -22,6 +23,10 @@ public enum TargetKind: Sendable, Hashable {
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
+            // A link is followed, so a dangling one is a missing file: say where it points.
+            if !exists, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                throw InputError("unreadable", file: path, "is a symbolic link to \(target), which does not exist")
+            }
             throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")
         }
         defer { try? handle.close() }

@@ -70,6 +70,8 @@ public enum AppleTrust {
             $0.subject != $0.issuer
         }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
+            // First, so that its worded reasons are the ones reported; RFC 5280 path validation stays the judge.
+            WordedValidity(time: time)
             RFC5280Policy(validationTime: time)
             AppleExtensions(handled: appleCriticalExtensions)
             KeyUsagePurpose(purpose: purpose)
@@ -85,14 +87,83 @@ public enum AppleTrust {
                 let issuer = CertificateSummary.attribute(.RDNAttributeType.commonName, in: leaf.issuer) ?? "its issuer"
                 return .untrusted(reason: "no chain leads from it through \(issuer) to an Apple root")
             }
-            let reasons = Set(failures.map { $0.policyFailureReason.description }).sorted()
-            return .untrusted(reason: reasons.joined(separator: "; "))
+            // Every failed chain ends at an Apple root: the chain exists, something on it is wrong.
+            let reasons = Set(failures.map { words(forPolicyFailure: $0.policyFailureReason.description) }).sorted()
+            return .untrusted(reason: "its chain to an Apple root is not valid: " + reasons.joined(separator: "; "))
         }
+    }
+
+    /// A policy failure in words: the worded policies' reasons as they are; swift-certificates' own
+    /// (`RFC5280Policy: Certificate Certificate(version: …) has expired`), which dump whole certificates, by what
+    /// went wrong alone.
+    static func words(forPolicyFailure reason: String) -> String {
+        guard reason.hasPrefix("RFC5280Policy") || reason.contains("Certificate(") else { return reason }
+        let known: [(clue: String, words: String)] = [
+            ("has expired", "a certificate of the chain has expired"),
+            ("is not yet valid", "a certificate of the chain is not yet valid"),
+            ("invalid expiry", "a certificate of the chain has a validity period that ends before it starts"),
+            ("is not marked as a CA", "a certificate that issued another one is not a certificate authority"),
+            ("maximum path length", "the chain is longer than one of its certificate authorities allows"),
+            ("basic constraints", "a certificate's basic constraints cannot be read"),
+            ("name constraints", "a certificate authority's name constraints forbid a name in the chain"),
+            ("subtree", "a certificate authority's name constraints forbid a name in the chain"),
+            ("SAN", "a certificate's alternative names cannot be read"),
+            ("version 1", "a version 1 certificate of the chain carries extensions"),
+        ]
+        return known.first { reason.contains($0.clue) }?.words ?? "RFC 5280 path validation rejects the chain"
     }
 
     private static func name(_ certificate: Certificate) -> String {
         CertificateSummary.attribute(.RDNAttributeType.commonName, in: certificate.subject)
             ?? certificate.subject.description
+    }
+
+    /// The checks of RFC 5280 path validation a person most often meets, with reasons in words.
+    ///
+    /// An expired or not yet valid certificate, or an issuer that is no certificate authority, is found here first,
+    /// so that the reason names the certificate and its dates. ``RFC5280Policy`` still runs after it and decides
+    /// everything else.
+    private struct WordedValidity: VerifierPolicy {
+        let time: Date
+        var verifyingCriticalExtensions: [ASN1ObjectIdentifier] { [] }
+
+        func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
+            let when = Self.day(time)
+            for certificate in chain {
+                let name = "\"\(AppleTrust.name(certificate))\""
+                if certificate.notValidBefore > certificate.notValidAfter {
+                    return .failsToMeetPolicy(reason: "\(name) has a validity period that ends before it starts")
+                }
+                if time > certificate.notValidAfter {
+                    return .failsToMeetPolicy(
+                        reason:
+                            "\(name) expired on \(Self.day(certificate.notValidAfter)) (it had to be valid on \(when))"
+                    )
+                }
+                if time < certificate.notValidBefore {
+                    return .failsToMeetPolicy(
+                        reason:
+                            "\(name) is not valid until \(Self.day(certificate.notValidBefore)) (it had to be valid "
+                            + "on \(when))"
+                    )
+                }
+            }
+            // Every certificate above the signer issued the one below it, so each must be a certificate authority.
+            for (issued, issuer) in zip(chain, chain.dropFirst()) where issuer.version != .v1 {
+                guard case .isCertificateAuthority? = try? issuer.extensions.basicConstraints else {
+                    return .failsToMeetPolicy(
+                        reason: "\"\(AppleTrust.name(issuer))\" is not a certificate authority, so it cannot issue "
+                            + "\"\(AppleTrust.name(issued))\""
+                    )
+                }
+            }
+            return .meetsPolicy
+        }
+
+        /// `2035-02-09`.
+        private static func day(_ date: Date) -> String {
+            date.formatted(.iso8601.year().month().day())
+        }
     }
 
     /// Enforces the extended key usage of the signer: code must be signed by a certificate that allows code signing

@@ -42,20 +42,46 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         // Each connection serves one request and is then closed: waiting for a server's close_notify gains nothing.
         tls.shutdownTimeout = .zero
         if let file = options.extraCAFile {
-            let certificates: [NIOSSLCertificate]
+            let pem: [UInt8]
             do {
-                certificates = try NIOSSLCertificate.fromPEMFile(file.path)
+                pem = Array(try Data(contentsOf: file))
             } catch {
-                throw SetupError(message: "cannot read CA file \(file.path): \(error)")
+                throw SetupError(message: "cannot read CA file \(file.path): \(Self.fileWords(error))")
             }
+            let certificates = (try? NIOSSLCertificate.fromPEMBytes(pem)) ?? []
             guard !certificates.isEmpty else {
-                throw SetupError(message: "CA file \(file.path) holds no PEM certificate")
+                throw SetupError(
+                    message: "CA file \(file.path) holds no PEM certificate (it must hold one or more "
+                        + "-----BEGIN CERTIFICATE----- blocks)"
+                )
             }
             // NIOSSL (used on every platform, see the event loop group below) adds these to the system roots.
             tls.additionalTrustRoots = [.certificates(certificates)]
         }
         self.tls = tls
         overrides = options.resolve
+    }
+
+    /// A file error in words (`no such file`, `permission denied`), never Foundation's `Error Domain=…` dump.
+    private static func fileWords(_ error: any Error) -> String {
+        let ns = error as NSError
+        let posix =
+            ns.domain == NSPOSIXErrorDomain
+            ? ns
+            : (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0 : nil }
+        if let posix {
+            let code = Int32(truncatingIfNeeded: posix.code)
+            if code == ENOENT { return "no such file" }
+            if code == EISDIR { return "it is a folder, not a file" }
+            let reason = String(cString: strerror(code))
+            return reason.prefix(1).lowercased() + reason.dropFirst()
+        }
+        guard ns.domain == NSCocoaErrorDomain else { return "the system could not read it" }
+        switch CocoaError.Code(rawValue: ns.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file"
+        case .fileReadNoPermission: return "permission denied"
+        default: return "the system could not read it"
+        }
     }
 
     /// Runs `body` with a fetcher and shuts it down afterwards, whatever happens.
@@ -117,7 +143,8 @@ public final class AsyncHTTPFetcher: HTTPFetching {
             }
             return .response(response)
         } catch {
-            var failure = Self.classify(error, elapsed: clock.now - start)
+            let endpoint = FetchEndpoint(host: host, address: route.address, port: route.port)
+            var failure = Self.classify(error, elapsed: clock.now - start, endpoint: endpoint)
             if failure.kind == .tlsUntrusted,
                 let expired = await certificateValidityProblem(host: host, route: route)
             {
@@ -235,10 +262,12 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         guard let leaf = captured.leaf else { return nil }
         let now = time(nil)
         if leaf.notValidAfter < now {
-            return "the server's certificate expired at \(Self.format(leaf.notValidAfter))"
+            return "the server's certificate expired on \(Self.format(leaf.notValidAfter)); the server must be given a "
+                + "renewed certificate"
         }
         if leaf.notValidBefore > now {
-            return "the server's certificate is not valid before \(Self.format(leaf.notValidBefore))"
+            return "the server's certificate is not valid until \(Self.format(leaf.notValidBefore)) (is this "
+                + "machine's clock or the server's certificate dated wrong?)"
         }
         return nil
     }

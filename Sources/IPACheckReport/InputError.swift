@@ -1,3 +1,5 @@
+import Foundation
+
 /// An input that could not be read or is not what it claims (exit code 2).
 ///
 /// The CLI prints it as one line, `FILE: what is wrong`, so a person sees at once which file to look at.
@@ -18,4 +20,69 @@ public struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
 
     /// The one line the CLI prints, such as `App.ipa: not a zip archive`.
     public var description: String { "\(file): \(message)" }
+}
+
+/// What went wrong with a file, in words: Foundation's and the C library's file errors (`NSCocoaErrorDomain` 260,
+/// `ENOENT`, `EACCES`, …) as a phrase a person can act on, never `Error Domain=…` or an errno tuple.
+public enum FileProblem {
+    /// A phrase for `error`, to follow `cannot read FILE:` (`no such file`, `permission denied: …`).
+    ///
+    /// Errors that are not file-system errors get a generic phrase rather than a dump of their type.
+    public static func words(_ error: any Error) -> String {
+        if let code = posixCode(of: error) { return words(posix: code) }
+        let ns = error as NSError
+        if ns.domain == NSCocoaErrorDomain {
+            switch CocoaError.Code(rawValue: ns.code) {
+            case .fileNoSuchFile, .fileReadNoSuchFile: return words(posix: ENOENT)
+            case .fileReadNoPermission, .fileWriteNoPermission: return words(posix: EACCES)
+            case .fileReadTooLarge: return "the file is too large to read"
+            case .fileReadCorruptFile: return "the file's contents are damaged"
+            case .fileReadInapplicableStringEncoding: return "the file is not text in a known encoding"
+            case .fileWriteOutOfSpace: return words(posix: ENOSPC)
+            case .fileWriteVolumeReadOnly: return words(posix: EROFS)
+            case .fileWriteFileExists: return words(posix: EEXIST)
+            case .fileWriteInvalidFileName: return "the file name is not valid here"
+            default: break
+            }
+        }
+        return "the system refused the operation without saying why"
+    }
+
+    /// A phrase for the C library's `errno` value `code`.
+    public static func words(posix code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EACCES, EPERM: "permission denied (this user may not open it; check its permissions)"
+        case EISDIR: "it is a folder, not a file"
+        case ENOTDIR: "a part of the path is not a folder"
+        case ELOOP: "too many symbolic links (a link points back to itself)"
+        case ENAMETOOLONG: "the path is too long"
+        case EIO: "the disk or file system failed while reading it (an input/output error)"
+        case ENOSPC: "the disk is full"
+        case EROFS: "the disk is read-only"
+        case EEXIST: "a file with that name already exists"
+        case EMFILE, ENFILE: "too many files are open"
+        case ENXIO, ENODEV: "the device behind the path is not there"
+        case EBUSY: "the file is busy"
+        case EAGAIN: "the file is not ready to be read (try again)"
+        default: lowerCased(String(cString: strerror(code)))
+        }
+    }
+
+    /// The POSIX code of `error` or of the error it wraps (Foundation wraps one in `NSUnderlyingErrorKey`).
+    private static func posixCode(of error: any Error) -> Int32? {
+        if let posix = error as? POSIXError { return posix.code.rawValue }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: ns.code) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(truncatingIfNeeded: underlying.code)
+        }
+        return nil
+    }
+
+    /// `No such device` → `no such device`.
+    private static func lowerCased(_ text: String) -> String {
+        guard let first = text.first else { return "the system refused the operation without saying why" }
+        return first.lowercased() + text.dropFirst()
+    }
 }

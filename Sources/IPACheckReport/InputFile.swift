@@ -15,15 +15,18 @@ public enum InputFile {
             throw InputError("unreadable", file: path, "no such file")
         }
         guard !isDirectory.boolValue else { throw InputError("unreadable", file: path, "is a folder, not \(what)") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError("unreadable", file: path, "cannot be read")
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        } catch {
+            throw InputError("unreadable", file: path, "cannot be read: \(FileProblem.words(error))")
         }
         defer { try? handle.close() }
         let data: Data
         do {
             data = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
-            throw InputError("unreadable", file: path, "cannot be read (\(error.localizedDescription))")
+            throw InputError("unreadable", file: path, "cannot be read: \(FileProblem.words(error))")
         }
         guard data.count <= limit else {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap { $0 }

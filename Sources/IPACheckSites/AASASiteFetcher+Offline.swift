@@ -31,7 +31,7 @@ extension AASASiteFetcher {
                 url: file.relativePath,
                 location: .offlineFile,
                 userAgent: nil,
-                outcome: .failure(FetchFailure(.offline, "\(error)"))
+                outcome: .failure(FetchFailure(.offline, FileProblem.words(error)))
             )
             report.findings = [
                 ServingRules.rules.offlineMissing.finding(

@@ -8,8 +8,8 @@ public struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvert
     /// One failure, as an example of what happened.
     public let example: String
 
-    /// `no network: none of 3 hosts nor Apple's CDN could be reached (…); check this machine's network, or run
-    /// with --offline --aasa-dir DIR`.
+    /// `no network: none of 3 hosts nor Apple's CDN could be reached (example.com could not be resolved: …);
+    /// check this machine's network, or run with --offline --aasa-dir DIR`.
     public var description: String {
         "no network: none of the \(hosts) host\(hosts == 1 ? "" : "s") nor Apple's CDN could be reached from this "
             + "machine (\(example)); check its network, DNS and proxy, or run with --offline --aasa-dir DIR"
@@ -24,7 +24,9 @@ public struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvert
         for result in results {
             guard let origin = result.report.origin else { return nil }
             guard let failure = origin.failure, isEnvironmental(failure.kind) else { return nil }
-            example = example ?? "\(result.report.fetchHost): \(failure.detail)"
+            // The fetcher's details name the host (`connection refused by example.com:443: …`); say it once.
+            let host = result.report.fetchHost
+            example = example ?? (failure.detail.contains(host) ? failure.detail : "\(host): \(failure.detail)")
             if let cdn = result.report.cdn {
                 cdnAsked = true
                 guard let cdnFailure = cdn.failure, isEnvironmental(cdnFailure.kind) else { return nil }

@@ -37,6 +37,9 @@ public enum TrustChecks {
     }
 
     /// Evaluates every distinct signer once and reports the untrusted ones.
+    ///
+    /// The message says "does not chain to an Apple root" only when that is the reason; an expired certificate on a
+    /// chain that does reach an Apple root is reported as expired (``AppleTrust/Verdict/untrusted(reason:)``).
     public static func findings(code: [Signed], profiles: [Signed]) async -> [Finding] {
         var verdicts: [SignerIdentity: AppleTrust.Verdict] = [:]
         for identity in Set((code + profiles).map(\.identity)) {
@@ -47,8 +50,8 @@ public enum TrustChecks {
             guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
             findings.append(
                 SignatureVerifier.rules.chainIncomplete.finding(
-                    "The code is signed by \"\(signed.identity.certificate.displayName)\", which does not chain to an "
-                        + "Apple root: \(reason).",
+                    "The code is signed by \"\(signed.identity.certificate.displayName)\", which Apple does not "
+                        + "vouch for: \(reason).",
                     bundle: signed.bundle,
                     affects: signed.slice.map { [$0] }
                 )
@@ -58,8 +61,8 @@ public enum TrustChecks {
             guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
             findings.append(
                 ProfileChecks.rules.notAppleSigner.finding(
-                    "The profile is signed by \"\(signed.identity.certificate.displayName)\", which does not chain "
-                        + "to an Apple root: \(reason).",
+                    "The profile is signed by \"\(signed.identity.certificate.displayName)\", which Apple does not "
+                        + "vouch for: \(reason).",
                     bundle: signed.bundle,
                     location: signed.file ?? "embedded.mobileprovision"
                 )

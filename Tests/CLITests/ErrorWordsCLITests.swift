@@ -1,0 +1,119 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// Failures are said in words (the issue of that name): what happened and what to do, one line on stderr, never
+/// `Error Domain=…`, an errno tuple, a type's dump or a path into `.build/`.
+@Suite struct ErrorWordsCLITests {
+    /// Text only a dump would contain.
+    static let dumps = ["Error Domain=", "errno", ".build/", "Certificate(", "UserInfo="]
+
+    private func expectWords(
+        _ text: String,
+        contains hints: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for dump in Self.dumps {
+            #expect(!text.contains(dump), "\(text)", sourceLocation: sourceLocation)
+        }
+        for hint in hints {
+            #expect(text.contains(hint), "\(text)", sourceLocation: sourceLocation)
+        }
+    }
+
+    private static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-words-\(UUID())-\(name)")
+    }
+
+    @Test(arguments: [100, 1000, 0.5, 0.99])
+    func aTruncatedIPASaysItIsTruncated(cut: Double) throws {
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: SampleFiles.acme)))
+        let length = cut < 1 ? Int(Double(whole.count) * cut) : Int(cut)
+        let path = Self.temporary("Cut.ipa")
+        try Data(whole.prefix(length)).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = try CLI.run(["info", path.path])
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        expectWords(
+            result.stderr,
+            contains: [path.path, "the archive is truncated (\(length) bytes;", "download or copy it again"]
+        )
+        #expect(!result.stderr.contains("not a zip archive"))
+    }
+
+    @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 to unpack the ipa"))
+    func aSymbolicLinkToAnAppFolderIsFollowed() throws {
+        let folder = try Python.unzip(SampleFiles.acme)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = folder.appendingPathComponent("Payload/Acme.app")
+        let link = Self.temporary("Acme.app")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: app)
+        defer { try? FileManager.default.removeItem(at: link) }
+        let direct = try CLI.run(["info", "--format", "json", app.path])
+        let linked = try CLI.run(["info", "--format", "json", link.path])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(!linked.stderr.contains("the archive is empty"))
+        // The same bundle, whichever path names it (the report echoes the path it was given).
+        #expect(linked.stdout.replacingOccurrences(of: link.path, with: app.path) == direct.stdout)
+    }
+
+    @Test func aSymbolicLinkToAnIPAIsFollowed() throws {
+        let link = Self.temporary("Acme.ipa")
+        try FileManager.default.createSymbolicLink(
+            at: link,
+            withDestinationURL: URL(fileURLWithPath: SampleFiles.acme)
+        )
+        defer { try? FileManager.default.removeItem(at: link) }
+        let result = try CLI.run(["info", link.path])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func aMissingOfflineFileSaysNoSuchFile() throws {
+        let empty = Self.temporary("aasa")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = try CLI.run(["aasa", "example.com", "--offline", "--aasa-dir", empty.path])
+        expectWords(result.stdout + result.stderr, contains: ["no such file"])
+        let json = try CLI.run(["aasa", "example.com", "--offline", "--aasa-dir", empty.path, "--format", "json"])
+        expectWords(json.stdout, contains: ["no such file"])
+    }
+
+    @Test func aFolderGivenAsAnAASAFileSaysSo() throws {
+        let folder = Self.temporary("aasa-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["lint", folder.path])
+        #expect(result.status == 2)
+        expectWords(result.stderr, contains: [folder.path, "is a folder"])
+    }
+
+    @Test func aMissingCAFileIsNamed() throws {
+        let result = try CLI.run(["aasa", "example.com", "--ca-file", "/nonexistent/ca.pem", "--no-cdn"])
+        #expect(result.status == 64 || result.status == 2, "\(result.stderr)")
+        expectWords(result.stderr, contains: ["/nonexistent/ca.pem", "no such file"])
+    }
+
+    @Test func aCAFileWithoutCertificatesSaysWhatItMustHold() throws {
+        let file = Self.temporary("ca.pem")
+        try Data("not a certificate".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(["aasa", "example.com", "--ca-file", file.path, "--no-cdn"])
+        #expect(result.status != 0)
+        expectWords(result.stderr, contains: [file.path, "BEGIN CERTIFICATE"])
+        #expect(!result.stderr.contains("failedToLoadCertificate"))
+    }
+
+    @Test func aRefusedConnectionNamesTheAddressAndPort() throws {
+        // Nothing listens on 127.0.0.1:443 on a test machine; --resolve keeps the request on loopback.
+        let result = try CLI.run([
+            "aasa", "example.test", "--no-cdn", "--timeout", "5", "--resolve", "example.test:443:127.0.0.1",
+        ])
+        let text = result.stdout + result.stderr
+        guard text.contains("connection refused") else { return }  // something listens on 443 here: not this test
+        expectWords(
+            text,
+            contains: ["connection refused by 127.0.0.1:443 (for example.test)", "is the server running"]
+        )
+    }
+}
