@@ -7,12 +7,15 @@ import IPACheckPlist
 public import IPACheckReport
 import IPACheckSigning
 
-/// `ipacheck diff OLD NEW`: what changed between two builds, bundle by bundle, in what the signature and profile
-/// say: the regressions re-signing tools cause (a domain dropped or replaced by `*`, the DER blob gone, another
-/// app ID, team or kind of profile, an extension that lost its domains).
+/// `ipacheck diff OLD NEW`: what changed between two builds, bundle by bundle, in what the signature, the profile
+/// and the Info.plist say: the regressions re-signing tools cause (a domain dropped or replaced by `*`, the DER blob
+/// gone or out of step with the XML one, another app ID, team, profile or signer, an extension that lost its
+/// domains), and what a release changes (version, build, platform, minimum OS).
 ///
-/// Each difference is a finding: what was removed is an error (a regression, exit 1), what changed a warning, what
-/// was added a note, so every output format of `check` carries it.
+/// Each difference is a finding of one of the rules below, whose severity is the rule's: removing a bundle, an
+/// associated domain, an entitlement, an app ID (signed or provisioned) or an entitlements blob is an error (a
+/// regression, exit 1); a changed value, profile, signer, platform or minimum OS a warning, as is a version or build
+/// that went down; what was added, a renewed profile and a release's new version a note.
 public struct BuildDiff: Sendable {
     /// One difference.
     public struct Change: Encodable, Sendable, Hashable {
@@ -23,19 +26,56 @@ public struct BuildDiff: Sendable {
 
         /// What a difference is about.
         public enum Subject: String, Encodable, Sendable, Hashable {
-            case bundle, entitlement, associatedDomain, appID, signature, profile
+            /// A nested bundle (the name is its path).
+            case bundle
+            /// A signed entitlement (the name is its key).
+            case entitlement
+            /// An entry of the signed associated domains.
+            case associatedDomain
+            /// The signed `application-identifier`.
+            case appID
+            /// The code signature: an entitlements blob, or the signer.
+            case signature
+            /// The embedded profile: its kind, team, App ID, UUID or expiry (the name says which).
+            case profile
+            /// An entitlement the embedded profile grants (the name is its key).
+            case profileEntitlement
+            /// `CFBundleShortVersionString`, `CFBundleVersion` or `MinimumOSVersion` (the name is the key).
+            case version
+            /// The platform the bundle is built for.
+            case platform
         }
 
         /// `added`, `removed` or `changed`.
         public let kind: Kind
         /// What it is about.
         public let subject: Subject
-        /// Its name (the entitlement key, the domain entry, the blob).
+        /// Its name (the entitlement key, the domain entry, the blob, the profile field).
         public let name: String
         /// The value in the old build, where there was one.
         public let old: String?
         /// The value in the new build, where there is one.
         public let new: String?
+        /// For a signed entitlement or domain: the one entitlements blob (`XML` or `DER`) the difference is in;
+        /// absent when both blobs changed alike.
+        public let blob: String?
+
+        /// A difference.
+        public init(
+            kind: Kind,
+            subject: Subject,
+            name: String,
+            old: String?,
+            new: String?,
+            blob: String? = nil
+        ) {
+            self.kind = kind
+            self.subject = subject
+            self.name = name
+            self.old = old
+            self.new = new
+            self.blob = blob
+        }
     }
 
     /// The differences of one bundle.
@@ -68,16 +108,18 @@ public struct BuildDiff: Sendable {
             .error,
             "associated domain removed",
             summary: "An entry of com.apple.developer.associated-domains signed into the old build is gone (or was "
-                + "replaced by `*`, which re-signing with a wildcard profile does): its links stop opening the app.",
+                + "replaced by `*`, which re-signing with a wildcard profile does), from both entitlements blobs or "
+                + "from the one the message names: its links stop opening the app.",
             fix: "Restore the entry in the target's entitlements, and re-sign with a profile whose App ID has "
-                + "Associated Domains enabled."
+                + "Associated Domains enabled, so that codesign writes it into both the XML and the DER blob."
         )
         /// DIFF003.
         public let entitlementRemoved = Rule(
             "DIFF003",
             .error,
             "entitlement removed",
-            summary: "A signed entitlement of the old build is not in the new one.",
+            summary: "A signed entitlement of the old build is not in the new one (in both entitlements blobs, or in "
+                + "the one the message names).",
             fix: "Restore the entitlement in the target's .entitlements file, or confirm it was dropped on purpose."
         )
         /// DIFF004.
@@ -85,8 +127,9 @@ public struct BuildDiff: Sendable {
             "DIFF004",
             .error,
             "application identifier changed",
-            summary: "The signed application-identifier (or the team that prefixes it) differs or is gone: AASA "
-                + "files, keychain groups and push all key on it, so links and data stop reaching the app.",
+            summary: "The signed application-identifier (or the team that prefixes it) differs or is gone, in both "
+                + "entitlements blobs or in the one the message names: AASA files, keychain groups and push all key "
+                + "on it, so links and data stop reaching the app.",
             fix: "Sign with the same team and App ID as the shipping build, or update every AASA file first."
         )
         /// DIFF005.
@@ -94,8 +137,8 @@ public struct BuildDiff: Sendable {
             "DIFF005",
             .error,
             "entitlements blob removed",
-            summary: "The old build's signature carried XML or DER entitlements that the new one lacks; iOS 15 "
-                + "and later enforce the DER blob and refuse to launch an app signed without it.",
+            summary: "The old build's signature carried readable XML or DER entitlements that the new one lacks; iOS "
+                + "15 and later enforce the DER blob and refuse to launch an app signed without it.",
             fix: "Re-sign with codesign from Xcode 13 or later (which writes both blobs)."
         )
         /// DIFF006.
@@ -103,8 +146,10 @@ public struct BuildDiff: Sendable {
             "DIFF006",
             .warning,
             "entitlement changed",
-            summary: "A signed entitlement has another value in the new build.",
-            fix: "Confirm the change is intended (a re-signing profile often rewrites entitlements)."
+            summary: "A signed entitlement has another value in the new build, in both entitlements blobs or in the "
+                + "one the message names (then the two blobs no longer agree, and iOS obeys the DER one).",
+            fix: "Confirm the change is intended (a re-signing profile often rewrites entitlements); re-sign so that "
+                + "both blobs carry the same entitlements."
         )
         /// DIFF007.
         public let profileChanged = Rule(
@@ -120,7 +165,7 @@ public struct BuildDiff: Sendable {
             "DIFF008",
             .warning,
             "signature changed",
-            summary: "The code is signed by another team, or is now ad hoc or unsigned.",
+            summary: "The code is signed by another team or certificate, or is now ad hoc or unsigned.",
             fix: "Sign with the team's distribution certificate."
         )
         /// DIFF009.
@@ -128,8 +173,93 @@ public struct BuildDiff: Sendable {
             "DIFF009",
             .note,
             "added",
-            summary: "A bundle, entitlement, associated domain or entitlements blob the old build did not have.",
+            summary: "A bundle, entitlement, associated domain, entitlements blob or profile entitlement the old build "
+                + "did not have.",
             fix: "Nothing to do if it is intended."
+        )
+        /// DIFF010.
+        public let profileTeamChanged = Rule(
+            "DIFF010",
+            .warning,
+            "provisioning profile of another team",
+            summary: "The embedded profile's TeamIdentifier differs from the old build's: the build is provisioned "
+                + "(and usually signed) by another developer account.",
+            fix: "Export with a profile of the team that ships the app."
+        )
+        /// DIFF011.
+        public let profileAppIDChanged = Rule(
+            "DIFF011",
+            .error,
+            "provisioning profile for another App ID",
+            summary: "The application-identifier the embedded profile grants differs or is gone: the build is "
+                + "provisioned as another app, so its signed app ID, AASA entries, keychain groups and push no longer "
+                + "match the shipping app.",
+            fix: "Export with a profile of the shipping app's App ID (TEAMID.bundle.id)."
+        )
+        /// DIFF012.
+        public let profileRenewed = Rule(
+            "DIFF012",
+            .note,
+            "provisioning profile replaced",
+            summary: "The embedded profile is another one of the same team, App ID and kind (another UUID), or now "
+                + "expires later: what regenerating or renewing a profile does.",
+            fix: "Nothing to do if the profile was renewed on purpose."
+        )
+        /// DIFF013.
+        public let profileExpiresSooner = Rule(
+            "DIFF013",
+            .warning,
+            "provisioning profile expires sooner",
+            summary: "The embedded profile expires before the old build's did (or names no expiry): the build stops "
+                + "launching on that date for everyone it was installed on outside the App Store.",
+            fix: "Export with a current profile; download it again from the developer portal if it was renewed."
+        )
+        /// DIFF014.
+        public let profileGrantChanged = Rule(
+            "DIFF014",
+            .warning,
+            "provisioning profile grants less or otherwise",
+            summary: "An entitlement the old build's profile granted is missing from the new profile or has another "
+                + "value: the signed entitlements must be a subset of what the profile grants, or iOS refuses to "
+                + "install the app.",
+            fix: "Enable the capability on the App ID in the developer portal, regenerate the profile and export "
+                + "again."
+        )
+        /// DIFF015.
+        public let versionChanged = Rule(
+            "DIFF015",
+            .note,
+            "version changed",
+            summary: "CFBundleShortVersionString or CFBundleVersion went up, or MinimumOSVersion went down: what a "
+                + "new release does.",
+            fix: "Nothing to do if it is intended."
+        )
+        /// DIFF016.
+        public let versionLowered = Rule(
+            "DIFF016",
+            .warning,
+            "version or build went down",
+            summary: "CFBundleShortVersionString or CFBundleVersion is lower than the old build's, or gone: App Store "
+                + "Connect and TestFlight refuse a build whose version and build do not go up.",
+            fix: "Raise the version or build number (agvtool, or the target's Version and Build fields)."
+        )
+        /// DIFF017.
+        public let platformChanged = Rule(
+            "DIFF017",
+            .warning,
+            "platform changed",
+            summary: "The bundle is built for another platform (DTPlatformName, such as iphonesimulator instead of "
+                + "iphoneos): it does not run where the old build ran.",
+            fix: "Archive for the device platform (Any iOS Device) and export again."
+        )
+        /// DIFF018.
+        public let minimumOSRaised = Rule(
+            "DIFF018",
+            .warning,
+            "minimum OS raised",
+            summary: "MinimumOSVersion is higher than the old build's (or changed in a way that cannot be ordered): "
+                + "devices on the older OS no longer get the update.",
+            fix: "Confirm the deployment target was raised on purpose."
         )
     }
 
@@ -140,6 +270,22 @@ public struct BuildDiff: Sendable {
     public let bundles: [BundleChanges]
     /// The differences as findings.
     public let findings: [Finding]
+
+    /// The differences of one pair of bundles and the findings they raise, gathered as they are found.
+    struct Comparison {
+        /// The bundle's path as findings name it.
+        let bundle: String?
+        /// The differences so far.
+        private(set) var changes: [Change] = []
+        /// Their findings so far.
+        private(set) var findings: [Finding] = []
+
+        /// Records a difference and the finding of `rule` it raises.
+        mutating func add(_ change: Change, _ rule: Rule, _ message: String, location: String? = nil) {
+            changes.append(change)
+            findings.append(rule.finding(message, bundle: bundle, location: location))
+        }
+    }
 
     /// Compares two builds, each read into its bundles' facts (the main app first).
     public init(old: [BundleFacts], new: [BundleFacts]) {
@@ -152,22 +298,27 @@ public struct BuildDiff: Sendable {
         for path in order {
             let before = oldByPath[path]
             let after = newByPath[path]
-            let changes: [Change]
+            var comparison = Comparison(bundle: (after ?? before)?.bundle.path)
             switch (before, after) {
-            case (let before?, let after?): changes = Self.compare(before, after)
+            case (let before?, let after?): Self.compare(before, after, into: &comparison)
             case (let before?, nil):
-                changes = [
-                    Change(kind: .removed, subject: .bundle, name: path, old: before.bundle.bundleID, new: nil)
-                ]
+                comparison.add(
+                    Change(kind: .removed, subject: .bundle, name: path, old: before.bundle.bundleID, new: nil),
+                    Self.rules.bundleRemoved,
+                    "\(path) is not in the new build"
+                )
             case (nil, let after?):
-                changes = [Change(kind: .added, subject: .bundle, name: path, old: nil, new: after.bundle.bundleID)]
-            case (nil, nil): changes = []
+                comparison.add(
+                    Change(kind: .added, subject: .bundle, name: path, old: nil, new: after.bundle.bundleID),
+                    Self.rules.added,
+                    "bundle \(path) is new"
+                )
+            case (nil, nil): break
             }
-            guard !changes.isEmpty else { continue }
+            guard !comparison.changes.isEmpty else { continue }
             let bundleID = after?.bundle.bundleID ?? before?.bundle.bundleID
-            bundles.append(BundleChanges(bundle: path, bundleID: bundleID, changes: changes))
-            let shownBundle = (after ?? before)?.bundle.path
-            findings += changes.map { Self.finding($0, bundle: shownBundle) }
+            bundles.append(BundleChanges(bundle: path, bundleID: bundleID, changes: comparison.changes))
+            findings += comparison.findings
         }
         self.bundles = bundles
         self.findings = findings
@@ -183,162 +334,13 @@ public struct BuildDiff: Sendable {
         }
     }
 
-    private static func compare(_ old: BundleFacts, _ new: BundleFacts) -> [Change] {
-        var changes: [Change] = []
-        if old.appID != new.appID {
-            changes.append(
-                Change(
-                    kind: new.appID == nil ? .removed : old.appID == nil ? .added : .changed,
-                    subject: .appID,
-                    name: "application-identifier",
-                    old: old.appID,
-                    new: new.appID
-                )
-            )
-        }
-        changes += compareBlobs(old, new)
-        changes += compareDomains(domainEntries(old), domainEntries(new))
-        let domainsKey = BundleFacts.associatedDomainsKey
-        for key in Set(old.entitlements.keys).union(new.entitlements.keys).sorted()
-        where key != domainsKey && key != "application-identifier" {
-            switch (old.entitlements[key], new.entitlements[key]) {
-            case (let before?, nil):
-                changes.append(
-                    Change(kind: .removed, subject: .entitlement, name: key, old: before.oneLine, new: nil)
-                )
-            case (nil, let after?):
-                changes.append(Change(kind: .added, subject: .entitlement, name: key, old: nil, new: after.oneLine))
-            case (let before?, let after?) where before != after:
-                changes.append(
-                    Change(kind: .changed, subject: .entitlement, name: key, old: before.oneLine, new: after.oneLine)
-                )
-            default: break
-            }
-        }
-        let oldKind = old.profile?.kind.rawValue ?? "none"
-        let newKind = new.profile?.kind.rawValue ?? "none"
-        if oldKind != newKind {
-            changes.append(
-                Change(kind: .changed, subject: .profile, name: "embedded profile", old: oldKind, new: newKind)
-            )
-        }
-        let oldSigner = signer(old)
-        let newSigner = signer(new)
-        if oldSigner != newSigner {
-            changes.append(
-                Change(kind: .changed, subject: .signature, name: "signer", old: oldSigner, new: newSigner)
-            )
-        }
-        return changes
-    }
-
-    /// Whether the XML and DER blobs are present in every slice.
-    private static func compareBlobs(_ old: BundleFacts, _ new: BundleFacts) -> [Change] {
-        var changes: [Change] = []
-        for (name, present) in [
-            ("XML entitlements", { (e: SignedEntitlements) in e.hasXMLBlob }), ("DER entitlements", { $0.hasDERBlob }),
-        ] {
-            let before = !old.slices.isEmpty && old.slices.allSatisfy { present($0.entitlements) }
-            let after = !new.slices.isEmpty && new.slices.allSatisfy { present($0.entitlements) }
-            if before && !after {
-                changes.append(Change(kind: .removed, subject: .signature, name: name, old: "present", new: nil))
-            }
-            if after && !before {
-                changes.append(Change(kind: .added, subject: .signature, name: name, old: nil, new: "present"))
-            }
-        }
-        return changes
-    }
-
-    private static func compareDomains(_ old: [String], _ new: [String]) -> [Change] {
-        let removed = old.filter { !new.contains($0) }
-        let added = new.filter { !old.contains($0) }
-        return removed.map { Change(kind: .removed, subject: .associatedDomain, name: $0, old: $0, new: nil) }
-            + added.map { Change(kind: .added, subject: .associatedDomain, name: $0, old: nil, new: $0) }
-    }
-
-    /// The associated-domains entries as signed: each string of the array, or the lone string a wildcard
-    /// profile leaves (`*`).
-    private static func domainEntries(_ facts: BundleFacts) -> [String] {
-        switch facts.entitlements[BundleFacts.associatedDomainsKey] {
-        case .array(let values)?: values.compactMap(\.stringValue)
-        case .string(let value)?: [value]
-        default: []
-        }
-    }
-
-    /// Who signed the code: the CodeDirectory's team, or ad hoc, or unsigned.
-    private static func signer(_ facts: BundleFacts) -> String {
-        guard let signature = facts.container?.slices.first?.signature else { return "unsigned" }
-        if signature.isAdHoc { return "ad hoc" }
-        return signature.primaryCodeDirectory?.teamID.map { "team \($0)" } ?? "no team"
-    }
-
-    private static func finding(_ change: Change, bundle: String?) -> Finding {
-        let was = change.old.map { " (was \($0))" } ?? ""
-        switch (change.kind, change.subject) {
-        case (_, .appID):
-            let now = change.new.map { "is now \($0)" } ?? "is gone"
-            return rules.appIDChanged.finding(
-                "application-identifier \(now)\(was)",
-                bundle: bundle,
-                location: "application-identifier"
-            )
-        case (.removed, .bundle):
-            return rules.bundleRemoved.finding("\(change.name) is not in the new build", bundle: bundle)
-        case (.removed, .associatedDomain):
-            return rules.domainRemoved.finding(
-                "\(change.name) is no longer signed",
-                bundle: bundle,
-                location: BundleFacts.associatedDomainsKey
-            )
-        case (.removed, .signature):
-            return rules.entitlementBlobRemoved.finding(
-                "the signature no longer carries \(change.name)",
-                bundle: bundle
-            )
-        case (.removed, _):
-            return rules.entitlementRemoved.finding(
-                "\(change.name) is no longer signed\(was)",
-                bundle: bundle,
-                location: change.name
-            )
-        case (.changed, .profile):
-            let now =
-                change.new == "none"
-                ? "the build has no embedded profile" : "the embedded profile is \(change.new ?? "")"
-            return rules.profileChanged.finding("\(now)\(was)", bundle: bundle)
-        case (.changed, .signature):
-            let now =
-                switch change.new {
-                case "unsigned": "the code is not signed"
-                case "ad hoc": "the code is signed ad hoc"
-                default: "the code is signed by \(change.new ?? "")"
-                }
-            return rules.signerChanged.finding("\(now)\(was)", bundle: bundle)
-        case (.changed, _):
-            return rules.entitlementChanged.finding(
-                "\(change.name) is \(change.new ?? "")\(was)",
-                bundle: bundle,
-                location: change.name
-            )
-        case (.added, .bundle):
-            return rules.added.finding("bundle \(change.name) is new", bundle: bundle)
-        case (.added, .associatedDomain):
-            return rules.added.finding(
-                "associated domain \(change.name) is new",
-                bundle: bundle,
-                location: BundleFacts.associatedDomainsKey
-            )
-        case (.added, .signature):
-            return rules.added.finding("the signature now carries \(change.name)", bundle: bundle)
-        case (.added, _):
-            return rules.added.finding(
-                "entitlement \(change.name) = \(change.new ?? "") is new",
-                bundle: bundle,
-                location: change.name
-            )
-        }
+    /// Everything two builds of one bundle may differ in.
+    private static func compare(_ old: BundleFacts, _ new: BundleFacts, into comparison: inout Comparison) {
+        compareBlobs(old, new, into: &comparison)
+        compareEntitlements(old, new, into: &comparison)
+        compareProfiles(old, new, into: &comparison)
+        compareSigners(old, new, into: &comparison)
+        compareVersions(old.bundle, new.bundle, into: &comparison)
     }
 }
 
@@ -373,7 +375,12 @@ extension BuildDiff {
             lines.append(line)
         }
         if bundles.isEmpty {
-            lines.append("no differences in bundles, entitlements, associated domains, app IDs, profiles or signers")
+            lines.append(
+                .text(
+                    "no differences in bundles, entitlements (XML and DER), associated domains, app IDs, profiles, "
+                        + "signers, versions, builds, platforms or minimum OS versions"
+                )
+            )
         }
         return try ReportSection(key: "bundles", value: bundles, lines: lines)
     }

@@ -2,23 +2,39 @@ import ArgumentParser
 import IPACheckGate
 import IPACheckReport
 
-/// `ipacheck diff OLD NEW`: what changed between two builds in what their signatures and profiles say.
+/// `ipacheck diff OLD NEW`: what changed between two builds in what their signatures, profiles and Info.plists say.
 struct DiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract:
-            "Compare two builds: entitlements, associated domains, app IDs, entitlement blobs, profiles, signers.",
+            "Compare two builds: entitlements (XML and DER), domains, app IDs, profiles, signers, versions.",
         discussion: """
-            Pairs the bundles of OLD and NEW by their path inside the app and lists, per bundle, what was removed, changed and added among the signed entitlements, the associated domains, the application identifier, the XML and DER entitlement blobs, the embedded profile's kind and the signing team; bundles that appeared or disappeared are listed too. It catches what re-signing tools do: a domain dropped or replaced by `*`, the DER blob gone, another team or kind of profile, an extension that lost its domains.
+            Pairs the bundles of OLD and NEW by their path inside the app and lists, per bundle, what was removed, changed and added among: the signed entitlements, associated domains and application identifier, the XML and the DER entitlements blob each compared on its own (a difference only one blob shows names that blob); the embedded profile's kind, team, App ID, UUID, expiry and the entitlements it grants; the signer (team and certificate); CFBundleShortVersionString, CFBundleVersion, the platform and MinimumOSVersion. Bundles that appeared or disappeared are listed too. It catches what re-signing tools do: a domain dropped or replaced by `*`, the DER blob gone or out of step with the XML one, another team, App ID or kind of profile, an extension that lost its domains.
 
-            Removals are regressions (errors, exit 1); changes are warnings and additions notes (exit 0 unless --fail-on says otherwise); equal builds exit 0; 2 when either build cannot be read.
+            \(severities)
+
+            Exit status: 1 when a finding is at or above --fail-on (default error, so only the errors above fail), else 0; equal builds exit 0; 2 when either build cannot be read.
 
             Examples:
               ipacheck diff Shipped.ipa Resigned.ipa
               ipacheck diff build-41.ipa build-42.ipa --format sarif > diff.sarif
-              ipacheck diff Old.ipa New.ipa --fail-on warning   # any change fails
+              ipacheck diff Old.ipa New.ipa --fail-on warning   # warnings fail too
             """
     )
+
+    /// The severity each finding gets, read from the rules themselves so that the help cannot drift from them.
+    static var severities: String {
+        let headings: [(Severity, String)] = [
+            (.error, "Errors (regressions):"),
+            (.warning, "Warnings:"),
+            (.note, "Notes:"),
+        ]
+        return headings.map { severity, heading in
+            let rules = BuildDiff.rules.all.filter { $0.severity == severity }
+            return ([heading] + rules.map { "  \($0.id)  \($0.title)" }).joined(separator: "\n")
+        }
+        .joined(separator: "\n")
+    }
 
     @Argument(help: "The build you compare against (what shipped).")
     var old: String
@@ -26,7 +42,7 @@ struct DiffCommand: AsyncParsableCommand {
     @Argument(help: "The build you are about to ship.")
     var new: String
 
-    @Option(help: "Fail at this severity or worse: error (removals), warning (changes) or note (additions).")
+    @Option(help: "Fail at this severity or worse: error, warning or note (see the lists above).")
     var failOn: Severity = .error
 
     @OptionGroup var output: ReportFormatOption

@@ -44,7 +44,7 @@ enum ReportOutput {
             do {
                 try Data(rendered.utf8).write(to: URL(fileURLWithPath: path))
             } catch {
-                Console.diagnose("ipacheck: error: \(path): cannot be written (\(error.localizedDescription))")
+                Console.diagnose("ipacheck: error: \(path): cannot be written: \(FileProblem.words(error))")
                 throw ExitStatus.badInput
             }
         } else {
