@@ -1,6 +1,9 @@
 public import IPACheckReport
 
 /// Rules about the archive's own structure: what iOS would refuse or what we refuse to follow.
+///
+/// A rule that describes an archive iOS refuses to install (ARC003, ARC004, ARC007–ARC009, ARC012) is an error, so
+/// it fails every distribution gate; the others are warnings or notes about what was read.
 public enum ArchiveRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     public struct Rules: RuleSet {
@@ -27,23 +30,25 @@ public enum ArchiveRules {
             fix: "Rebuild the ipa from a clean export folder."
         )
 
-        /// An encrypted or oddly compressed member.
+        /// An encrypted or oddly compressed member: iOS cannot extract it, so the ipa does not install.
         public let unreadableMember = Rule(
             "ARC003",
-            .warning,
+            .error,
             "member cannot be read",
             summary: "A member is encrypted or uses a compression method that cannot be decompressed here; ipas use "
-                + "plain deflate. Anything it holds is not checked.",
+                + "plain deflate, and iOS's installer cannot extract such a member either, so it refuses the ipa. "
+                + "Anything it holds is not checked.",
             fix: "Re-export the ipa; do not post-process it with tools that change compression or encrypt members."
         )
 
-        /// `Payload/` is not at the archive's root.
+        /// `Payload/` is not at the archive's root: iOS does not install the ipa.
         public let nestedPayload = Rule(
             "ARC004",
-            .warning,
+            .error,
             "Payload folder is not at the archive root",
             summary: "The app sits in `SOMEFOLDER/Payload/X.app`; iOS installs only archives whose `Payload/` is at "
-                + "the root. The app is read anyway so its links can be checked.",
+                + "the root and refuses this one, whatever the distribution. The app is read anyway so its links can "
+                + "be checked.",
             fix: "Zip the export folder's contents, not the folder itself (`cd export && zip -r ../App.ipa Payload`)."
         )
 

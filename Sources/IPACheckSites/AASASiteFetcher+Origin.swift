@@ -93,6 +93,14 @@ extension AASASiteFetcher {
                 fetcher: fetcher
             )
             part.userAgents = comparison.observations
+            if comparison.coversPrimaryStatus {
+                // One answer, one finding: the block by user agent names the status the file's agent got, so the
+                // status finding for that same answer is not repeated beside it.
+                let statusRules: Set = [
+                    ServingRules.rules.notFound.id, ServingRules.rules.redirect.id, ServingRules.rules.badStatus.id,
+                ]
+                part.findings.removeAll { statusRules.contains($0.rule) }
+            }
             part.findings += comparison.findings
         }
         return part

@@ -5,14 +5,51 @@ import IPACheckLinks
 import IPACheckReport
 
 /// The same URL with the other Apple user agent and a browser's, to expose blocking by user agent.
+///
+/// One answer is one finding: Apple's user agents that get the same answer (the same status, the same failure, the
+/// same other document) are named together in one finding, and when the agent the file was fetched with is among
+/// them, that finding also stands for the status finding of its answer (``UserAgentComparison/coversPrimaryStatus``).
 extension AASASiteFetcher {
+    /// What asking with the other user agents showed.
+    struct UserAgentComparison {
+        /// Each other user agent's answer.
+        var observations: [UserAgentObservation]
+        /// One finding per distinct answer Apple's user agents got that a browser did not.
+        var findings: [Finding]
+        /// Whether a finding says that the primary agent's answer (not 200) is a block by user agent: the status
+        /// finding for that same answer (SERVE001, SERVE003, SERVE004) would repeat it.
+        var coversPrimaryStatus: Bool
+    }
+
+    /// How an Apple user agent's answer differs from the browser's 200; equal values are the same answer.
+    private enum Difference: Hashable {
+        case failed(detail: String)
+        case status(Int, location: String?)
+        case otherDocument(body: [UInt8])
+
+        /// What the agents named before it got, for `"user agent 'X' " + text`.
+        func text(agents count: Int, browserBytes: Int) -> String {
+            let verb = count == 1 ? "gets" : "get"
+            switch self {
+            case .failed(let detail):
+                return (count == 1 ? "fails" : "fail") + " (\(detail))"
+            case .status(let status, let location?) where (300..<400).contains(status):
+                return "\(verb) \(status), redirecting to \(location); Apple does not follow redirects"
+            case .status(let status, _):
+                return "\(verb) \(status): " + AASASiteFetcher.explain(status: status)
+            case .otherDocument(let body):
+                return "\(verb) a different document than a browser (\(body.count) vs \(browserBytes) bytes)"
+            }
+        }
+    }
+
     func compareUserAgents(
         primaryAgent: String,
         primary: FetchResponse,
         url: URL,
         host: String,
         fetcher: any HTTPFetching
-    ) async -> (observations: [UserAgentObservation], findings: [Finding]) {
+    ) async -> UserAgentComparison {
         let otherApple = primaryAgent == Self.cdnUserAgent ? Self.deviceUserAgent : Self.cdnUserAgent
         async let appleOutcome = fetcher.fetch(request(url, userAgent: otherApple))
         async let browserOutcome = fetcher.fetch(request(url, userAgent: Self.browserUserAgent))
@@ -36,41 +73,60 @@ extension AASASiteFetcher {
             observe(otherApple, isApple: true, apple), observe(Self.browserUserAgent, isApple: false, browser),
         ]
         guard case .response(let browserResponse) = browser, browserResponse.status == 200 else {
-            return (observations, [])
+            return UserAgentComparison(observations: observations, findings: [], coversPrimaryStatus: false)
         }
-        var findings: [Finding] = []
+
+        // Apple's agents grouped by the answer they got, in the order they were asked.
+        var differences: [Difference] = []
+        var agents: [Difference: [String]] = [:]
         for (agent, outcome) in [(primaryAgent, FetchOutcome.response(primary)), (otherApple, apple)] {
+            let difference: Difference
             switch outcome {
             case .failure(let failure):
-                findings.append(
-                    ServingRules.rules.userAgentBlocked.finding(
-                        "\(url.absoluteString): a browser gets 200 but user agent '\(agent)' fails "
-                            + "(\(failure.detail))",
-                        domain: host,
-                        url: url.absoluteString
-                    )
-                )
+                difference = .failed(detail: failure.detail)
             case .response(let response) where response.status != 200:
+                difference = .status(response.status, location: response.header("Location"))
+            case .response(let response):
+                guard !AASABody.sameMeaning(response.body, browserResponse.body) else { continue }
+                difference = .otherDocument(body: response.body)
+            }
+            if agents[difference] == nil { differences.append(difference) }
+            agents[difference, default: []].append(agent)
+        }
+
+        var findings: [Finding] = []
+        var coversPrimaryStatus = false
+        for difference in differences {
+            let named = agents[difference] ?? []
+            let who =
+                named.count == 1
+                ? "user agent '\(named.joined())'"
+                : "user agents " + named.map { "'\($0)'" }.joined(separator: " and ")
+            let text = difference.text(agents: named.count, browserBytes: browserResponse.body.count)
+            switch difference {
+            case .failed, .status:
+                if case .status = difference, named.contains(primaryAgent) { coversPrimaryStatus = true }
                 findings.append(
                     ServingRules.rules.userAgentBlocked.finding(
-                        "\(url.absoluteString): a browser gets 200 but user agent '\(agent)' gets \(response.status)",
+                        "\(url.absoluteString): a browser gets 200 but \(who) " + text,
                         domain: host,
                         url: url.absoluteString
                     )
                 )
-            case .response(let response):
-                if !AASABody.sameMeaning(response.body, browserResponse.body) {
-                    findings.append(
-                        ServingRules.rules.userAgentBodyDiffers.finding(
-                            "\(url.absoluteString): user agent '\(agent)' gets a different document than a browser "
-                                + "(\(response.body.count) vs \(browserResponse.body.count) bytes)",
-                            domain: host,
-                            url: url.absoluteString
-                        )
+            case .otherDocument:
+                findings.append(
+                    ServingRules.rules.userAgentBodyDiffers.finding(
+                        "\(url.absoluteString): \(who) " + text,
+                        domain: host,
+                        url: url.absoluteString
                     )
-                }
+                )
             }
         }
-        return (observations, findings)
+        return UserAgentComparison(
+            observations: observations,
+            findings: findings,
+            coversPrimaryStatus: coversPrimaryStatus
+        )
     }
 }

@@ -8,16 +8,22 @@ public import IPACheckSigning
 
 /// The answer to `ipacheck verify`, which judges signature integrity as `codesign --verify` would, from one
 /// streaming pass over the target (``SealScan``): nothing is read twice, and no executable is held whole.
+///
+/// As codesign does, it checks each bundle's resource seal (`_CodeSignature/CodeResources` against the bundle's
+/// files and nested code) by default; `--no-resources` leaves the seal's comparison out, and the report then says
+/// so (``resourcesNotChecked``, and the seal's rules listed as not checked).
 public struct VerifyReport: Sendable {
     /// One signed executable's verdict.
     public struct Subject: Encodable, Sendable {
         /// The bundle's folder, the nested dylib's path, or the Mach-O's path.
         public let path: String
-        /// Whether every hash and the CMS signature check out (and, with `--resources`, the resource seal).
+        /// Whether every hash and the CMS signature check out, and for a bundle its resource seal (present,
+        /// readable and, unless `--no-resources`, matching the bundle's files and nested code).
         public let valid: Bool
         /// Per slice: architecture, ad hoc or not, each CodeDirectory's cdhash and hash type, the signer.
         public let slices: [Slice]
-        /// The resource seal check, when asked for.
+        /// The resource seal's comparison with the bundle's files: absent for nested code, with `--no-resources`,
+        /// and for a bundle whose seal is missing or unreadable (SIG034 or SIG035 says so).
         public let resources: Resources?
     }
 
@@ -75,17 +81,25 @@ public struct VerifyReport: Sendable {
     public let findings: [Finding]
     /// Which rules were carried out.
     public let coverage: RuleCoverage
+    /// Why the resource seal was not compared with the bundles' files (`--no-resources`, or a bare Mach-O, which has
+    /// no bundle); nil when it was.
+    public let resourcesNotChecked: String?
+
+    /// Why the seal's comparison is left out with `--no-resources`.
+    public static let resourcesSkippedReason =
+        "--no-resources; codesign --verify compares the seal with the bundles' files and nested code"
 
     /// Verifies an ipa's bundles or a bare Mach-O.
     ///
     /// - Parameters:
-    ///   - resources: Also check `_CodeSignature/CodeResources` against each bundle's files.
+    ///   - resources: Check `_CodeSignature/CodeResources` against each bundle's files and nested code, as codesign
+    ///     does (the default); false only for `--no-resources`, which the report then names as not checked.
     ///   - now: The time certificate expiry is judged at.
     ///   - limits: What an ipa may hold (members, sizes).
     /// - Throws: ``InputError`` when the target cannot be read.
     public static func verify(
         path: String,
-        resources: Bool,
+        resources: Bool = true,
         now: Date = Date(),
         limits: ArchiveLimits = .standard
     ) async throws(InputError)
@@ -110,16 +124,15 @@ public struct VerifyReport: Sendable {
                 bundle: nil,
                 now: now
             )
-            coverage.skip(
-                ResourceSeal.rules.all,
-                because: "a bare Mach-O has no bundle whose resources could be checked"
-            )
+            let reason = "a bare Mach-O has no bundle whose resources could be checked"
+            coverage.skip(ResourceSeal.rules.all, because: reason)
             let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
             return VerifyReport(
                 target: path,
                 subjects: [subject(path: path, check: check, seal: nil)],
                 findings: Finding.merged(check.findings + trust).sorted(),
-                coverage: coverage
+                coverage: coverage,
+                resourcesNotChecked: reason
             )
         case .archive:
             let ipa = try IPAFile(path: path, limits: limits)
@@ -133,7 +146,7 @@ public struct VerifyReport: Sendable {
                         ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
                         ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
                     ],
-                    because: "resources are checked with --resources"
+                    because: resourcesSkippedReason
                 )
             }
             var findings = ipa.findings + scan.findings
@@ -142,8 +155,15 @@ public struct VerifyReport: Sendable {
             for bundleCheck in scan.verify(ipa: ipa, now: now) {
                 findings += bundleCheck.findings
                 if let signature = bundleCheck.signature {
+                    // The bundle's verdict is the whole seal's: its executable, its CodeResources (present and
+                    // readable) and, unless --no-resources, the files and nested code it names.
                     subjects.append(
-                        subject(path: bundleCheck.bundle.path, check: signature, seal: bundleCheck.resources)
+                        subject(
+                            path: bundleCheck.bundle.path,
+                            check: signature,
+                            seal: bundleCheck.resources,
+                            valid: bundleCheck.isValid
+                        )
                     )
                     signers += TrustChecks.codeSigners(signature, bundle: bundleCheck.bundle.path)
                 }
@@ -157,12 +177,18 @@ public struct VerifyReport: Sendable {
                 target: path,
                 subjects: subjects,
                 findings: Finding.merged(findings).sorted(),
-                coverage: coverage
+                coverage: coverage,
+                resourcesNotChecked: resources ? nil : resourcesSkippedReason
             )
         }
     }
 
-    private static func subject(path: String, check: SignatureCheck, seal: ResourceSealCheck?) -> Subject {
+    private static func subject(
+        path: String,
+        check: SignatureCheck,
+        seal: ResourceSealCheck?,
+        valid: Bool? = nil
+    ) -> Subject {
         let slices = check.slices.map { slice in
             Slice(
                 architecture: slice.architecture,
@@ -184,7 +210,7 @@ public struct VerifyReport: Sendable {
         }
         return Subject(
             path: path,
-            valid: check.isValid && (seal?.isValid ?? true),
+            valid: (valid ?? check.isValid) && (seal?.isValid ?? true),
             slices: slices,
             resources: resources
         )
@@ -221,6 +247,9 @@ public struct VerifyReport: Sendable {
                     + resources.nestedCodeChanged.count
                 lines.append(.text("    resources: \(resources.checked) checked, \(broken) broken"))
             }
+        }
+        if let reason = resourcesNotChecked {
+            lines.append(.text("resource seal: not checked (\(reason))", .yellow))
         }
         return try ReportSection(key: "subjects", value: subjects, lines: lines)
     }

@@ -1,0 +1,107 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// `verify` checks the resource seal by default, as `codesign --verify` does, and `check` fails every distribution
+/// gate on an ipa iOS refuses to install (contract.md, "verify" and "check").
+///
+/// Each case changes a copy of a sample unpacked by Python's zipfile and rezipped; the same rezip without the change
+/// passes, so only the change makes the difference.
+@Suite(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 to unpack the samples"))
+struct SealAndInstallCLITests {
+    /// Acme unpacked into a new folder (Payload/Acme.app/...).
+    private static func unpackedAcme() throws -> URL { try Python.unzip(SampleFiles.acme) }
+
+    // MARK: - verify: the resource seal by default
+
+    @Test func anUntouchedRezipVerifies() throws {
+        let untouched = try Rezip.write(try Self.unpackedAcme())
+        let result = try CLI.run(["verify", untouched])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("resources:"), "the seal is checked and shown: \(result.stdout)")
+    }
+
+    /// A sealed resource edited after signing: no special slot changes (CodeResources itself is untouched), so only
+    /// the seal's comparison with the files finds it.
+    @Test func anEditedSealedFileFailsVerifyWithoutAnyFlag() throws {
+        var edited = false
+        let tampered = try Rezip.write(try Self.unpackedAcme()) { name, bytes in
+            guard name == "Payload/Acme.app/GoogleService-Info.plist", let last = bytes.indices.last else { return }
+            bytes[last] ^= 0x01
+            edited = true
+        }
+        #expect(edited)
+        let result = try CLI.run(["verify", tampered, "--format", "json"])
+        #expect(result.status == 1, "\(result.stdout)")
+        let json = try result.jsonObject()
+        #expect(json["valid"] as? Bool == false)
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        let modified = findings.filter { $0["rule"] as? String == "SIG030" }
+        #expect(modified.count == 1, "\(findings)")
+        #expect((modified.first?["message"] as? String)?.contains("GoogleService-Info.plist") == true)
+
+        // --resources is still accepted and changes nothing.
+        #expect(try CLI.run(["verify", tampered, "--resources"]).status == 1)
+    }
+
+    /// An app extension removed after signing: the seal names it as nested code.
+    @Test func aRemovedExtensionFailsVerifyWithoutAnyFlag() throws {
+        let folder = try Self.unpackedAcme()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Payload/Acme.app/PlugIns/Share.appex"))
+        let result = try CLI.run(["verify", try Rezip.write(folder)])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("Share.appex"), "\(result.stdout)")
+    }
+
+    /// `--no-resources` is a quick integrity-only run: the edited file is not found, and the report says that the
+    /// seal was not checked, in text and in JSON, instead of passing it silently.
+    @Test func noResourcesSaysTheSealWasNotChecked() throws {
+        let tampered = try Rezip.write(try Self.unpackedAcme()) { name, bytes in
+            guard name == "Payload/Acme.app/GoogleService-Info.plist", let last = bytes.indices.last else { return }
+            bytes[last] ^= 0x01
+        }
+        let text = try CLI.run(["verify", tampered, "--no-resources"])
+        #expect(text.status == 0, "\(text.stdout)")
+        #expect(text.stdout.contains("resource seal: not checked (--no-resources"), "\(text.stdout)")
+        #expect(text.stdout.contains("--no-resources"))
+        #expect(text.stdout.contains("SIG030"), "SIG030 is listed as not checked: \(text.stdout)")
+
+        let json = try CLI.run(["verify", tampered, "--no-resources", "--format", "json"]).jsonObject()
+        #expect(json["resourcesChecked"] as? Bool == false, "\(json)")
+    }
+
+    // MARK: - check: an ipa iOS refuses to install fails every gate
+
+    /// Minimal (an ad hoc development build, Samples/README.md) with its Payload/ moved under Export/, as zipping
+    /// the export folder instead of its contents does.
+    @Test(arguments: ["app-store", "ad-hoc", "enterprise", "development"])
+    func aPayloadNotAtTheRootIsAnErrorInEveryGate(distribution: String) throws {
+        let unpacked = try Python.unzip(SampleFiles.minimal)
+        let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-export-\(UUID())")
+        try FileManager.default.createDirectory(
+            at: wrapper.appendingPathComponent("Export"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.moveItem(
+            at: unpacked.appendingPathComponent("Payload"),
+            to: wrapper.appendingPathComponent("Export/Payload")
+        )
+        let nested = try Rezip.write(wrapper)
+        let result = try CLI.run(
+            ["check", nested, "--distribution", distribution, "--format", "json"] + SampleFiles.offline
+        )
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let json = try result.jsonObject()
+        #expect(json["verdict"] as? String == "fail")
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        let misplaced = try #require(findings.first { $0["rule"] as? String == "ARC004" }, "\(findings)")
+        #expect(misplaced["severity"] as? String == "error")
+    }
+
+    /// The control: the same rezip with Payload/ at the root passes the development gate (Minimal is ad hoc).
+    @Test func thePayloadAtTheRootPassesTheDevelopmentGate() throws {
+        let atRoot = try Rezip.write(try Python.unzip(SampleFiles.minimal))
+        let result = try CLI.run(["check", atRoot, "--distribution", "development"] + SampleFiles.offline)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}

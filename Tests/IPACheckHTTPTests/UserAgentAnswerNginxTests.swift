@@ -1,0 +1,79 @@
+import Foundation
+import IPACheckHTTP
+import IPACheckReport
+import IPACheckSites
+import IPACheckTestSupport
+import Testing
+
+/// One answer from the origin is one finding, against a real nginx that blocks by user agent as WAFs and bot
+/// protection do (aasa.md §5): the origin is asked with Apple's two user agents and a browser's, and Apple's agents
+/// that get the same answer are named together in one finding.
+@Suite struct UserAgentAnswerNginxTests {
+    private static let exactFile =
+        "location = /.well-known/apple-app-site-association { default_type application/json; }"
+    private static let files = [".well-known/apple-app-site-association": Array(goodAASA.utf8)]
+
+    private static func blocking(_ pattern: String) -> String {
+        #"if ($http_user_agent ~* "\#(pattern)") { return 403; } "# + exactFile
+    }
+
+    private static let sites: [NginxServer.Site] = [
+        // A WAF that forbids both of Apple's fetchers and lets browsers through.
+        .init(name: "waf.test", files: files, directives: blocking("AASA-Bot|CFNetwork")),
+        // Only the CDN's fetcher is forbidden; devices fetching directly get the file.
+        .init(name: "botonly.test", files: files, directives: blocking("AASA-Bot")),
+        // Everyone is forbidden: a status problem, not a block by user agent.
+        .init(name: "closed.test", files: files, directives: "return 403;"),
+    ]
+
+    @Test(
+        .enabled(
+            if: NginxServer.executable != nil || NginxServer.isCI,
+            "nginx is not installed (scripts/ensure-nginx.sh installs it)"
+        )
+    )
+    func oneAnswerIsOneFinding() async throws {
+        let executable = try #require(
+            NginxServer.executable,
+            "nginx is required when CI=true: run scripts/ensure-nginx.sh before swift test"
+        )
+        let tls = try LocalTLS()
+        defer { tls.remove() }
+        let names = Self.sites.map(\.name)
+        let nginx = try await NginxServer.start(
+            executable: executable,
+            sites: Self.sites,
+            identity: try tls.ca.issueServerCertificate(dnsNames: names),
+            in: tls.directory.appendingPathComponent("nginx")
+        )
+        defer { nginx.stop() }
+        let options = tls.options(hosts: names, port: nginx.port, cdnHost: nil)
+        let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+            await AASASiteFetcher(fetcher: fetcher, options: options).check(names.map { AASAFetchTarget(host: $0) })
+        }
+        var byHost: [String: AASASiteReport] = [:]
+        for result in results { byHost[result.report.host] = result.report }
+
+        // Both Apple agents get the same 403: one finding naming both, standing for the status finding too.
+        let waf = try #require(byHost["waf.test"])
+        #expect(waf.findings.map(\.rule) == ["SERVE030"], "\(waf.findings)")
+        let blocked = try #require(waf.findings.first)
+        #expect(blocked.severity == .error)
+        #expect(blocked.message.contains("'\(AASASiteFetcher.cdnUserAgent)'"), "\(blocked.message)")
+        #expect(blocked.message.contains("'\(AASASiteFetcher.deviceUserAgent)'"), "\(blocked.message)")
+        #expect(blocked.message.contains("403"))
+        // The answers themselves are all still shown.
+        #expect(waf.origin?.status == 403)
+        #expect(waf.userAgents.map(\.status) == [403, 200])
+
+        // Only AASA-Bot is forbidden: one finding, naming it alone.
+        let bot = try #require(byHost["botonly.test"])
+        #expect(bot.findings.map(\.rule) == ["SERVE030"], "\(bot.findings)")
+        #expect(bot.findings.first?.message.contains("'\(AASASiteFetcher.cdnUserAgent)'") == true)
+        #expect(bot.findings.first?.message.contains(AASASiteFetcher.deviceUserAgent) == false)
+
+        // Forbidden to everyone: one status finding, no user-agent finding.
+        let closed = try #require(byHost["closed.test"])
+        #expect(closed.findings.map(\.rule) == ["SERVE004"], "\(closed.findings)")
+    }
+}
