@@ -324,7 +324,7 @@ struct OneTruthCLITests {
         let target = try entitlements(["applinks:good.example"], in: folder)
         let network = [
             "--resolve", "good.example:443:\(address)", "--resolve", "cdn.test:443:\(address)",
-            "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "20",
+            "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
         ]
         return try ask(url: url, target: target, host: "good.example", network: network + extra)
     }

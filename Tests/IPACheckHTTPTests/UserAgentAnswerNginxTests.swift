@@ -47,7 +47,8 @@ import Testing
             in: tls.directory.appendingPathComponent("nginx")
         )
         defer { nginx.stop() }
-        let options = tls.options(hosts: names, port: nginx.port, cdnHost: nil)
+        // A timeout far above any load: the test proves answers, not speed.
+        let options = tls.options(hosts: names, port: nginx.port, timeout: .seconds(120), cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
             await AASASiteFetcher(fetcher: fetcher, options: options).check(names.map { AASAFetchTarget(host: $0) })
         }
