@@ -220,6 +220,23 @@ struct OneTruthCLITests {
         #expect(!junit.stdout.contains("name=\"LINK001\"/>"), "LINK001 must not be a passing testcase")
     }
 
+    /// `aasa` judges the content with the checks `lint` runs: a file whose misspelled key makes a catch-all
+    /// (AASA129, Samples/aasa-broken/path-typo.json) fails both, with the same rules.
+    @Test func aasaJudgesTheContentAsLintDoes() throws {
+        let folder = try Self.temporaryFolder()
+        let typo = try String(contentsOfFile: SampleFiles.brokenAASA("path-typo.json"), encoding: .utf8)
+        let dir = try Self.aasaDir(["typo.example": typo], in: folder)
+        let aasa = try CLI.run(["aasa", "typo.example", "--format", "json", "--offline", "--aasa-dir", dir])
+        let lint = try CLI.run(["lint", SampleFiles.brokenAASA("path-typo.json"), "--format", "json"])
+        #expect(aasa.status == 1, "\(aasa.stdout)")
+        #expect(lint.status == 1)
+        func rules(_ result: CLIResult) throws -> Set<String> {
+            Set(((try result.jsonObject()["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String })
+        }
+        #expect(try rules(aasa).contains("AASA129"))
+        #expect(try rules(aasa) == rules(lint))
+    }
+
     @Test func aMissingAASADirIsOneLineAndExitTwoEverywhere() throws {
         let folder = try Self.temporaryFolder()
         let target = try Self.entitlements(["applinks:good.example"], in: folder)
