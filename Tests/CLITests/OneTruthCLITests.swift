@@ -237,6 +237,22 @@ struct OneTruthCLITests {
         #expect(try rules(aasa) == rules(lint))
     }
 
+    /// Every check of the gate says, for each of its rules, that it ran or why not: no rule is left to the
+    /// registry's fallback ("did not say it ran them"), whatever the input and options.
+    @Test(arguments: [
+        [SampleFiles.acme] + SampleFiles.offline + ["--appflip", SampleFiles.appflip],
+        [SampleFiles.acme, "--distribution", "development"] + SampleFiles.offline,
+        [SampleFiles.minimal, "--distribution", "development"] + SampleFiles.offline,
+        [SampleFiles.minimal, "--no-cdn"] + SampleFiles.offline,
+    ])
+    func everyCheckAccountsForEveryRule(arguments: [String]) throws {
+        let result = try CLI.run(["check", "--format", "json"] + arguments)
+        let inputs = try #require(try result.jsonObject()["inputs"] as? [[String: Any]])
+        let reasons = (inputs.first?["notChecked"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+        #expect(!reasons.isEmpty)
+        #expect(!reasons.contains { $0.contains("did not say") || $0 == "not checked for this input" }, "\(reasons)")
+    }
+
     @Test func aMissingAASADirIsOneLineAndExitTwoEverywhere() throws {
         let folder = try Self.temporaryFolder()
         let target = try Self.entitlements(["applinks:good.example"], in: folder)

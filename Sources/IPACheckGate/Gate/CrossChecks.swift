@@ -1,5 +1,6 @@
 import IPACheckAASA
 import IPACheckBundle
+import IPACheckFetching
 import IPACheckLinks
 import IPACheckPlist
 import IPACheckReport
@@ -24,9 +25,8 @@ enum CrossChecks {
         documents: SiteDocuments,
         parent: BundleFacts?,
         clipAppIDs: [String]
-    ) -> (findings: [Finding], unserved: [UnservedClaim]) {
+    ) -> [Finding] {
         var findings: [Finding] = []
-        var unserved: [UnservedClaim] = []
         let bundle = fact.bundle.path
         for domain in fact.domains {
             guard let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind),
@@ -45,10 +45,8 @@ enum CrossChecks {
                 )
             }
             guard let appID = fact.appID else { continue }
-            guard let judged = documents.judged(target) else {
-                unserved.append(UnservedClaim(host: target.fetchHost, claim: "\(domain.entry) (\(bundle))"))
-                continue
-            }
+            // A host without a readable file is reported once, by its serving finding or LINK006 (``outcome(_:)``).
+            guard let judged = documents.judged(target) else { continue }
             var subject = appID
             if service == .appclips && fact.bundle.kind != .appclip {
                 guard
@@ -81,36 +79,132 @@ enum CrossChecks {
         if fact.bundle.kind == .appclip {
             findings += appClipCoverage(fact, parent: parent)
         }
-        return (findings, unserved)
+        return findings
     }
 
-    /// One finding per host without a readable AASA: the host's own serving error (SERVE, CDN) names every claim
-    /// it breaks; only when the fetch left no error to name them does LINK006 say it.
-    static func unservedHosts(_ claims: [UnservedClaim], siteFindings: inout [Finding]) -> [Finding] {
+    /// The claims whose host has no readable file (for builds and entitlements files alike).
+    static func unserved(_ input: GateInput) -> [UnservedClaim] {
+        input.facts.flatMap { fact in
+            fact.domains.compactMap { domain -> UnservedClaim? in
+                guard let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind),
+                    ServiceMapping.aasaService(domain.service) != nil, fact.appID != nil,
+                    input.documents.judged(target) == nil
+                else { return nil }
+                return UnservedClaim(host: target.fetchHost, claim: "\(domain.entry) (\(fact.bundle.path))")
+            }
+        }
+    }
+
+    /// The claims of each host, hosts in the order first claimed, each claim once.
+    private static func byHost(_ claims: [UnservedClaim]) -> [(host: String, claims: [String])] {
         var order: [String] = []
         var byHost: [String: [String]] = [:]
         for claim in claims {
             if byHost[claim.host] == nil { order.append(claim.host) }
             if byHost[claim.host]?.contains(claim.claim) != true { byHost[claim.host, default: []].append(claim.claim) }
         }
-        var findings: [Finding] = []
-        for host in order {
-            let affected = byHost[host] ?? []
-            if let index = siteFindings.indices.filter({
-                siteFindings[$0].domain == host && siteFindings[$0].severity == .error
-            }).min(by: { siteFindings[$0] < siteFindings[$1] }) {
-                siteFindings[index].affects = (siteFindings[index].affects ?? []) + affected
-                continue
-            }
-            findings.append(
-                CrossCheckRules.rules.noUsableAASA.finding(
-                    "no apple-app-site-association could be read for \(host)",
-                    domain: host,
-                    affects: affected
-                )
+        return order.map { ($0, byHost[$0] ?? []) }
+    }
+
+    /// The index of a host's worst serving error among `siteFindings`, if it has one.
+    private static func servingError(of host: String, in siteFindings: [Finding]) -> Int? {
+        siteFindings.indices.filter { siteFindings[$0].domain == host && siteFindings[$0].severity == .error }
+            .min { siteFindings[$0] < siteFindings[$1] }
+    }
+
+    /// One cause, one finding: a host's worst serving error names every claim it breaks.
+    static func nameUnservedClaims(_ claims: [UnservedClaim], in siteFindings: inout [Finding]) {
+        for (host, affected) in byHost(claims) {
+            guard let index = servingError(of: host, in: siteFindings) else { continue }
+            siteFindings[index].affects = (siteFindings[index].affects ?? []) + affected
+        }
+    }
+
+    /// LINK006 for each host without a readable file whose fetch left no serving error to name its claims.
+    static func unservedHosts(_ claims: [UnservedClaim], siteFindings: [Finding]) -> [Finding] {
+        byHost(claims).compactMap { host, affected in
+            guard servingError(of: host, in: siteFindings) == nil else { return nil }
+            return CrossCheckRules.rules.noUsableAASA.finding(
+                "no apple-app-site-association could be read for \(host)",
+                domain: host,
+                affects: affected
             )
         }
-        return findings
+    }
+
+    /// The LINK rules on one input: every bundle's claims against its hosts' files, App Clip coverage and the
+    /// config's expected domains, with which of the rules ran.
+    static func outcome(_ input: GateInput) -> CheckOutcome {
+        let facts = input.facts
+        var outcome = CheckOutcome()
+        for fact in facts {
+            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
+            outcome.findings += check(
+                fact,
+                documents: input.documents,
+                parent: fact.bundle.parent == nil ? nil : facts.first,
+                clipAppIDs: clips.compactMap(\.appID)
+            )
+        }
+        let unserved = unserved(input)
+        outcome.findings += unservedHosts(unserved, siteFindings: input.documents.findings)
+        let expected = input.options.configuration.expectedDomains
+        outcome.findings += expectedDomains(expected, facts: facts)
+        recordCoverage(input, unserved: unserved, into: &outcome.coverage)
+        return outcome
+    }
+
+    private static func recordCoverage(
+        _ input: GateInput,
+        unserved: [UnservedClaim],
+        into coverage: inout RuleCoverage
+    ) {
+        let rules = CrossCheckRules.rules
+        if input.options.configuration.expectedDomains.isEmpty {
+            coverage.skip([rules.expectedDomainMissing], because: "the config file lists no expectedDomains")
+        } else {
+            coverage.ran([rules.expectedDomainMissing])
+        }
+        if input.facts.contains(where: { $0.bundle.kind == .appclip }) {
+            coverage.ran([rules.appClipWithoutAppLinks])
+        } else {
+            coverage.skip([rules.appClipWithoutAppLinks], because: "the build has no App Clip")
+        }
+        var left = rules.all.filter { $0 != rules.expectedDomainMissing && $0 != rules.appClipWithoutAppLinks }
+        let claimed = input.facts.flatMap { fact in
+            fact.domains.compactMap { ReleaseGate.fetchTarget($0, signing: fact.signingKind) }
+        }
+        guard !claimed.isEmpty else {
+            coverage.skip(left, because: "no bundle claims an associated domain whose AASA iOS reads")
+            return
+        }
+        let cdnRules = [rules.cdnDiffersForApp, rules.cdnLacksApp]
+        if input.options.fetch.isOffline || input.options.fetch.skipCDN {
+            coverage.skip(cdnRules, because: "Apple's CDN was not asked (--offline or --no-cdn)")
+            left.removeAll { cdnRules.contains($0) }
+        }
+        // The rules that hold an app ID against a file ran only where a claimed host's file was read; LINK006
+        // passed only where every claimed host's was (otherwise the host's serving finding names the claims).
+        let read = claimed.filter { input.documents.judged($0) != nil }
+        let needFile =
+            [rules.appIDNotListed, rules.appIDWrongPrefix, rules.noReachablePaths, rules.appClipsWithoutClip]
+            + cdnRules
+        if read.isEmpty {
+            coverage.skip(
+                left.filter { needFile.contains($0) },
+                because: "no AASA file of a claimed domain could be read (see the serving findings)"
+            )
+            left.removeAll { needFile.contains($0) }
+        }
+        if !unserved.isEmpty || read.count < claimed.count {
+            coverage.skip(
+                [rules.noUsableAASA],
+                because: "the hosts whose AASA could not be read are reported by their serving findings, which name "
+                    + "the claims they break"
+            )
+            left.removeAll { $0 == rules.noUsableAASA }
+        }
+        coverage.ran(left)
     }
 
     private static func listing(

@@ -61,6 +61,10 @@ public enum DistributionChecks {
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
     public static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
 
+    /// Why the distribution-only rules do not run in a development gate.
+    static let developmentAccepts =
+        "--distribution development accepts development profiles, simulator, ad hoc and unsigned builds"
+
     /// The rules whose checks apply only to a build gated for distribution (with `development` they are not run).
     static let distributionOnlyRules: [Rule] = [
         DistributionChecks.rules.noProfile, DistributionChecks.rules.simulatorBuild,
@@ -93,11 +97,7 @@ public enum DistributionChecks {
     ) -> [Finding] {
         if distribution == .development {
             coverage.ran([DistributionChecks.rules.profileKindMismatch])
-            coverage.skip(
-                distributionOnlyRules,
-                because:
-                    "--distribution development accepts development profiles, simulator, ad hoc and unsigned builds"
-            )
+            coverage.skip(distributionOnlyRules, because: developmentAccepts)
             return facts.compactMap { fact in
                 guard asked, let kind = fact.profile?.kind, kind != .development else { return nil }
                 return mismatch(fact, kind: kind, distribution: .development)

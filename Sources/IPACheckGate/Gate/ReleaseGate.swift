@@ -135,148 +135,21 @@ public enum ReleaseGate {
     // MARK: - Judging
 
     static func judge(_ build: InspectedBuild, sites: [AASASiteResult], options: GateOptions) -> GateResult {
-        let configuration = options.configuration
         let facts = build.facts
         let wanted = Set(build.targets.map { "\($0.fetchHost)?\($0.mode?.rawValue ?? "")" })
         let documents = SiteDocuments(
             sites.filter { wanted.contains("\($0.report.fetchHost)?\($0.report.mode?.rawValue ?? "")") }
         )
-        var coverage = RuleCoverage()
-        var findings = build.archiveFindings
-        let asked = options.askedDistribution
-        let distribution = DistributionChecks.effective(asked: asked, facts: facts)
-        if build.isEntitlementsFile {
-            coverage.skip(
-                ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
-                    + DistributionChecks.raised + SignedEntitlements.rules.all + ProfileChecks.rules.all
-                    + BundleFactRules.rules.all + EntitlementComparison.rules.all + AppFlipChecks.rules.all
-                    + FirebaseChecks.rules.all,
-                because: "an entitlements file is not a build: check the built ipa for its archive, signature, seal, "
-                    + "profile, App Flip and Firebase"
-            )
-            coverage.ran(EntitlementsFile.rules.all)
-            recordDomainCoverage(facts, into: &coverage)
-            return judgeLinks(
-                build,
-                documents: documents,
-                findings: findings + facts.flatMap(\.findings),
-                coverage: coverage,
-                distribution: distribution,
-                options: options
-            )
-        }
-        coverage.skip(EntitlementsFile.rules.all, because: "the build's entitlements are signed, not a project file")
-        coverage.ran(ArchiveRules.rules.all + SealScan.rules.all)
-
-        // Signatures and seals; unsigned code is the distribution checks' question.
-        let sealFindings = build.seals.flatMap(\.findings) + build.trustFindings
-        if distribution == .development {
-            findings += sealFindings.filter { $0.rule != SignatureVerifier.rules.unsigned.id }
-            coverage.ran(
-                SignatureVerifier.rules.all.filter { $0 != SignatureVerifier.rules.unsigned } + ResourceSeal.rules.all
-            )
-        } else {
-            findings += sealFindings
-            coverage.ran(SignatureVerifier.rules.all + ResourceSeal.rules.all)
-        }
-        findings += DistributionChecks.findings(
-            distribution: distribution,
-            asked: asked != nil,
-            facts: facts,
-            coverage: &coverage
-        )
-
-        // What each bundle's signature and profile say.
-        findings += facts.flatMap(\.findings)
-        coverage.ran(SignedEntitlements.rules.all)
-        recordProfileCoverage(facts, into: &coverage)
-
-        findings += appFlipAndFirebase(build, documents: documents, options: options, coverage: &coverage)
-        return judgeLinks(
-            build,
-            documents: documents,
-            findings: findings,
-            coverage: coverage,
-            distribution: distribution,
-            options: options
-        )
-    }
-
-    /// The App Flip and Firebase checks of a build, with their coverage.
-    private static func appFlipAndFirebase(
-        _ build: InspectedBuild,
-        documents: SiteDocuments,
-        options: GateOptions,
-        coverage: inout RuleCoverage
-    ) -> [Finding] {
-        let configuration = options.configuration
-        let facts = build.facts
+        let distribution = DistributionChecks.effective(asked: options.askedDistribution, facts: facts)
+        let input = GateInput(build: build, documents: documents, options: options, distribution: distribution)
         var findings: [Finding] = []
-        let cdnAsked = documents.reports.contains { $0.cdn != nil }
-        if let appFlip = configuration.appFlip, let main = facts.first, let appID = main.appID {
-            findings += AppFlipChecks.check(
-                config: appFlip,
-                associatedDomains: main.domains,
-                appID: appID,
-                signing: main.signingKind ?? .distribution,
-                infoPlist: main.bundle.infoPlist,
-                executable: build.mainExecutableStrings,
-                matcher: documents.linkMatcher,
-                bundle: main.bundle.path
-            )
+        var coverage = RuleCoverage()
+        for check in GateChecks.all {
+            let outcome = check.outcome(on: input)
+            findings += outcome.findings
+            coverage.merge(outcome.coverage)
         }
-        AppFlipChecks.recordCoverage(
-            config: configuration.appFlip,
-            hasAppID: facts.first?.appID != nil,
-            cdnAsked: cdnAsked,
-            into: &coverage
-        )
-        for bundle in build.firebase {
-            findings += FirebaseChecks.check(bundle, settings: configuration.firebase, matcher: documents.linkMatcher)
-        }
-        FirebaseChecks.recordCoverage(
-            build.firebase,
-            settings: configuration.firebase,
-            cdnAsked: cdnAsked,
-            into: &coverage
-        )
-
-        return findings
-    }
-
-    /// The cross-checks of every bundle's domains against the fetched files, then the configuration's
-    /// suppressions: what a build and an entitlements file share.
-    private static func judgeLinks(
-        _ build: InspectedBuild,
-        documents: SiteDocuments,
-        findings bundleFindings: [Finding],
-        coverage startingCoverage: RuleCoverage,
-        distribution: Distribution?,
-        options: GateOptions
-    ) -> GateResult {
         let configuration = options.configuration
-        let facts = build.facts
-        var findings = bundleFindings
-        var coverage = startingCoverage
-        // The cross-checks against the fetched files.
-        var siteFindings = documents.findings
-        var unserved: [CrossChecks.UnservedClaim] = []
-        for fact in facts {
-            let clips = facts.filter { $0.bundle.kind == .appclip && $0.bundle.parent == fact.bundle.path }
-            let result = CrossChecks.check(
-                fact,
-                documents: documents,
-                parent: fact.bundle.parent == nil ? nil : facts.first,
-                clipAppIDs: clips.compactMap(\.appID)
-            )
-            findings += result.findings
-            unserved += result.unserved
-        }
-        findings += CrossChecks.unservedHosts(unserved, siteFindings: &siteFindings)
-        findings += siteFindings
-        findings += CrossChecks.expectedDomains(configuration.expectedDomains, facts: facts)
-        recordSiteCoverage(build: build, documents: documents, options: options, into: &coverage)
-
         var kept: [Finding] = []
         var suppressed: [Report.Suppressed] = []
         for finding in Finding.merged(findings) {
@@ -300,102 +173,5 @@ public enum ReleaseGate {
                 documents: documents
             )
         )
-    }
-
-    private static func recordProfileCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
-        let profileRules =
-            ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
-            + BundleFactRules.rules.all
-        if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
-            coverage.ran(profileRules)
-        } else {
-            coverage.skip(profileRules, because: "the build embeds no provisioning profile")
-        }
-        if facts.contains(where: { $0.profile != nil && !$0.entitlements.isEmpty }) {
-            coverage.ran(EntitlementComparison.rules.all)
-        } else {
-            coverage.skip(
-                EntitlementComparison.rules.all,
-                because: "no bundle has both a readable profile and signed entitlements to compare"
-            )
-        }
-        recordDomainCoverage(facts, into: &coverage)
-    }
-
-    private static func recordDomainCoverage(_ facts: [BundleFacts], into coverage: inout RuleCoverage) {
-        if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
-            coverage.ran(AssociatedDomainRules.rules.all)
-        } else {
-            coverage.skip(AssociatedDomainRules.rules.all, because: "no bundle is signed with associated domains")
-        }
-    }
-
-    private static func recordSiteCoverage(
-        build: InspectedBuild,
-        documents: SiteDocuments,
-        options: GateOptions,
-        into coverage: inout RuleCoverage
-    ) {
-        let expected = options.configuration.expectedDomains
-        if expected.isEmpty {
-            coverage.skip(
-                [CrossCheckRules.rules.expectedDomainMissing],
-                because: "the config file lists no expectedDomains"
-            )
-        } else {
-            coverage.ran([CrossCheckRules.rules.expectedDomainMissing])
-        }
-        if build.facts.contains(where: { $0.bundle.kind == .appclip }) {
-            coverage.ran([CrossCheckRules.rules.appClipWithoutAppLinks])
-        } else {
-            coverage.skip([CrossCheckRules.rules.appClipWithoutAppLinks], because: "the build has no App Clip")
-        }
-        let linkRules = CrossCheckRules.rules.all.filter {
-            $0 != CrossCheckRules.rules.expectedDomainMissing && $0 != CrossCheckRules.rules.appClipWithoutAppLinks
-        }
-        let cdnRules = [CrossCheckRules.rules.cdnDiffersForApp, CrossCheckRules.rules.cdnLacksApp]
-        guard !build.targets.isEmpty else {
-            let reason = "no bundle claims an associated domain whose AASA iOS reads"
-            coverage.skip(linkRules + AASARules.all + ServingRules.rules.all + CDNRules.rules.all, because: reason)
-            return
-        }
-        AASASiteFetcher.recordCoverage(options: options.fetch, into: &coverage)
-        var linkRulesLeft = linkRules
-        if options.fetch.isOffline || options.fetch.skipCDN {
-            coverage.skip(cdnRules, because: "Apple's CDN was not asked (--offline or --no-cdn)")
-            linkRulesLeft.removeAll { cdnRules.contains($0) }
-        }
-        // The rules that hold an app ID against a file ran only where a claimed host's file was read; LINK006
-        // passed only where every claimed host's was (otherwise the host's serving finding names the claims).
-        let claimed = build.facts.flatMap { fact in
-            fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) }
-        }
-        let read = claimed.filter { documents.judged($0) != nil }
-        let needFile =
-            [
-                CrossCheckRules.rules.appIDNotListed, CrossCheckRules.rules.appIDWrongPrefix,
-                CrossCheckRules.rules.noReachablePaths, CrossCheckRules.rules.appClipsWithoutClip,
-            ] + cdnRules
-        if read.isEmpty {
-            coverage.skip(
-                linkRulesLeft.filter { needFile.contains($0) },
-                because: "no AASA file of a claimed domain could be read (see the serving findings)"
-            )
-            linkRulesLeft.removeAll { needFile.contains($0) }
-        }
-        if read.count < claimed.count {
-            coverage.skip(
-                [CrossCheckRules.rules.noUsableAASA],
-                because: "the hosts whose AASA could not be read are reported by their serving findings, which name "
-                    + "the claims they break"
-            )
-            linkRulesLeft.removeAll { $0 == CrossCheckRules.rules.noUsableAASA }
-        }
-        coverage.ran(linkRulesLeft)
-        if documents.anyDocument {
-            coverage.ran(AASARules.all)
-        } else {
-            coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")
-        }
     }
 }

@@ -22,10 +22,9 @@ public enum RuleCatalog {
     /// All rules, sorted by ID.
     public static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
 
-    /// The rules `check` can raise: all but `diff`'s.
+    /// The rules `check` can raise: those its checks declare (``GateChecks``), sorted by ID.
     public static var gate: [Rule] {
-        let diff = Set(BuildDiff.rules.all.map(\.id))
-        return all.filter { !diff.contains($0.id) }
+        GateChecks.rules.sorted { $0.id < $1.id }
     }
 
     /// The rule with this ID.

@@ -1,27 +1,36 @@
-public import IPACheckAASA
 public import IPACheckFetching
 public import IPACheckReport
 public import IPACheckSites
 
-/// What the release gate says about hosts' files on their own, for `ipacheck aasa`: the same serving, CDN and
-/// content findings (the lint checks on the file devices' copy is made from) that `check` raises for them.
+/// What the release gate says about hosts' files on their own, for `ipacheck aasa`: the gate's own check of AASA
+/// files (``GateChecks/hostFiles``: serving, Apple's CDN, and the content with the checks `lint` runs), run on the
+/// hosts named instead of a build's claims.
 public enum SiteJudgement {
-    /// The rules `aasa` can raise: serving, Apple's CDN, and the content of the file.
-    public static var rules: [Rule] { ServingRules.rules.all + CDNRules.rules.all + AASARules.all }
+    /// The rules `aasa` can raise: those of the gate's check of AASA files.
+    public static var rules: [Rule] { GateChecks.hostFiles.rules }
 
-    /// The findings about each host's file and which rules ran, as `check` judges them.
+    /// The findings about one host's file and which rules ran, as `check` judges them.
     public static func judge(
         _ result: AASASiteResult,
         options: FetchOptions
     ) -> (findings: [Finding], coverage: RuleCoverage) {
-        let documents = SiteDocuments([result])
-        var coverage = RuleCoverage()
-        AASASiteFetcher.recordCoverage(options: options, into: &coverage)
-        if documents.anyDocument {
-            coverage.ran(AASARules.all)
-        } else {
-            coverage.skip(AASARules.all, because: "no copy of the file could be read (see the serving findings)")
-        }
-        return (documents.findings, coverage)
+        let target = AASAFetchTarget(host: result.report.host, mode: result.report.mode)
+        let hostsOnly = ReleaseGate.InspectedBuild(
+            path: result.report.host,
+            archiveFindings: [],
+            facts: [],
+            seals: [],
+            firebase: [],
+            mainExecutableStrings: nil,
+            targets: [target]
+        )
+        let input = GateInput(
+            build: hostsOnly,
+            documents: SiteDocuments([result]),
+            options: GateOptions(fetch: options, fetcher: nil),
+            distribution: nil
+        )
+        let outcome = GateChecks.hostFiles.outcome(on: input)
+        return (outcome.findings, outcome.coverage)
     }
 }

@@ -1,0 +1,188 @@
+import IPACheckAASA
+import IPACheckBundle
+import IPACheckLinks
+import IPACheckReport
+import IPACheckSigning
+import IPACheckSites
+
+/// The registry of the release gate's checks: what `check` runs on every input, in order, and the only source of
+/// its findings and of its "not checked" list (``GateCheck``).
+enum GateChecks {
+    /// Every check, in the order their findings are gathered.
+    static let all: [GateCheck] = [
+        archive, signature, distribution, bundleFacts, appFlip, firebase, hostFiles, links,
+    ]
+
+    /// Every rule a check declares: what `check` lists.
+    static var rules: [Rule] { all.flatMap(\.rules) }
+
+    /// Why the checks of a build do not apply to a project's entitlements file.
+    static let notABuild =
+        "an entitlements file is not a build: check the built ipa for its archive, signature, seal, profile, App "
+        + "Flip and Firebase"
+
+    /// The archive: how the ipa is zipped, and the members the seal pass could read.
+    static let archive = GateCheck("archive", rules: ArchiveRules.rules.all + SealScan.rules.all) { input, rules in
+        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        var outcome = CheckOutcome(findings: input.build.archiveFindings)
+        outcome.coverage.ran(rules)
+        return outcome
+    }
+
+    /// Every code signature and seal (code pages, special slots, CMS, resources) and each signer's trust; unsigned
+    /// code is the distribution's question in a development gate.
+    static let signature = GateCheck(
+        "signature and seal",
+        rules: SignatureVerifier.rules.all + ResourceSeal.rules.all
+    ) { input, rules in
+        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        let found = input.build.seals.flatMap(\.findings) + input.build.trustFindings
+        var outcome = CheckOutcome()
+        if input.distribution == .development {
+            let unsigned = SignatureVerifier.rules.unsigned
+            outcome.findings = found.filter { $0.rule != unsigned.id }
+            outcome.coverage.ran(rules.filter { $0 != unsigned })
+            outcome.coverage.skip([unsigned], because: DistributionChecks.developmentAccepts)
+        } else {
+            outcome.findings = found
+            outcome.coverage.ran(rules)
+        }
+        return outcome
+    }
+
+    /// What the build is distributed for, against its profiles, platform and signing.
+    static let distribution = GateCheck("distribution", rules: DistributionChecks.raised) { input, rules in
+        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        var outcome = CheckOutcome()
+        outcome.findings = DistributionChecks.findings(
+            distribution: input.distribution,
+            asked: input.options.askedDistribution != nil,
+            facts: input.facts,
+            coverage: &outcome.coverage
+        )
+        return outcome
+    }
+
+    /// What each bundle's signature and profile say: the signed entitlements, the profile, the entitlements the
+    /// profile grants, and each associated-domains entry (or, for a project file, what the file says).
+    static let bundleFacts = GateCheck(
+        "signed entitlements and profile",
+        rules: SignedEntitlements.rules.all
+            + ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
+            + BundleFactRules.rules.all + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
+            + EntitlementsFile.rules.all
+    ) { input, rules in
+        let facts = input.facts
+        var outcome = CheckOutcome(findings: facts.flatMap(\.findings))
+        if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
+            outcome.coverage.ran(AssociatedDomainRules.rules.all)
+        } else {
+            outcome.coverage.skip(
+                AssociatedDomainRules.rules.all,
+                because: "no bundle is signed with associated domains"
+            )
+        }
+        guard !input.build.isEntitlementsFile else {
+            outcome.coverage.ran(EntitlementsFile.rules.all)
+            outcome.coverage.skip(rules, because: notABuild)
+            return outcome
+        }
+        outcome.coverage.skip(
+            EntitlementsFile.rules.all,
+            because: "the build's entitlements are signed, not a project file"
+        )
+        outcome.coverage.ran(SignedEntitlements.rules.all)
+        let profileRules =
+            ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
+            + BundleFactRules.rules.all
+        if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
+            outcome.coverage.ran(profileRules)
+        } else {
+            outcome.coverage.skip(profileRules, because: "the build embeds no provisioning profile")
+        }
+        if facts.contains(where: { $0.profile != nil && !$0.entitlements.isEmpty }) {
+            outcome.coverage.ran(EntitlementComparison.rules.all)
+        } else {
+            outcome.coverage.skip(
+                EntitlementComparison.rules.all,
+                because: "no bundle has both a readable profile and signed entitlements to compare"
+            )
+        }
+        return outcome
+    }
+
+    /// Google App Flip: the main app against the App Flip config.
+    static let appFlip = GateCheck("App Flip", rules: AppFlipChecks.rules.all) { input, rules in
+        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        let configuration = input.options.configuration
+        var outcome = CheckOutcome()
+        if let config = configuration.appFlip, let main = input.facts.first, let appID = main.appID {
+            outcome.findings = AppFlipChecks.check(
+                config: config,
+                associatedDomains: main.domains,
+                appID: appID,
+                signing: main.signingKind ?? .distribution,
+                infoPlist: main.bundle.infoPlist,
+                executable: input.build.mainExecutableStrings,
+                matcher: input.documents.linkMatcher,
+                bundle: main.bundle.path
+            )
+        }
+        AppFlipChecks.recordCoverage(
+            config: configuration.appFlip,
+            hasAppID: input.facts.first?.appID != nil,
+            cdnAsked: input.documents.reports.contains { $0.cdn != nil },
+            into: &outcome.coverage
+        )
+        return outcome
+    }
+
+    /// Firebase: each bundle's GoogleService-Info.plist, Dynamic Links and email links.
+    static let firebase = GateCheck("Firebase", rules: FirebaseChecks.rules.all) { input, rules in
+        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        let settings = input.options.configuration.firebase
+        var outcome = CheckOutcome()
+        for bundle in input.build.firebase {
+            outcome.findings += FirebaseChecks.check(bundle, settings: settings, matcher: input.documents.linkMatcher)
+        }
+        FirebaseChecks.recordCoverage(
+            input.build.firebase,
+            settings: settings,
+            cdnAsked: input.documents.reports.contains { $0.cdn != nil },
+            into: &outcome.coverage
+        )
+        return outcome
+    }
+
+    /// Each claimed host's file: how the origin serves it, Apple's CDN copy, and its content.
+    ///
+    /// The content is judged with the checks `lint` runs; a host's worst serving finding names the claims it breaks.
+    static let hostFiles = GateCheck(
+        "AASA files",
+        rules: ServingRules.rules.all + CDNRules.rules.all + AASARules.all
+    ) { input, rules in
+        guard !input.build.targets.isEmpty else {
+            return .notApplicable(
+                rules,
+                because: "no bundle claims an associated domain whose AASA iOS reads"
+            )
+        }
+        var outcome = CheckOutcome(findings: input.documents.findings)
+        CrossChecks.nameUnservedClaims(CrossChecks.unserved(input), in: &outcome.findings)
+        AASASiteFetcher.recordCoverage(options: input.options.fetch, into: &outcome.coverage)
+        if input.documents.anyDocument {
+            outcome.coverage.ran(AASARules.all)
+        } else {
+            outcome.coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")
+        }
+        return outcome
+    }
+
+    /// Each bundle's claims held against the file of its host (the LINK rules), App Clip coverage and the config's
+    /// expected domains.
+    static let links = GateCheck("associated domains against their files", rules: CrossCheckRules.rules.all) {
+        input,
+        rules in
+        CrossChecks.outcome(input)
+    }
+}
