@@ -41,10 +41,19 @@ enum GateChecks {
         if input.distribution == .development {
             let unsigned = SignatureVerifier.rules.unsigned
             outcome.findings = found.filter { $0.rule != unsigned.id }
-            outcome.coverage.ran(rules.filter { $0 != unsigned })
             outcome.coverage.skip([unsigned], because: DistributionChecks.developmentAccepts)
         } else {
             outcome.findings = found
+        }
+        if !input.build.resourcesChecked {
+            // verify --no-resources: the seal was read, its comparison with the files left out.
+            let compared = [
+                ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
+                ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
+            ]
+            outcome.coverage.skip(compared, because: VerifyReport.resourcesSkippedReason)
+            outcome.coverage.ran(rules.filter { !compared.contains($0) })
+        } else {
             outcome.coverage.ran(rules)
         }
         return outcome

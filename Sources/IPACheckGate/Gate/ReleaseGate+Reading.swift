@@ -25,6 +25,9 @@ extension ReleaseGate {
         var isEntitlementsFile = false
         /// Whether each code and profile signer chains to Apple (evaluated once per signer).
         var trustFindings: [Finding] = []
+        /// Whether the seal pass compared each bundle's files and nested code with its CodeResources (all but
+        /// `verify --no-resources`).
+        var resourcesChecked = true
     }
 
     /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.

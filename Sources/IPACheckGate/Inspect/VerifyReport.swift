@@ -3,6 +3,7 @@ public import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
+import IPACheckFetching
 public import IPACheckReport
 public import IPACheckSigning
 
@@ -105,8 +106,6 @@ public struct VerifyReport: Sendable {
     ) async throws(InputError)
         -> VerifyReport
     {
-        var coverage = RuleCoverage()
-        coverage.ran(ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all)
         switch try TargetKind.of(path: path) {
         case .propertyList:
             throw InputError(
@@ -125,6 +124,8 @@ public struct VerifyReport: Sendable {
                 now: now
             )
             let reason = "a bare Mach-O has no bundle whose resources could be checked"
+            var coverage = RuleCoverage()
+            coverage.ran(GateChecks.archive.rules + SignatureVerifier.rules.all)
             coverage.skip(ResourceSeal.rules.all, because: reason)
             let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
             return VerifyReport(
@@ -137,23 +138,10 @@ public struct VerifyReport: Sendable {
         case .archive:
             let ipa = try IPAFile(path: path, limits: limits)
             let scan = try SealScan.scan(ipa, depth: resources ? .everything : .signatures)
-            if resources {
-                coverage.ran(ResourceSeal.rules.all)
-            } else {
-                coverage.ran([ResourceSeal.rules.notSealed, ResourceSeal.rules.unreadable])
-                coverage.skip(
-                    [
-                        ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
-                        ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
-                    ],
-                    because: resourcesSkippedReason
-                )
-            }
-            var findings = ipa.findings + scan.findings
+            let seals = scan.verify(ipa: ipa, now: now)
             var subjects: [Subject] = []
             var signers: [TrustChecks.Signed] = []
-            for bundleCheck in scan.verify(ipa: ipa, now: now) {
-                findings += bundleCheck.findings
+            for bundleCheck in seals {
                 if let signature = bundleCheck.signature {
                     // The bundle's verdict is the whole seal's: its executable, its CodeResources (present and
                     // readable) and, unless --no-resources, the files and nested code it names.
@@ -172,7 +160,31 @@ public struct VerifyReport: Sendable {
                     signers += TrustChecks.codeSigners(nested.check, bundle: bundleCheck.bundle.path)
                 }
             }
-            findings += await TrustChecks.findings(code: signers, profiles: [])
+            // The gate's own archive and signature checks judge what was read, so verify and check agree.
+            let build = ReleaseGate.InspectedBuild(
+                path: path,
+                archiveFindings: ipa.findings + scan.findings,
+                facts: [],
+                seals: seals,
+                firebase: [],
+                mainExecutableStrings: nil,
+                targets: [],
+                trustFindings: await TrustChecks.findings(code: signers, profiles: []),
+                resourcesChecked: resources
+            )
+            let input = GateInput(
+                build: build,
+                documents: SiteDocuments([]),
+                options: GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: limits),
+                distribution: nil
+            )
+            var findings: [Finding] = []
+            var coverage = RuleCoverage()
+            for check in [GateChecks.archive, GateChecks.signature] {
+                let outcome = check.outcome(on: input)
+                findings += outcome.findings
+                coverage.merge(outcome.coverage)
+            }
             return VerifyReport(
                 target: path,
                 subjects: subjects,
