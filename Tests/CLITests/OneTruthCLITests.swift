@@ -191,6 +191,29 @@ struct OneTruthCLITests {
         #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "fail")
     }
 
+    /// A `?mode=developer` entry is read from the origin by devices in developer mode (TN3155), and an entitlements
+    /// file is not a build: the build's own checks are said not to have run, never passed.
+    @Test func developerModeReadsTheOriginAndAFileIsNotABuild() throws {
+        let folder = try Self.temporaryFolder()
+        let target = try Self.entitlements(["applinks:dev.example?mode=developer"], in: folder)
+        let dir = try Self.aasaDir(["dev.example": Self.aasa(appIDs: [Self.appID])], in: folder)
+        let answers = try Self.ask(
+            url: "https://dev.example/products/1",
+            target: target,
+            host: "dev.example?mode=developer",
+            network: ["--offline", "--aasa-dir", dir]
+        )
+        Self.expectAgreement(answers)
+        #expect(answers.check.status == 0, "\(answers.check.stdout)")
+        #expect(answers.explanation["verdict"] as? String == "opens")
+        let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
+        #expect(steps.first { $0["name"] as? String == "build" }?["status"] as? String == "notChecked")
+        #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "info")
+        let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
+        #expect(copies.first?["devicesRead"] as? Bool == true)
+        #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
+    }
+
     @Test func noFileForTheHostIsReportedAndNoLinkRuleIsPassed() throws {
         let folder = try Self.temporaryFolder()
         let target = try Self.entitlements(["applinks:good.example"], in: folder)

@@ -170,6 +170,7 @@ public enum ReleaseGate {
                 claims: LinkModel.claims(of: facts),
                 findings: keptFindings,
                 distribution: distribution,
+                buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
                 documents: documents
             )
         )

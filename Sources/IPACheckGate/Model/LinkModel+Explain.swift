@@ -99,16 +99,20 @@ extension LinkModel {
                 evaluation: decisive
             )
         }
-        steps.append(
-            .init(
-                name: "build",
-                status: .pass,
-                details: [
-                    "no error in the archive, signature, seal, profile or distribution"
-                        + (distribution.map { " (judged for \($0.rawValue))" } ?? "")
-                ]
+        if let reason = buildNotChecked {
+            steps.append(.init(name: "build", status: .notChecked, details: [reason]))
+        } else {
+            steps.append(
+                .init(
+                    name: "build",
+                    status: .pass,
+                    details: [
+                        "no error in the archive, signature, seal, profile or distribution"
+                            + (distribution.map { " (judged for \($0.rawValue))" } ?? "")
+                    ]
+                )
             )
-        )
+        }
 
         // The entry: modes, the profile's grant, entry errors.
         var entryDetails = ignored
@@ -180,6 +184,7 @@ extension LinkModel {
             rule: answer.result.rule,
             findings: bearing,
             conclusion: "✓ opens \(decisive.claim.bundle) (\(answer.result.why))"
+                + (buildNotChecked == nil ? "" : ", as far as the entitlements file tells: the build was not checked")
         )
     }
 

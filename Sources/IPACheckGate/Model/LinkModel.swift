@@ -32,6 +32,9 @@ public struct LinkModel: Sendable {
     public let findings: [Finding]
     /// The distribution the build was judged for.
     public let distribution: Distribution?
+    /// Why the build itself (archive, signature, seal, profile, distribution) was not checked, when it was not: a
+    /// project's entitlements file is not a build.
+    public let buildNotChecked: String?
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 
