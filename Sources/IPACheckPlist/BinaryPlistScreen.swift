@@ -44,6 +44,24 @@ enum BinaryPlistScreen {
         return .readable
     }
 
+    /// The value of the top object of `bytes`, a `bplist` buffer, when it is a date: seconds since
+    /// 2001-01-01T00:00:00Z, as the file stores them (any bit pattern, NaN and infinities included).
+    ///
+    /// ```
+    /// date object: 0x33, then a big-endian IEEE 754 float64
+    /// ```
+    ///
+    /// Returns nil when the buffer has no readable trailer or its top object is not a date.
+    static func topDate(_ bytes: [UInt8]) -> Double? {
+        guard let table = ObjectTable(bytes), let offset = table.offset(of: table.topObject), offset >= 8,
+            table.byte(at: offset) == 0x33, let end = ObjectTable.add(offset, 9, times: 1),
+            end <= table.tableStart
+        else { return nil }
+        // offset + 9 <= tableStart <= bytes.count, so the eight bytes after the marker are inside the buffer.
+        let bits = bytes[(offset + 1)..<end].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Double(bitPattern: bits)
+    }
+
     private static func checkKeys(_ table: ObjectTable) -> Verdict {
         var budget = table.bytes.count
         var checkedKeys = Set<Int>()
@@ -117,7 +135,7 @@ private struct TreeSizer {
 }
 
 /// The object table of a `bplist` buffer, read through bounds-checked accessors only.
-private struct ObjectTable {
+struct ObjectTable {
     let bytes: [UInt8]
     let offsetSize: Int
     let referenceSize: Int

@@ -84,11 +84,7 @@ public enum PlistParser {
         case PLIST_STRING, PLIST_KEY:
             return .string(stringValue(node))
         case PLIST_DATE:
-            var seconds: Int32 = 0
-            var microseconds: Int32 = 0
-            plist_get_date_val(node, &seconds, &microseconds)
-            let interval = TimeInterval(seconds) + TimeInterval(microseconds) / 1_000_000
-            return .date(Date(timeIntervalSinceReferenceDate: interval))
+            return .date(try date(node))
         case PLIST_DATA:
             var length: UInt64 = 0
             guard let pointer = plist_get_data_ptr(node, &length), let count = Int(exactly: length) else {
@@ -159,6 +155,28 @@ public enum PlistParser {
             }
         }
         return result
+    }
+
+    /// A date node's value as the file says it, to the fraction of a second, for any year from 1 to 9999.
+    ///
+    /// libplist keeps each date as the float64 of seconds since 2001 that a binary plist holds (or that it computed
+    /// from an XML `<date>`), but its getters lose it: `plist_get_date_val` (2.2) returns 32-bit seconds, so
+    /// 2069-01-19 and later wrapped to 1932, and `plist_get_unix_date_val` exists only from 2.7. The node is
+    /// therefore written out alone as a binary plist (`plist_to_bin`, the same in every version), and the float is
+    /// read back from that document's date object (``BinaryPlistScreen/topDate(_:)``), checked like any other
+    /// untrusted bytes.
+    private static func date(_ node: plist_t) throws(PlistError) -> Date {
+        var length: UInt32 = 0
+        guard let buffer = ipc_plist_to_bin(node, &length) else {
+            throw PlistError("libplist could not re-encode a date to read it")
+        }
+        defer { ipc_plist_mem_free(buffer) }
+        guard let count = Int(exactly: length) else { throw PlistError("libplist re-encoded a date oddly") }
+        let bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: count))
+        guard let seconds = BinaryPlistScreen.topDate(bytes) else {
+            throw PlistError("libplist re-encoded a date without a date object")
+        }
+        return try PlistDate.date(secondsSinceReferenceDate: seconds)
     }
 
     private static func stringValue(_ node: plist_t) -> String {

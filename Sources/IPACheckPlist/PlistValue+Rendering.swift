@@ -51,12 +51,10 @@ extension PlistValue {
         }
     }
 
-    /// The date as ISO 8601 in UTC (`2026-11-22T01:47:50Z`), the form plists and our JSON use.
+    /// The date as ISO 8601 in UTC (`2026-11-22T01:47:50Z`), the form plists and our JSON use, for any year from
+    /// 1 to 9999 (``PlistDate/iso8601(_:)``).
     public static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        PlistDate.iso8601(date)
     }
 
     private static func escape(_ text: String) -> String {

@@ -94,8 +94,8 @@ public struct XMLPlistReader {
             return .real(value)
         case "date":
             let text = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let date = ISO8601DateFormatter().date(from: text) else {
-                throw error("\"\(text)\" is not a date", at: tag.offset)
+            guard let date = PlistDate.date(iso8601: text) else {
+                throw error("\"\(text)\" is not a date (YYYY-MM-DDTHH:MM:SSZ, years 0001 to 9999)", at: tag.offset)
             }
             return .date(date)
         case "true", "false":

@@ -55,7 +55,8 @@ package struct ProfileBuilder {
         devices: Int? = nil,
         provisionsAllDevices: Bool = false,
         platform: String = "iOS",
-        expiration: Date = Date(timeIntervalSince1970: 1_900_000_000)
+        expiration: Date = Date(timeIntervalSince1970: 1_900_000_000),
+        creation: Date = Date(timeIntervalSince1970: 1_700_000_000)
     ) -> PlistValue {
         var granted: [String: PlistValue] = [
             "application-identifier": .string("\(teamID).\(bundleID)"),
@@ -67,7 +68,7 @@ package struct ProfileBuilder {
         var root: [String: PlistValue] = [
             "AppIDName": .string("Example"),
             "ApplicationIdentifierPrefix": .array([.string(teamID)]),
-            "CreationDate": .date(Date(timeIntervalSince1970: 1_700_000_000)),
+            "CreationDate": .date(creation),
             "DeveloperCertificates": .array([]),
             "Entitlements": .dictionary(granted),
             "ExpirationDate": .date(expiration),
