@@ -32,6 +32,7 @@ struct IPACheck: AsyncParsableCommand {
             MatchCommand.self,
             AASACommand.self,
             ExplainCommand.self,
+            LinksCommand.self,
             LintCommand.self,
             AppFlipCommand.self,
             RulesCommand.self,

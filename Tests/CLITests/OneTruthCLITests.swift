@@ -363,13 +363,20 @@ struct OneTruthCLITests {
         let server = try await TLSTestServer.start(identity: identity, host: address, port: 443) { request in
             let host = request.header("Host")?.split(separator: ":").first.map(String.init) ?? ""
             if host == "cdn.test" {
+                // Cache headers as Apple's CDN sends them (aasa.md §1.5): an answer held 600 s of its 3,600.
+                let cache = [("Cache-Control", "max-age=3600,public"), ("Age", "600")]
                 switch cdn {
                 case .current: return .ok(current)
-                case .stale: return .ok(stale)
+                case .stale:
+                    return .full(
+                        status: 200,
+                        headers: [("Content-Type", "application/json")] + cache,
+                        body: Array(stale.utf8)
+                    )
                 case .absent:
                     return .full(
                         status: 404,
-                        headers: [("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 404 Not Found")],
+                        headers: [("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response: 404 Not Found")] + cache,
                         body: []
                     )
                 }

@@ -171,6 +171,7 @@ public enum ReleaseGate {
                 findings: keptFindings,
                 distribution: distribution,
                 buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
+                now: options.now,
                 documents: documents
             )
         )

@@ -2,7 +2,7 @@ public import IPACheckAASA
 public import IPACheckReport
 
 /// The path a tap on a link takes, step by step, for support triage ("why does this link open Safari?"): the
-/// ``LinkModel``'s answer for one URL, as data that text and JSON render alike.
+/// ``LinkModel``'s answer for one URL, as data; the text for people is rendered from the same data.
 public struct LinkExplanation: Encodable, Sendable {
     /// Whether the link opens the app.
     public enum Verdict: String, Encodable, Sendable {
@@ -12,26 +12,22 @@ public struct LinkExplanation: Encodable, Sendable {
         case breaks
     }
 
-    /// One step of the path and how it went.
-    public struct Step: Encodable, Sendable {
-        /// How the step went.
-        public enum Status: String, Encodable, Sendable {
-            /// The step holds.
-            case pass
-            /// The step breaks the path: the link opens in the browser.
-            case fail
-            /// The step could not be checked in this run (for example Apple's CDN with `--no-cdn`).
-            case notChecked
-            /// A fact worth knowing that decides nothing.
-            case info
-        }
-
-        /// What the step checks (`URL`, `claim`, `entry`, `build`, `AASA`, `rules`, `reminders`).
-        public let name: String
-        /// How it went.
-        public let status: Status
-        /// What was found, one line each.
-        public let details: [String]
+    /// One associated-domains entry that claims the URL's host, as the build signs it.
+    public struct Claim: Encodable, Sendable {
+        /// The bundle whose signature holds it.
+        public let bundle: String
+        /// The bundle's application identifier.
+        public let appID: String?
+        /// The entry as signed (`applinks:example.com?mode=developer`).
+        public let entry: String
+        /// The host it names (without `*.`).
+        public let host: String
+        /// Whether it is a `*.` entry.
+        public let wildcard: Bool
+        /// `developer`, `managed` or `developer+managed`, when it has a mode.
+        public let mode: String?
+        /// Why iOS ignores it for this build, when it does.
+        public let ignored: String?
     }
 
     /// One copy of a host's AASA the run looked at, and what was observed of it.
@@ -50,12 +46,95 @@ public struct LinkExplanation: Encodable, Sendable {
         public let bytes: Int?
         /// Apple's CDN `Apple-Failure-Reason`, when it sent one.
         public let failureReason: String?
+        /// Apple's CDN `Apple-Failure-Details`, when it sent them.
+        public let failureDetails: [String: String]?
         /// Why the copy could not be fetched or read, when it could not.
         public let problem: String?
         /// Whether the copy parsed as an AASA document.
         public let usable: Bool
         /// Whether this is the copy devices read.
         public let devicesRead: Bool
+        /// Whether this copy answers otherwise than the origin's file for the app (Apple's CDN not refreshed yet).
+        public let stale: Bool
+        /// `Cache-Control: max-age` of a CDN answer, in seconds.
+        public let maxAgeSeconds: Int?
+        /// `Age` of a CDN answer, in seconds.
+        public let ageSeconds: Int?
+        /// When the CDN's edge is expected to ask again, for a stale or missing CDN copy (ISO 8601).
+        public let expectedRefresh: String?
+        /// Why no refresh time can be given, when it cannot.
+        public let refreshNote: String?
+    }
+
+    /// What the rules of the copy devices read decide for the URL.
+    public struct Decision: Encodable, Sendable {
+        /// The app ID the rules were read for.
+        public let appID: String
+        /// Which copy decided, as findings name it.
+        public let document: String
+        /// `match`, `block` or `none`, as `ipacheck match` says.
+        public let verdict: AASAVerdict
+        /// The deciding rule, when one decides.
+        public let rule: AASARuleReference?
+        /// Why, in one sentence.
+        public let why: String
+        /// Every rule tried, in order.
+        public let trace: [AASATraceStep]
+        /// The origin's answer, when devices read Apple's CDN copy and the origin's file answers otherwise.
+        public let origin: AASAMatchResult.OriginAnswer?
+    }
+
+    /// A reason outside the files why a correctly configured link may still open Safari, shown only where it
+    /// applies.
+    public struct Cause: Encodable, Sendable {
+        /// A stable name (`typedURL`, `sameDomain`, `inAppBrowser`, `openInSafariChoice`, `installedBeforeChange`,
+        /// `staleCDN`, `developerMode`, `cdnBlocked`).
+        public let cause: String
+        /// What to check or tell the customer, in one or two sentences.
+        public let detail: String
+    }
+
+    /// One step of the path and how it went.
+    public struct Step: Encodable, Sendable {
+        /// How the step went.
+        public enum Status: String, Encodable, Sendable {
+            /// The step holds.
+            case pass
+            /// The step breaks the path: the link opens in the browser.
+            case fail
+            /// The step could not be checked in this run (for example the build, for an entitlements file).
+            case notChecked
+            /// A fact worth knowing that decides nothing.
+            case info
+        }
+
+        /// What the step checks (`URL`, `claim`, `build`, `entry`, `AASA`, `rules`, `causes`).
+        public let name: String
+        /// How it went.
+        public let status: Status
+        /// One line saying what was found.
+        public let summary: String
+        /// More lines for people (a rendering of the facts below).
+        public var details: [String] = []
+        /// The entries claiming the host (`claim`, `entry`).
+        public var claims: [Claim]?
+        /// The copies of the host's file looked at (`AASA`).
+        public var copies: [Copy]?
+        /// Which copy devices read, and why that one (`AASA`).
+        public var devicesRead: String?
+        /// What the rules decide (`rules`).
+        public var decision: Decision?
+        /// The gate's findings that break this step.
+        public var findings: [Finding]?
+        /// The causes outside the files that apply (`causes`).
+        public var causes: [Cause]?
+
+        init(name: String, status: Status, summary: String, details: [String] = []) {
+            self.name = name
+            self.status = status
+            self.summary = summary
+            self.details = details
+        }
     }
 
     /// The URL explained.
@@ -74,7 +153,7 @@ public struct LinkExplanation: Encodable, Sendable {
     public let rule: AASARuleReference?
     /// The gate's findings that bear on this URL, worst first.
     public let findings: [Finding]
-    /// One line saying where it breaks, or which bundle opens it.
+    /// One sentence saying where it breaks, or which bundle opens it.
     public let conclusion: String
 
     /// Whether the link opens the app (the verdict as a flag).
@@ -112,11 +191,11 @@ public struct LinkExplanation: Encodable, Sendable {
             case .notChecked: mark = style.yellow("?")
             case .info: mark = style.dim("·")
             }
-            out += "\(index + 1). \(mark) \(visible(step.name))\n"
+            out += "\(index + 1). \(mark) \(visible(step.name)): \(visible(step.summary))\n"
             for detail in step.details { out += "     \(visible(detail))\n" }
         }
         let ending = visible(conclusion)
-        out += "\n" + (opensApp ? style.green(ending) : style.red(ending)) + "\n"
+        out += "\n" + (opensApp ? style.green("✓ " + ending) : style.red("✗ " + ending)) + "\n"
         return out
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import IPACheckAASA
 import IPACheckFetching
 import IPACheckLinks
@@ -21,24 +22,29 @@ extension LinkModel {
         let fileBlockers: [Finding]
         let deviceCopy: DeviceCopy?
         let answer: AASAMatchExplanation?
-        let originAnswer: AASAMatchResult?
+        let originAnswer: AASAMatchResult.OriginAnswer?
         let stage: Stage
     }
 
     /// The path a tap on `url` takes with this build installed, and where it breaks: the link opens only where
     /// the bundle claims the host, iOS uses the entry for this build, nothing the gate reports as an error stands
-    /// on the path (the entry, the profile's grant, the mode, the distribution, the seal, the host's file), and the
-    /// copy devices read sends the URL to the app.
+    /// on the path (the build, the entry, the profile's grant, the mode, the host's file), and the copy devices read
+    /// sends the URL to the app.
     public func explain(_ url: String) -> LinkExplanation {
         var steps: [LinkExplanation.Step] = []
         func breaks(_ conclusion: String, findings: [Finding] = [], evaluation: Evaluation? = nil) -> LinkExplanation {
-            LinkExplanation(
+            var shown = steps
+            if let evaluation {
+                let outside = causes(for: evaluation, host: LinkURL(url).host ?? "", opens: false)
+                if outside.causes?.isEmpty == false { shown.append(outside) }
+            }
+            return LinkExplanation(
                 url: url,
                 verdict: .breaks,
                 bundle: evaluation?.claim.bundle,
                 appID: evaluation?.claim.appID,
-                steps: steps,
-                copies: evaluation.map(copies) ?? [],
+                steps: shown,
+                copies: evaluation.map { copies($0) } ?? [],
                 rule: evaluation?.answer?.result.rule,
                 findings: findings,
                 conclusion: conclusion
@@ -48,142 +54,173 @@ extension LinkModel {
         do {
             link = try LinkURL.universalLink(url)
         } catch {
-            steps.append(.init(name: "URL", status: .fail, details: [error.reason]))
-            return breaks("✗ not a URL iOS could open as a universal link (\(error.reason))")
+            steps.append(.init(name: "URL", status: .fail, summary: error.reason))
+            return breaks("not a URL iOS could open as a universal link (\(error.reason))")
         }
         let host = link.host ?? ""
         guard link.scheme == "https" else {
-            steps.append(.init(name: "URL", status: .fail, details: ["universal links are https only"]))
-            return breaks("✗ breaks at the URL: \(link.scheme ?? "no") scheme; only https links open apps")
+            steps.append(.init(name: "URL", status: .fail, summary: "universal links are https only"))
+            return breaks("breaks at the URL: \(link.scheme ?? "no") scheme; only https links open apps")
         }
         steps.append(
             .init(
                 name: "URL",
                 status: .pass,
-                details: ["https link to \(host), path \(link.path.isEmpty ? "/" : link.path)"]
+                summary: "https link to \(host), path \(link.path.isEmpty ? "/" : link.path)"
             )
         )
 
         let claiming = claims.filter { $0.domain.service == .applinks && $0.domain.covers(host: host) }
         guard !claiming.isEmpty else {
-            steps.append(.init(name: "claim", status: .fail, details: unclaimedDetails(host)))
-            return breaks("✗ breaks at the claim: no bundle claims applinks:\(host)")
-        }
-        steps.append(
-            .init(
+            var step = LinkExplanation.Step(
                 name: "claim",
-                status: .pass,
-                details: claiming.map {
-                    "\($0.bundle) claims \($0.domain.entry) as \($0.appID ?? "(no application-identifier)")"
-                }
+                status: .fail,
+                summary: "no bundle's signed entitlements contain applinks:\(host) or a *. entry covering it"
             )
-        )
-
-        let ignored = claiming.compactMap { claim in
-            claim.ignored.map { "\(claim.domain.entry): iOS ignores it (\($0))" }
+            step.details = unclaimedDetails(host)
+            steps.append(step)
+            return breaks("breaks at the claim: no bundle claims applinks:\(host)")
         }
+        var claimStep = LinkExplanation.Step(
+            name: "claim",
+            status: .pass,
+            summary: "\(claiming.count) entr\(claiming.count == 1 ? "y claims" : "ies claim") \(host)"
+        )
+        claimStep.details = claiming.map {
+            "\($0.bundle) claims \($0.domain.entry) as \($0.appID ?? "(no application-identifier)")"
+        }
+        claimStep.claims = claiming.map(describe)
+        steps.append(claimStep)
+
         let evaluations = claiming.compactMap { evaluate($0, url: url) }
         guard let decisive = evaluations.max(by: { $0.stage < $1.stage }) else {
-            steps.append(.init(name: "entry", status: .fail, details: ignored))
-            return breaks("✗ breaks at the entitlement: every entry claiming \(host) is ignored by iOS for this build")
+            var step = LinkExplanation.Step(
+                name: "entry",
+                status: .fail,
+                summary: "iOS ignores every entry claiming \(host) for this build"
+            )
+            step.details = claiming.compactMap { claim in claim.ignored.map { "\(claim.domain.entry): \($0)" } }
+            step.claims = claiming.map(describe)
+            steps.append(step)
+            return breaks("breaks at the entitlement: every entry claiming \(host) is ignored by iOS for this build")
         }
         let buildBlockers = findings.filter(blocksEveryLink)
         let bearing = (decisive.entryBlockers + buildBlockers + decisive.fileBlockers).sorted()
 
         // The build: anything that stops it installing or running as distributed.
         if !buildBlockers.isEmpty {
-            steps.append(.init(name: "build", status: .fail, details: buildBlockers.map(describe)))
+            var step = LinkExplanation.Step(
+                name: "build",
+                status: .fail,
+                summary: "iOS will not install or run this build as distributed"
+            )
+            step.details = buildBlockers.map(describe)
+            step.findings = buildBlockers
+            steps.append(step)
             return breaks(
-                "✗ breaks at the build: " + (buildBlockers.first.map(describe) ?? ""),
+                "breaks at the build: " + (buildBlockers.first.map(describe) ?? ""),
                 findings: bearing,
                 evaluation: decisive
             )
         }
         if let reason = buildNotChecked {
-            steps.append(.init(name: "build", status: .notChecked, details: [reason]))
+            steps.append(.init(name: "build", status: .notChecked, summary: reason))
         } else {
             steps.append(
                 .init(
                     name: "build",
                     status: .pass,
-                    details: [
-                        "no error in the archive, signature, seal, profile or distribution"
-                            + (distribution.map { " (judged for \($0.rawValue))" } ?? "")
-                    ]
+                    summary: "no error in the archive, signature, seal, profile or distribution"
+                        + (distribution.map { " (judged for \($0.rawValue))" } ?? "")
                 )
             )
         }
 
-        // The entry: modes, the profile's grant, entry errors.
-        var entryDetails = ignored
-        if let mode = decisive.claim.domain.mode {
-            entryDetails.append("\(decisive.claim.domain.entry): used only on devices in \(mode.rawValue) mode")
-        }
-        entryDetails += decisive.entryBlockers.map(describe)
+        // The entry: its mode, the profile's grant, its errors.
+        var entryStep = LinkExplanation.Step(
+            name: "entry",
+            status: decisive.entryBlockers.isEmpty ? (decisive.claim.domain.mode == nil ? .pass : .info) : .fail,
+            summary: decisive.entryBlockers.isEmpty
+                ? "\(decisive.claim.domain.entry) is used for this build"
+                    + (decisive.claim.domain.mode.map { ", on devices in \($0.rawValue) mode only" } ?? "")
+                : "\(decisive.claim.domain.entry) does not work for this build"
+        )
+        entryStep.details =
+            claiming.compactMap { claim in claim.ignored.map { "\(claim.domain.entry): iOS ignores it (\($0))" } }
+            + decisive.entryBlockers.map(describe)
+        entryStep.claims = [describe(decisive.claim)]
         if !decisive.entryBlockers.isEmpty {
-            steps.append(.init(name: "entry", status: .fail, details: entryDetails))
+            entryStep.findings = decisive.entryBlockers
+            steps.append(entryStep)
             return breaks(
-                "✗ breaks at the entitlement: " + (decisive.entryBlockers.first.map(describe) ?? ""),
+                "breaks at the entitlement: " + (decisive.entryBlockers.first.map(describe) ?? ""),
                 findings: bearing,
                 evaluation: decisive
             )
         }
-        steps.append(
-            .init(
-                name: "entry",
-                status: entryDetails.isEmpty ? .pass : .info,
-                details: entryDetails.isEmpty ? ["\(decisive.claim.domain.entry) is used for this build"] : entryDetails
-            )
-        )
+        steps.append(entryStep)
 
         // The host's file: every copy looked at, and the one devices read.
-        var fileDetails = siteLines(decisive)
-        fileDetails += decisive.fileBlockers.map(describe)
-        guard let judged = decisive.deviceCopy?.judged else {
-            let reason: String
-            if case .missing(let why, _)? = decisive.deviceCopy {
-                reason = why
-            } else {
-                reason = "\(host)'s AASA was not read"
-            }
-            steps.append(.init(name: "AASA", status: .fail, details: fileDetails))
-            return breaks("✗ breaks at the AASA: \(reason)", findings: bearing, evaluation: decisive)
+        let looked = copies(decisive)
+        let judged = decisive.deviceCopy?.judged
+        var fileStep = LinkExplanation.Step(
+            name: "AASA",
+            status: judged == nil || !decisive.fileBlockers.isEmpty ? .fail : .pass,
+            summary: judged.map { "devices read \($0.name)" } ?? missingCopy(decisive, host: host)
+        )
+        fileStep.details = looked.map(line) + decisive.fileBlockers.map(describe)
+        fileStep.copies = looked
+        fileStep.devicesRead = decisive.deviceCopy?.source
+        if let source = decisive.deviceCopy?.source { fileStep.details.append("devices read \(source)") }
+        if judged == nil || !decisive.fileBlockers.isEmpty {
+            fileStep.findings = decisive.fileBlockers.isEmpty ? nil : decisive.fileBlockers
+            steps.append(fileStep)
+            let reason = decisive.fileBlockers.first.map(describe) ?? missingCopy(decisive, host: host)
+            return breaks("breaks at the AASA: \(reason)", findings: bearing, evaluation: decisive)
         }
-        if !decisive.fileBlockers.isEmpty {
-            steps.append(.init(name: "AASA", status: .fail, details: fileDetails))
-            return breaks(
-                "✗ breaks at the AASA: " + (decisive.fileBlockers.first.map(describe) ?? ""),
-                findings: bearing,
-                evaluation: decisive
-            )
-        }
-        steps.append(.init(name: "AASA", status: .pass, details: fileDetails))
+        steps.append(fileStep)
 
         // The rules of the copy devices read.
-        var ruleDetails = ["\(decisive.claim.appID ?? "") against \(judged.name):"]
-        ruleDetails += (decisive.answer?.textLines ?? []).map { "  " + $0 }
-        if let origin = decisive.originAnswer, let answer = decisive.answer, origin.verdict != answer.result.verdict {
-            ruleDetails.append(
-                "the origin's file answers \(origin.verdict.rawValue) (\(origin.why)): devices follow it once Apple's CDN refreshes"
+        let answer = decisive.answer
+        var ruleStep = LinkExplanation.Step(
+            name: "rules",
+            status: answer?.result.verdict == .match ? .pass : .fail,
+            summary: answer?.result.why ?? "no rule for \(decisive.claim.appID ?? "the app") matches"
+        )
+        ruleStep.details = (answer?.textLines.dropFirst()).map(Array.init) ?? []
+        if let origin = decisive.originAnswer {
+            ruleStep.details.append(
+                "the origin's file answers \(origin.verdict.rawValue) (\(origin.why)): devices follow it once "
+                    + "Apple's CDN refreshes"
             )
         }
-        guard let answer = decisive.answer, answer.result.verdict == .match, decisive.stage == .opens else {
-            steps.append(.init(name: "rules", status: .fail, details: ruleDetails))
-            let why = decisive.answer?.result.why ?? "no rule for \(decisive.claim.appID ?? "the app") matches"
-            return breaks("✗ breaks at the AASA rules: \(why)", findings: bearing, evaluation: decisive)
+        if let answer, let judged {
+            ruleStep.decision = LinkExplanation.Decision(
+                appID: answer.result.appID,
+                document: judged.name,
+                verdict: answer.result.verdict,
+                rule: answer.result.rule,
+                why: answer.result.why,
+                trace: answer.steps,
+                origin: decisive.originAnswer
+            )
         }
-        steps.append(.init(name: "rules", status: .pass, details: ruleDetails))
-        steps.append(.init(name: "reminders", status: .info, details: Self.reminders))
+        steps.append(ruleStep)
+        guard let answer, answer.result.verdict == .match, decisive.stage == .opens else {
+            let why = answer?.result.why ?? "no rule for \(decisive.claim.appID ?? "the app") matches"
+            return breaks("breaks at the AASA rules: \(why)", findings: bearing, evaluation: decisive)
+        }
+        steps.append(causes(for: decisive, host: host, opens: true))
         return LinkExplanation(
             url: url,
             verdict: .opens,
             bundle: decisive.claim.bundle,
             appID: decisive.claim.appID,
             steps: steps,
-            copies: copies(decisive),
+            copies: looked,
             rule: answer.result.rule,
             findings: bearing,
-            conclusion: "✓ opens \(decisive.claim.bundle) (\(answer.result.why))"
+            conclusion: "opens \(decisive.claim.bundle) (\(answer.result.why))"
                 + (buildNotChecked == nil ? "" : ", as far as the entitlements file tells: the build was not checked")
         )
     }
@@ -195,11 +232,14 @@ extension LinkModel {
         let fileBlockers = findings.filter { blocks($0, claim: claim) && Self.isAboutTheFile($0) }
         let device = deviceCopy(target)
         var answer: AASAMatchExplanation?
-        var originAnswer: AASAMatchResult?
+        var originAnswer: AASAMatchResult.OriginAnswer?
         if let appID = claim.appID, let judged = device?.judged {
             answer = judged.document.matcher(for: appID, domain: target.host).explain(url)
             if judged.copy == .cdn, let origin = documents.judged(target), origin.copy == .origin {
-                originAnswer = origin.document.matcher(for: appID, domain: target.host).evaluate(url)
+                let result = origin.document.matcher(for: appID, domain: target.host).evaluate(url)
+                if result.verdict != answer?.result.verdict {
+                    originAnswer = AASAMatchResult.OriginAnswer(verdict: result.verdict, why: result.why)
+                }
             }
         }
         let stage: Stage
@@ -226,9 +266,14 @@ extension LinkModel {
         )
     }
 
+    private func missingCopy(_ evaluation: Evaluation, host: String) -> String {
+        if case .missing(let reason, _)? = evaluation.deviceCopy { return reason }
+        return "\(host)'s AASA was not read"
+    }
+
     private func unclaimedDetails(_ host: String) -> [String] {
         let applinks = claims.filter { $0.domain.service == .applinks }
-        var details = ["no bundle's signed entitlements contain applinks:\(host) or a *. entry covering it"]
+        var details: [String] = []
         if claims.contains(where: { $0.domain.wildcard && $0.domain.host == host }) {
             details.append("*.\(host) covers subdomains only, never \(host) itself (add applinks:\(host))")
         }
@@ -240,37 +285,42 @@ extension LinkModel {
         return details
     }
 
-    /// What was observed of the claim's host, one line per copy, then which copy devices read.
-    private func siteLines(_ evaluation: Evaluation) -> [String] {
-        var lines = copies(evaluation).map { copy in
-            var line = "\(copy.host): "
-            switch copy.copy {
-            case "file": line += "file \(copy.location ?? "")"
-            case "cdn": line += "Apple's CDN"
-            default: line += "origin"
-            }
-            if let status = copy.status { line += " HTTP \(status)" }
-            if let reason = copy.failureReason { line += " · \(reason)" }
-            if let problem = copy.problem { line += " · \(problem)" }
-            if copy.copy == "file", let bytes = copy.bytes { line += " · \(bytes) bytes read" }
-            line += copy.usable ? "" : " (no usable copy)"
-            return line
+    private func describe(_ claim: Claim) -> LinkExplanation.Claim {
+        LinkExplanation.Claim(
+            bundle: claim.bundle,
+            appID: claim.appID,
+            entry: claim.domain.entry,
+            host: claim.domain.host,
+            wildcard: claim.domain.wildcard,
+            mode: claim.domain.mode?.rawValue,
+            ignored: claim.ignored
+        )
+    }
+
+    /// One copy, one line for people.
+    private func line(_ copy: LinkExplanation.Copy) -> String {
+        var line = "\(copy.host): "
+        switch copy.copy {
+        case "file": line += "file \(copy.location ?? "")"
+        case "cdn": line += "Apple's CDN"
+        default: line += "origin"
         }
-        if let report = site(evaluation.target), report.cdn == nil {
-            lines.append(
-                "\(evaluation.target.fetchHost): Apple's CDN not asked ("
-                    + (evaluation.target.mode != nil ? "devices in this mode read the origin" : "offline or --no-cdn")
-                    + ")"
-            )
-        }
-        if let device = evaluation.deviceCopy { lines.append("devices read: \(device.source)") }
-        return lines
+        if let status = copy.status { line += " HTTP \(status)" }
+        if let reason = copy.failureReason { line += " · \(reason)" }
+        if let problem = copy.problem { line += " · \(problem)" }
+        if copy.copy == "file", let bytes = copy.bytes { line += " · \(bytes) bytes read" }
+        if !copy.usable { line += " (no usable copy)" }
+        if copy.stale { line += " (answers otherwise than the origin's file)" }
+        if let refresh = copy.expectedRefresh { line += " · the CDN's cache expires at \(refresh)" }
+        if let note = copy.refreshNote { line += " · \(note)" }
+        return line
     }
 
     /// The copies of the claim's host the run looked at.
     private func copies(_ evaluation: Evaluation) -> [LinkExplanation.Copy] {
         guard let report = site(evaluation.target) else { return [] }
         let deviceCopy = evaluation.deviceCopy?.judged?.copy
+        let site = documents.site(for: evaluation.target)
         var copies: [LinkExplanation.Copy] = []
         if let origin = report.origin {
             let isFile = origin.location == .offlineFile
@@ -283,13 +333,31 @@ extension LinkModel {
                     contentType: isFile ? nil : origin.contentType,
                     bytes: origin.bodyBytes,
                     failureReason: nil,
+                    failureDetails: nil,
                     problem: origin.failure.map { "\($0.kind.summary): \($0.detail)" },
-                    usable: documents.site(for: evaluation.target)?.origin != nil,
-                    devicesRead: deviceCopy == .origin
+                    usable: site?.origin != nil,
+                    devicesRead: deviceCopy == .origin,
+                    stale: false,
+                    maxAgeSeconds: nil,
+                    ageSeconds: nil,
+                    expectedRefresh: nil,
+                    refreshNote: nil
                 )
             )
         }
         if let cdn = report.cdn {
+            let stale = evaluation.originAnswer != nil || isStale(evaluation)
+            let missing = site?.cdn == nil
+            var expectedRefresh: String?
+            var refreshNote: String?
+            if stale || missing {
+                if let fresh = cdn.freshForSeconds {
+                    expectedRefresh = ISO8601DateFormatter().string(from: now.addingTimeInterval(Double(fresh)))
+                } else {
+                    refreshNote =
+                        "Apple's CDN sent no Cache-Control max-age, so when its edge asks again cannot be told"
+                }
+            }
             copies.append(
                 LinkExplanation.Copy(
                     copy: "cdn",
@@ -299,24 +367,114 @@ extension LinkModel {
                     contentType: nil,
                     bytes: cdn.bodyBytes,
                     failureReason: cdn.failureReason?.raw,
+                    failureDetails: cdn.failureDetails,
                     problem: cdn.failure.map { "\($0.kind.summary): \($0.detail)" },
-                    usable: documents.site(for: evaluation.target)?.cdn != nil,
-                    devicesRead: deviceCopy == .cdn || (evaluation.target.usesCDN && deviceCopy == nil)
+                    usable: !missing,
+                    devicesRead: deviceCopy == .cdn || (evaluation.target.usesCDN && deviceCopy == nil),
+                    stale: stale,
+                    maxAgeSeconds: cdn.maxAgeSeconds,
+                    ageSeconds: cdn.ageSeconds,
+                    expectedRefresh: expectedRefresh,
+                    refreshNote: refreshNote
                 )
             )
         }
         return copies
     }
 
+    /// Whether Apple's CDN copy treats the claim's app otherwise than the origin's file (listing or rules).
+    private func isStale(_ evaluation: Evaluation) -> Bool {
+        guard let appID = evaluation.claim.appID, let site = documents.site(for: evaluation.target),
+            let origin = site.origin, let cdn = site.cdn
+        else { return false }
+        return origin.effectiveRules(for: appID) != cdn.effectiveRules(for: appID)
+            || origin.appIDs(for: .applinks).contains(appID) != cdn.appIDs(for: .applinks).contains(appID)
+    }
+
+    /// The causes outside the files that apply to this claim: all of them when the files say the link opens (the
+    /// cause is then outside them), and those that explain a break (a stale CDN copy, developer mode) otherwise.
+    ///
+    /// Sources: TN3155 "Debugging universal links" (typed URLs, same-domain navigation, in-app browsers, the
+    /// remembered choice, the developer-mode setting and its diagnostics, the CDN and blocked hosts) and "Supporting
+    /// associated domains" (the CDN fetches within 24 hours; devices check about once a week after installation).
+    private func causes(for evaluation: Evaluation, host: String, opens: Bool) -> LinkExplanation.Step {
+        var causes: [LinkExplanation.Cause] = []
+        if opens {
+            causes += [
+                .init(
+                    cause: "typedURL",
+                    detail: "a URL typed or pasted into the address bar never opens the app: tap it from another app, "
+                        + "a mail or a note"
+                ),
+                .init(
+                    cause: "sameDomain",
+                    detail: "a link on a page of \(host) itself stays in the browser: iOS opens apps only for links "
+                        + "to another domain than the page's"
+                ),
+                .init(
+                    cause: "inAppBrowser",
+                    detail: "links in SFSafariViewController or WKWebView, and navigations no tap started (redirects, "
+                        + "JavaScript), never open another app; the app showing them can try "
+                        + "open(_:options: [.universalLinksOnly: true]) first"
+                ),
+                .init(
+                    cause: "openInSafariChoice",
+                    detail: "if the user once chose to open \(host) in Safari, iOS remembers it: long-press the link "
+                        + "and choose Open in the app"
+                ),
+                .init(
+                    cause: "installedBeforeChange",
+                    detail: "iOS downloads the association when the app is installed or updated and checks again "
+                        + "about once a week: a device that installed before the AASA changed keeps the old one "
+                        + "until then (reinstalling refreshes it)"
+                ),
+            ]
+        }
+        if evaluation.target.usesCDN, let cdn = copies(evaluation).first(where: { $0.copy == "cdn" }),
+            cdn.stale || !cdn.usable
+        {
+            let when = cdn.expectedRefresh.map { "its cache expires at \($0); " } ?? ""
+            causes.append(
+                .init(
+                    cause: "staleCDN",
+                    detail: "Apple's CDN copy, which devices read, is \(cdn.usable ? "older than" : "missing beside") "
+                        + "the origin's file: \(when)the CDN fetches the origin's file within about 24 hours, and "
+                        + "devices then pick it up at install or their weekly check"
+                )
+            )
+        }
+        if evaluation.claim.domain.mode?.requiresDevelopmentSigning == true {
+            causes.append(
+                .init(
+                    cause: "developerMode",
+                    detail: "\(evaluation.claim.domain.entry) works only on a device with Settings › Developer › "
+                        + "Associated Domains Development turned on; Settings › Developer › Universal Links › "
+                        + "Diagnostics shows what the device decided (TN3155)"
+                )
+            )
+        }
+        if opens && evaluation.target.usesCDN {
+            causes.append(
+                .init(
+                    cause: "cdnBlocked",
+                    detail: "a device whose profile, VPN or content filter blocks app-site-association.cdn-apple.com "
+                        + "never gets the association"
+                )
+            )
+        }
+        var step = LinkExplanation.Step(
+            name: "causes",
+            status: .info,
+            summary: opens
+                ? "the files open the link; if a tap still opens the browser, the cause is one of these"
+                : "outside the files, this also applies"
+        )
+        step.details = causes.map(\.detail)
+        step.causes = causes
+        return step
+    }
+
     private func describe(_ finding: Finding) -> String {
         "\(finding.rule) \(finding.message)"
     }
-
-    /// What makes a correctly configured link still open Safari (Apple's universal links documentation and
-    /// TN3155).
-    static let reminders = [
-        "a URL typed or pasted into Safari's address bar never opens the app; tap it from another app or page",
-        "a link to the same domain as the page showing it stays in Safari",
-        "if the user once chose 'Open in Safari' for this domain, iOS remembers it until they choose the app again",
-    ]
 }

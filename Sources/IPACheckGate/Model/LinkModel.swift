@@ -1,3 +1,4 @@
+public import Foundation
 import IPACheckAASA
 import IPACheckBundle
 public import IPACheckLinks
@@ -35,6 +36,8 @@ public struct LinkModel: Sendable {
     /// Why the build itself (archive, signature, seal, profile, distribution) was not checked, when it was not: a
     /// project's entitlements file is not a build.
     public let buildNotChecked: String?
+    /// The time the run judged at: when a CDN copy's cache is expected to refresh is counted from it.
+    public let now: Date
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 

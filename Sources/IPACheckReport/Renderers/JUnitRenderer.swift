@@ -173,7 +173,7 @@ public struct JUnitRenderer: ReportRendering {
 
     /// Character data: `&`, `<` and `>` escaped; characters XML 1.0 cannot hold at all (most C0 controls,
     /// U+FFFE, U+FFFF) become U+FFFD, since not even a character reference may name them.
-    static func escapeText(_ text: String) -> String {
+    package static func escapeText(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -188,7 +188,7 @@ public struct JUnitRenderer: ReportRendering {
 
     /// An attribute value in double quotes: as text, plus `"` escaped and tab, LF and CR as character references
     /// (a parser would otherwise normalise them to spaces).
-    static func escapeAttribute(_ text: String) -> String {
+    package static func escapeAttribute(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,0 +1,177 @@
+import Foundation
+public import IPACheckAASA
+import IPACheckLinks
+public import IPACheckReport
+import IPACheckSites
+
+/// Links for a tester to tap: for every bundle × applinks domain × rule of the copy devices read, a URL the rule
+/// decides, and what a tap on it should do.
+public struct LinkSheet: Encodable, Sendable {
+    /// One URL to tap.
+    public struct Link: Encodable, Sendable {
+        /// What a tap should do.
+        public enum Expected: String, Encodable, Sendable {
+            /// Open the app.
+            case opens
+            /// Stay on the web (an exclude rule decides it).
+            case stays
+        }
+
+        /// The URL.
+        public let url: String
+        /// What a tap should do: what `ipacheck match` answers for it (`match` → opens, `block` → stays).
+        public let expected: Expected
+        /// The app ID the rule is for.
+        public let appID: String
+        /// The bundle that claims the domain.
+        public let bundle: String
+        /// The entry that claims it (`applinks:example.com`).
+        public let entry: String
+        /// The rule that decides the URL.
+        public let rule: AASARuleReference
+        /// Why, as `match` says it.
+        public let why: String
+    }
+
+    /// A rule or domain no link could be made for, and why.
+    public struct Skipped: Encodable, Sendable {
+        /// The bundle.
+        public let bundle: String
+        /// The entry.
+        public let entry: String
+        /// The rule, when one rule was passed over.
+        public let rule: AASARuleReference?
+        /// Why no link is given.
+        public let reason: String
+    }
+
+    /// The links, by bundle, then entry, then rule.
+    public let links: [Link]
+    /// What was passed over.
+    public let skipped: [Skipped]
+    /// The gate's errors that stop every link of the build (it will not install or run as distributed): the links
+    /// still say what the AASA files decide, and a tester is told why none may open.
+    public let buildErrors: [Finding]
+}
+
+extension LinkModel {
+    /// The links a tester taps to try every rule of every applinks domain the build claims, each placed where no
+    /// earlier rule decides it first; every expectation is the matcher's own answer for the URL, so it is what
+    /// `ipacheck match` answers.
+    public func linkSheet() -> LinkSheet {
+        var links: [LinkSheet.Link] = []
+        var skipped: [LinkSheet.Skipped] = []
+        for claim in claims where claim.domain.service == .applinks {
+            let entry = claim.domain.entry
+            guard let target = claim.target, claim.ignored == nil, let appID = claim.appID else {
+                let reason = claim.ignored ?? "the bundle is not signed with an application-identifier"
+                skipped.append(
+                    .init(bundle: claim.bundle, entry: entry, rule: nil, reason: "iOS ignores it: \(reason)")
+                )
+                continue
+            }
+            guard let judged = deviceCopy(target)?.judged else {
+                let why: String
+                if case .missing(let reason, _)? = deviceCopy(target) { why = reason } else { why = "not fetched" }
+                skipped.append(
+                    .init(bundle: claim.bundle, entry: entry, rule: nil, reason: "devices have no copy: \(why)")
+                )
+                continue
+            }
+            let matcher = judged.document.matcher(for: appID, domain: target.host)
+            guard let detail = matcher.detailIndex else {
+                skipped.append(
+                    .init(
+                        bundle: claim.bundle,
+                        entry: entry,
+                        rule: nil,
+                        reason: "\(judged.name) does not list \(appID)"
+                    )
+                )
+                continue
+            }
+            let host = claim.domain.wildcard ? "ipacheck-test." + claim.domain.host : claim.domain.host
+            for (index, rule) in judged.document.effectiveRules(for: appID).enumerated() {
+                let reference = AASARuleReference(detail: detail, component: index)
+                let wanted: AASAVerdict = rule.exclude ? .block : .match
+                let decided = LinkSheet.candidates(for: rule, host: host).lazy.map { matcher.evaluate($0) }
+                    .first { $0.rule == reference && $0.verdict == wanted }
+                guard let result = decided else {
+                    skipped.append(
+                        .init(
+                            bundle: claim.bundle,
+                            entry: entry,
+                            rule: reference,
+                            reason: "no URL reaches this rule: an earlier rule decides every one tried"
+                        )
+                    )
+                    continue
+                }
+                links.append(
+                    .init(
+                        url: result.url,
+                        expected: rule.exclude ? .stays : .opens,
+                        appID: appID,
+                        bundle: claim.bundle,
+                        entry: entry,
+                        rule: reference,
+                        why: result.why
+                    )
+                )
+            }
+        }
+        return LinkSheet(links: links, skipped: skipped, buildErrors: findings.filter(blocksEveryLink))
+    }
+}
+
+extension LinkSheet {
+    /// What a `*` stands for in the URLs tried, in order: a word, nothing, a word with a digit.
+    private static let fillers = ["ipacheck", "", "x1"]
+
+    /// Values for Apple's predefined substitution variables (`$(alpha)` and the like).
+    private static let predefined = ["alpha": "a", "upper": "A", "lower": "a", "alnum": "a1", "digit": "1"]
+
+    /// URLs on `host` that the rule's patterns match, one per filler; the caller keeps the first the rule decides.
+    static func candidates(for rule: AASAEffectiveRule, host: String) -> [String] {
+        fillers.map { filler in
+            var url = "https://\(host)/"
+            url += rule.path.map { fill($0, with: filler, variables: rule.variables) } ?? "ipacheck"
+            switch rule.query {
+            case .whole(let pattern)?:
+                url += "?" + fill(pattern, with: filler, variables: rule.variables)
+            case .items(let items)?:
+                url +=
+                    "?"
+                    + items.map { "\($0.name)=\(fill($0.pattern, with: filler, variables: rule.variables))" }
+                    .joined(separator: "&")
+            case .ignored?, nil:
+                break
+            }
+            if let fragment = rule.fragment { url += "#" + fill(fragment, with: filler, variables: rule.variables) }
+            return url
+        }
+    }
+
+    /// A pattern made concrete: `*` becomes `filler`, `?` one letter, `$(name)` a value of the variable.
+    private static func fill(_ pattern: String, with filler: String, variables: [String: [String]]) -> String {
+        var out = ""
+        var rest = Substring(pattern)
+        while let first = rest.first {
+            if rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
+                let name = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])
+                let value = variables[name]?.first ?? predefined[name] ?? filler
+                // A custom variable's value may itself hold wildcards; it holds no further variables.
+                out += value.replacingOccurrences(of: "*", with: filler).replacingOccurrences(of: "?", with: "a")
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            switch first {
+            case "*": out += filler
+            case "?": out += "a"
+            default: out.append(first)
+            }
+            rest = rest.dropFirst()
+        }
+        return out
+    }
+}

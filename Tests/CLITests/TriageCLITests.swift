@@ -1,0 +1,83 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// `explain --format json` as data a support tool can use (issue 20): the claim, the copies with what was observed,
+/// which copy devices read, the deciding rule with its trace, the findings on the path, and the causes outside the
+/// files, each only where it applies.
+@Suite(.serialized)
+struct TriageCLITests {
+    static func step(_ json: [String: Any], _ name: String) -> [String: Any]? {
+        (json["steps"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+    }
+
+    static func causes(_ json: [String: Any]) -> [String] {
+        ((step(json, "causes")?["causes"] as? [[String: Any]]) ?? []).compactMap { $0["cause"] as? String }
+    }
+
+    @Test func anOpeningLinkIsDataWithItsRuleTraceAndTheCausesOutsideTheFiles() throws {
+        let arguments = [
+            "explain", "https://acme.example/products/42", SampleFiles.minimal, "--distribution", "development",
+            "--format", "json",
+        ]
+        let json = try CLI.run(arguments + SampleFiles.offline).jsonObject()
+        #expect(json["verdict"] as? String == "opens")
+        let claims = try #require(Self.step(json, "claim")?["claims"] as? [[String: Any]])
+        #expect(claims.first?["entry"] as? String == "applinks:acme.example")
+        #expect(claims.first?["appID"] as? String == "7QX3KD52VH.com.acme.minimal")
+        let decision = try #require(Self.step(json, "rules")?["decision"] as? [String: Any])
+        #expect(decision["verdict"] as? String == "match")
+        // Samples/aasa/acme.example: the minimal app's entry is details[2], whose first component is /products/*.
+        #expect((decision["rule"] as? [String: Any])?["detail"] as? Int == 2)
+        #expect((decision["rule"] as? [String: Any])?["component"] as? Int == 0)
+        #expect(!((decision["trace"] as? [[String: Any]]) ?? []).isEmpty)
+        let causes = Self.causes(json)
+        for cause in ["typedURL", "sameDomain", "inAppBrowser", "openInSafariChoice", "installedBeforeChange"] {
+            #expect(causes.contains(cause), "\(cause) applies to a link the files open: \(causes)")
+        }
+        #expect(!causes.contains("developerMode"), "the entry has no mode")
+        #expect(!causes.contains("staleCDN"), "the CDN was not asked")
+        // The JSON holds data, not glyphs.
+        #expect(!(json["conclusion"] as? String ?? "").contains("✓"))
+    }
+
+    @Test func aDeveloperModeEntryNamesTheDeviceSetting() throws {
+        let folder = try OneTruthCLITests.temporaryFolder()
+        let target = try OneTruthCLITests.entitlements(["applinks:dev.example?mode=developer"], in: folder)
+        let dir = try OneTruthCLITests.aasaDir(
+            ["dev.example": OneTruthCLITests.aasa(appIDs: [OneTruthCLITests.appID])],
+            in: folder
+        )
+        let json = try CLI.run([
+            "explain", "https://dev.example/products/1", target, "--format", "json", "--offline", "--aasa-dir", dir,
+        ]).jsonObject()
+        #expect(json["verdict"] as? String == "opens")
+        #expect(Self.causes(json).contains("developerMode"))
+        #expect(!Self.causes(json).contains("cdnBlocked"), "a developer-mode entry is read from the origin")
+        let claims = try #require(Self.step(json, "entry")?["claims"] as? [[String: Any]])
+        #expect(claims.first?["mode"] as? String == "developer")
+    }
+
+    /// A stale CDN copy: the link breaks, the CDN copy is marked stale, and its expected refresh is the run's time
+    /// plus what its cache headers leave (max-age 3600 − Age 600 = 3000 s).
+    @Test(.enabled(if: OneTruthCLITests.canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    func aStaleCDNCopySaysWhenItShouldRefresh() async throws {
+        let before = Date()
+        let answers = try await OneTruthCLITests.live(.stale)
+        let after = Date()
+        let json = answers.explanation
+        #expect(json["verdict"] as? String == "breaks")
+        let copies = try #require(json["copies"] as? [[String: Any]])
+        let cdn = try #require(copies.first { $0["copy"] as? String == "cdn" })
+        #expect(cdn["stale"] as? Bool == true)
+        #expect(cdn["devicesRead"] as? Bool == true)
+        #expect(cdn["maxAgeSeconds"] as? Int == 3600)
+        #expect(cdn["ageSeconds"] as? Int == 600)
+        let refresh = try #require(cdn["expectedRefresh"] as? String)
+        let date = try #require(ISO8601DateFormatter().date(from: refresh), "\(refresh) is not ISO 8601")
+        #expect(date >= before.addingTimeInterval(2999) && date <= after.addingTimeInterval(3001), "\(refresh)")
+        #expect(Self.causes(json).contains("staleCDN"))
+        let decision = try #require(Self.step(json, "rules")?["decision"] as? [String: Any])
+        #expect((decision["origin"] as? [String: Any])?["verdict"] as? String == "match")
+    }
+}
