@@ -4,7 +4,7 @@ import IPACheckLinks
 import IPACheckPlist
 import IPACheckReport
 
-/// Dynamic Links: domains that stopped working when Firebase shut the service down.
+/// Dynamic Links: domains (and continue URLs) that stopped working when Firebase shut the service down.
 extension FirebaseChecks {
     static func isDynamicLinksHost(_ host: String) -> Bool {
         let host = host.lowercased()
@@ -60,6 +60,21 @@ extension FirebaseChecks {
                     bundle: bundle.path,
                     domain: linkDomain,
                     location: "linkDomain"
+                )
+            )
+        }
+        guard !bundle.isExtension else { return findings }
+        for (index, text) in settings.continueURLs.enumerated() {
+            guard let host = try? LinkURL.universalLinkHost(text), isDynamicLinksHost(host) else { continue }
+            findings.append(
+                FirebaseChecks.rules.deadDynamicLinks.finding(
+                    "Continue URL \(text) is a Dynamic Links URL; the service shut down on Aug 25, 2025, so Continue "
+                        + "leads nowhere after the email action.",
+                    bundle: bundle.path,
+                    domain: host,
+                    url: text,
+                    location: "firebase.continueURLs[\(index)]",
+                    fix: "Pass a continue URL on a domain the app claims with applinks: (a universal link)."
                 )
             )
         }

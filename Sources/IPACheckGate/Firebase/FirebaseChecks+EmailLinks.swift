@@ -4,7 +4,8 @@ import IPACheckLinks
 import IPACheckPlist
 import IPACheckReport
 
-/// Email-link sign-in: the link domain in the entitlements and its AASA file.
+/// Email actions: the link domain in the entitlements, and whether its AASA file opens the link of every declared
+/// action in the app.
 extension FirebaseChecks {
     static func checkEmailLinks(
         _ bundle: FirebaseBundleFacts,
@@ -40,10 +41,10 @@ extension FirebaseChecks {
                     )
                 )
             }
-        } else if !settings.emailLinkSignIn {
+        } else if settings.emailActions.isEmpty {
             return findings
         }
-        for host in linkHosts(bundle, settings: settings) {
+        for host in linkHosts(emailLinksOf: bundle, settings: settings) {
             findings += checkEmailLinkHost(host, settings: settings, bundle: bundle, matcher: matcher)
         }
         return findings
@@ -77,24 +78,52 @@ extension FirebaseChecks {
             ]
         }
         guard let matcher, let appID = bundle.appID else { return [] }
-        let url = sampleEmailLink(host: host)
+        let links = emailActionLinks(host: host, settings: settings)
         var findings: [Finding] = []
         for copy in matcher.copies(of: coverage.aasaHost) {
-            let outcome = matcher(AASAMatchRequest(host: coverage.aasaHost, url: url, appID: appID, copy: copy))
             let source =
                 copy == .cdn
                 ? "Apple's CDN copy of the AASA of \(coverage.aasaHost)" : "The AASA of \(coverage.aasaHost)"
-            let message: String
-            var rule = FirebaseChecks.rules.emailLinkAASA
-            switch outcome {
-            case .match: continue
-            case .block(let why): message = "\(source) blocks /__/auth/links for \(appID): \(why)."
-            case .none(let why): message = "\(source) does not open /__/auth/links in \(appID): \(why)."
-            case .unavailable(let why):
-                message = "\(source) could not be read: \(why)."
-                if copy == .cdn { rule = FirebaseChecks.rules.emailLinkCDNUnavailable }
+            // One finding per distinct answer: an AASA that lists no rule for the app fails every action the same
+            // way, and says so once, naming the actions.
+            var failures: [(outcome: AASAMatchOutcome, links: [EmailActionLink])] = []
+            for link in links {
+                let outcome = matcher(
+                    AASAMatchRequest(host: coverage.aasaHost, url: link.url, appID: appID, copy: copy)
+                )
+                guard outcome != .match else { continue }
+                if let index = failures.firstIndex(where: { $0.outcome == outcome }) {
+                    failures[index].links.append(link)
+                } else {
+                    failures.append((outcome, [link]))
+                }
             }
-            findings.append(rule.finding(message, bundle: bundle.path, domain: host, url: url))
+            for failure in failures {
+                let paths = failure.links.map(\.path).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                let what =
+                    "the \(failure.links.map(\.action.rawValue).joined(separator: ", ")) "
+                    + "link\(failure.links.count == 1 ? "" : "s") (\(paths.joined(separator: ", ")))"
+                let message: String
+                var rule = FirebaseChecks.rules.emailLinkAASA
+                switch failure.outcome {
+                case .match: continue
+                case .block(let why): message = "\(source) blocks \(what) for \(appID): \(why)."
+                case .none(let why): message = "\(source) does not open \(what) in \(appID): \(why)."
+                case .unavailable(let why):
+                    message = "\(source) could not be read: \(why)."
+                    if copy == .cdn { rule = FirebaseChecks.rules.emailLinkCDNUnavailable }
+                }
+                // Hosting writes the file of its default domains; on a custom domain the fix is the file itself.
+                let isDefaultDomain = [".firebaseapp.com", ".web.app"].contains { coverage.aasaHost.hasSuffix($0) }
+                let fix =
+                    isDefaultDomain || rule != FirebaseChecks.rules.emailLinkAASA
+                    ? nil
+                    : "Add a component that opens \(paths.joined(separator: " and ")) for \(appID) to the AASA of "
+                        + "\(coverage.aasaHost) (before any exclude rule that matches it)."
+                findings.append(
+                    rule.finding(message, bundle: bundle.path, domain: host, url: failure.links[0].url, fix: fix)
+                )
+            }
         }
         return findings
     }

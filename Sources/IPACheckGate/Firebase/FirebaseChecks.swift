@@ -97,16 +97,20 @@ public enum FirebaseChecks {
             fix: "Remove the Dynamic Links keys and SDK; a custom domain can still serve email links as linkDomain."
         )
 
-        /// FIRE009: the AASA of the email-link host does not open email links in this app.
+        /// FIRE009: the AASA of the email-link host does not open a declared email action's link in this app
+        /// (raised in FirebaseChecks+EmailLinks.swift).
         public let emailLinkAASA = Rule(
             "FIRE009",
             .error,
-            "email-link host's AASA does not list the app",
+            "email-action link host's AASA does not open the app",
             summary:
                 "Firebase Hosting generates the AASA of PROJECT_ID.firebaseapp.com from the iOS apps registered in "
-                + "the project; it must match /__/auth/links for APPIDPREFIX.BUNDLE_ID (origin and Apple's CDN copy).",
+                + "the project; for each declared email action it must open the link Firebase sends (/__/auth/links "
+                + "for actions handled in the app, /__/auth/action for recoverEmail and revertSecondFactorAddition) "
+                + "in APPIDPREFIX.BUNDLE_ID (origin and Apple's CDN copy).",
             fix: "In Firebase console › Project settings, register the iOS app with this bundle ID and its App ID "
-                + "prefix (Team ID), then redeploy Hosting; an empty details array means the prefix is missing."
+                + "prefix (Team ID), then redeploy Hosting; an empty details array means the prefix is missing. On a "
+                + "custom linkDomain, add components for /__/auth/* to its AASA."
         )
 
         /// FIRE010: `linkDomain` set to a default Hosting domain.
@@ -169,6 +173,31 @@ public enum FirebaseChecks {
                 + "whether devices open email links is not known.",
             fix: "Run again later or from another network; see the CDN findings for the host."
         )
+
+        /// FIRE016: a continue URL that is not a universal link of the app (raised in
+        /// FirebaseChecks+EmailActions.swift).
+        public let continueURLNotClaimed = Rule(
+            "FIRE016",
+            .warning,
+            "continue URL is not a universal link of the app",
+            summary: "After the web action handler, Continue opens the continue URL (ActionCodeSettings.url); it "
+                + "brings the user back into the app only if it is a universal link the app claims with a plain "
+                + "applinks: entry. Otherwise the user is left in Safari.",
+            fix: "Pass a continue URL on a domain the app claims (applinks:HOST), or add applinks: for its host."
+        )
+
+        /// FIRE017: the AASA of a continue URL's host does not open it in the app (raised in
+        /// FirebaseChecks+EmailActions.swift).
+        public let continueURLAASA = Rule(
+            "FIRE017",
+            .warning,
+            "continue URL's AASA does not open the app",
+            summary: "The app claims the continue URL's host, but that host's AASA (origin or Apple's CDN copy) "
+                + "does not open the URL in the app (no rule matches it, or an exclude rule comes first), so "
+                + "Continue returns the user to Safari.",
+            fix: "Add a component that matches the continue URL's path and query for the app to the host's AASA, "
+                + "or pass a continue URL the AASA already opens."
+        )
     }
 
     /// The rules declared here.
@@ -187,32 +216,57 @@ public enum FirebaseChecks {
             FirebaseChecks.rules.missingKeys,
             FirebaseChecks.rules.serviceFileNotDictionary, FirebaseChecks.rules.signInSchemeMissing,
         ]
+        let projectRules = [FirebaseChecks.rules.otherProjectDomain]
         let emailRules = [
-            FirebaseChecks.rules.emailLinkDomainMissing, FirebaseChecks.rules.otherProjectDomain,
-            FirebaseChecks.rules.emailLinkAASA, FirebaseChecks.rules.defaultLinkDomain,
+            FirebaseChecks.rules.emailLinkDomainMissing, FirebaseChecks.rules.emailLinkAASA,
             FirebaseChecks.rules.emailLinkDomainMoved,
         ]
+        let continueRules = [FirebaseChecks.rules.continueURLNotClaimed, FirebaseChecks.rules.continueURLAASA]
         coverage.ran([FirebaseChecks.rules.deadDynamicLinks, FirebaseChecks.rules.leftoverDynamicLinksConfig])
         if bundles.contains(where: { !$0.serviceFiles.isEmpty }) {
-            coverage.ran(serviceFileRules)
+            coverage.ran(serviceFileRules + projectRules)
         } else {
-            coverage.skip(serviceFileRules, because: "the build has no GoogleService-Info.plist")
+            coverage.skip(serviceFileRules + projectRules, because: "the build has no GoogleService-Info.plist")
         }
-        guard settings.emailLinkSignIn || settings.linkDomain != nil else {
+        if settings.linkDomain != nil {
+            coverage.ran([FirebaseChecks.rules.defaultLinkDomain])
+        } else {
             coverage.skip(
-                emailRules + [FirebaseChecks.rules.emailLinkCDNUnavailable],
-                because: "email-link sign-in is not declared (firebase.emailLinkSignIn in the config file)"
+                [FirebaseChecks.rules.defaultLinkDomain],
+                because: "no linkDomain is declared (firebase.linkDomain in the config file)"
+            )
+        }
+        if settings.continueURLs.isEmpty {
+            coverage.skip(
+                continueRules,
+                because: "no continue URLs are declared (firebase.continueURLs in the config file)"
+            )
+        } else if !bundles.contains(where: { !$0.isExtension }) {
+            coverage.skip(continueRules, because: "the build has no app for a continue URL to open")
+        } else {
+            coverage.ran(continueRules)
+        }
+        let cdnRule = FirebaseChecks.rules.emailLinkCDNUnavailable
+        guard settings.declaresEmailLinks else {
+            coverage.skip(
+                emailRules + [cdnRule],
+                because: "no email actions are declared (firebase.emailActions or emailLinkSignIn in the config file)"
+            )
+            return
+        }
+        guard bundles.contains(where: { !linkHosts(emailLinksOf: $0, settings: settings).isEmpty }) else {
+            coverage.skip(
+                emailRules + [cdnRule],
+                because: "no linkDomain is declared and the build has no GoogleService-Info.plist naming PROJECT_ID, "
+                    + "so the email-link domain is not known"
             )
             return
         }
         coverage.ran(emailRules)
         if cdnAsked {
-            coverage.ran([FirebaseChecks.rules.emailLinkCDNUnavailable])
+            coverage.ran([cdnRule])
         } else {
-            coverage.skip(
-                [FirebaseChecks.rules.emailLinkCDNUnavailable],
-                because: "Apple's CDN was not asked (--offline or --no-cdn)"
-            )
+            coverage.skip([cdnRule], because: "Apple's CDN was not asked (--offline or --no-cdn)")
         }
     }
 
@@ -233,20 +287,35 @@ public enum FirebaseChecks {
         }
         findings += deadDynamicLinkDomains(bundle, settings: settings)
         findings += checkEmailLinks(bundle, settings: settings, matcher: matcher)
+        findings += checkContinueURLs(bundle, settings: settings, matcher: matcher)
         return findings.sorted()
     }
 
-    /// The hosts whose AASA the email-link check asks about: the link domain, or each project's firebaseapp.com.
+    /// The hosts whose AASA the Firebase checks ask about, for the gate to fetch: the email-link host (the link
+    /// domain, or each project's firebaseapp.com) and the file host that serves it, and the file host of each
+    /// continue URL the app claims.
     public static func linkHosts(_ bundle: FirebaseBundleFacts, settings: FirebaseLinkSettings) -> [String] {
-        guard settings.emailLinkSignIn || settings.linkDomain != nil else { return [] }
+        var hosts: [String] = []
+        for host in linkHosts(emailLinksOf: bundle, settings: settings) {
+            hosts.append(host)
+            if let coverage = LinkHostCoverage.find(host: host, in: bundle.associatedDomains) {
+                hosts.append(coverage.aasaHost)
+            }
+        }
+        hosts += continueURLHosts(bundle, settings: settings)
+        return hosts.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// The hosts the declared email actions' links arrive on: the link domain, or each project's firebaseapp.com.
+    static func linkHosts(emailLinksOf bundle: FirebaseBundleFacts, settings: FirebaseLinkSettings) -> [String] {
+        guard settings.declaresEmailLinks else { return [] }
         if let linkDomain = settings.linkDomain?.lowercased() { return [linkDomain] }
         return projectIDs(bundle).map { "\($0).firebaseapp.com" }
     }
 
     /// An email sign-in link as Firebase Hosting sends it (firebase-ios-sdk #14600), for asking the AASA.
     public static func sampleEmailLink(host: String) -> String {
-        "https://\(host)/__/auth/links?link=https://\(host)/__/auth/action?apiKey%3DAPI_KEY%26mode%3DsignIn"
-            + "%26oobCode%3DOOB_CODE%26continueUrl%3Dhttps://\(host)/%26lang%3Den"
+        emailActionLink(.signIn, host: host).url
     }
 
 }

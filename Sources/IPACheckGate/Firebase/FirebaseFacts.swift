@@ -54,14 +54,73 @@ public struct FirebaseServiceFile: Sendable {
 
 /// What the user tells ipacheck about Firebase email links (nothing of it is in the ipa).
 public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
-    /// The app signs users in with email links (`sendSignInLink` with `handleCodeInApp`).
-    public var emailLinkSignIn: Bool
+    /// The email actions the app handles itself (config `firebase.emailActions`), in the order first declared,
+    /// without repeats.
+    public var emailActions: [FirebaseEmailAction]
     /// The custom Firebase Hosting domain passed as `ActionCodeSettings.linkDomain`, if any.
     public var linkDomain: String?
+    /// The continue URLs (`ActionCodeSettings.url`) the app passes (config `firebase.continueURLs`).
+    public var continueURLs: [String]
 
     /// Creates settings; by default nothing is known about email links.
-    public init(emailLinkSignIn: Bool = false, linkDomain: String? = nil) {
-        self.emailLinkSignIn = emailLinkSignIn
+    ///
+    /// - Parameters:
+    ///   - emailLinkSignIn: The app signs users in with email links: the same as `signIn` in `emailActions`.
+    ///   - linkDomain: The custom Hosting domain of `ActionCodeSettings.linkDomain`.
+    ///   - emailActions: The email actions the app handles itself.
+    ///   - continueURLs: The continue URLs the app passes.
+    public init(
+        emailLinkSignIn: Bool = false,
+        linkDomain: String? = nil,
+        emailActions: [FirebaseEmailAction] = [],
+        continueURLs: [String] = []
+    ) {
+        var actions: [FirebaseEmailAction] = []
+        for action in (emailLinkSignIn ? [.signIn] : []) + emailActions where !actions.contains(action) {
+            actions.append(action)
+        }
+        self.emailActions = actions
         self.linkDomain = linkDomain
+        self.continueURLs = continueURLs
     }
+
+    /// The app signs users in with email links (`sendSignInLink` with `handleCodeInApp`): `signIn` is declared.
+    public var emailLinkSignIn: Bool { emailActions.contains(.signIn) }
+
+    /// Whether the email-link checks apply: some action is declared, or a link domain is.
+    public var declaresEmailLinks: Bool { !emailActions.isEmpty || linkDomain != nil }
+}
+
+/// A Firebase Auth email action: the `mode` query parameter of the action link Firebase sends.
+///
+/// The modes are those of appflip-firebase.md §7 ("The action modes are `signIn` (email-link sign-in),
+/// `verifyEmail`, `resetPassword`, `recoverEmail`, `verifyAndChangeEmail` and `revertSecondFactorAddition`"). The
+/// first four are the `requestType`s an app asks for with `ActionCodeSettings` (`EMAIL_SIGNIN`, `VERIFY_EMAIL`,
+/// `PASSWORD_RESET`, `VERIFY_AND_CHANGE_EMAIL`, §3.1, `GetOOBConfirmationCodeRequest.swift`); Firebase sends the
+/// last two by itself, to the old address, with no `ActionCodeSettings`.
+public enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Email-link sign-in (`sendSignInLink`); always handled in the app.
+    case signIn
+    /// Email address verification (`sendEmailVerification`).
+    case verifyEmail
+    /// Password reset (`sendPasswordReset`).
+    case resetPassword
+    /// Undoing an email change, sent to the old address.
+    case recoverEmail
+    /// Verifying a new address before changing to it (`sendEmailVerification(beforeUpdatingEmail:)`).
+    case verifyAndChangeEmail
+    /// Undoing the enrolment of a second factor, sent by Firebase.
+    case revertSecondFactorAddition
+
+    /// Whether the app requests this email with `ActionCodeSettings`, so that `handleCodeInApp` makes Firebase send
+    /// it as a mobile link (`/__/auth/links`) rather than a link to the web action handler (`/__/auth/action`).
+    public var takesActionCodeSettings: Bool {
+        switch self {
+        case .signIn, .verifyEmail, .resetPassword, .verifyAndChangeEmail: true
+        case .recoverEmail, .revertSecondFactorAddition: false
+        }
+    }
+
+    /// The valid names, for messages (`signIn, verifyEmail, …`).
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

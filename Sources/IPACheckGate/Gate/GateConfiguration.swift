@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckAASA
 public import IPACheckReport
 public import IPACheckSigning
 import Yams
@@ -11,7 +12,10 @@ import Yams
 ///   "expectedDomains": ["applinks:example.com", "webcredentials:example.com"],
 ///   "suppress": [{"rule": "LINK005", "domain": "example.com", "reason": "CDN refresh pending, ticket 42"}],
 ///   "appFlip": {"appFlipURL": "https://example.com/appflip", "clientID": "..."},
-///   "firebase": {"emailLinkSignIn": true, "linkDomain": "links.example.com"},
+///   "firebase": {
+///     "emailActions": ["signIn", "resetPassword"], "linkDomain": "links.example.com",
+///     "continueURLs": ["https://example.com/account/done"]
+///   },
 ///   "failOn": "warning"
 /// }
 /// ```
@@ -58,7 +62,7 @@ public struct GateConfiguration: Sendable {
     static let schema: [String: [String]] = [
         "": ["expectedDomains", "suppress", "appFlip", "firebase", "failOn", "distribution"],
         "suppress[]": ["rule", "domain", "bundle", "reason"],
-        "firebase": ["emailLinkSignIn", "linkDomain"],
+        "firebase": ["emailLinkSignIn", "emailActions", "linkDomain", "continueURLs"],
         "appFlip": AppFlipConfig.keys,
     ]
 
@@ -129,11 +133,8 @@ public struct GateConfiguration: Sendable {
                 )
             }
         }
-        if let firebase = file.firebase {
-            config.firebase = FirebaseLinkSettings(
-                emailLinkSignIn: firebase.emailLinkSignIn ?? false,
-                linkDomain: firebase.linkDomain
-            )
+        if let firebase = file.firebase, let node = tree["firebase"] {
+            config.firebase = try firebaseSettings(firebase, node: node, file: path)
         }
         config.failOn = file.failOn
         config.distribution = file.distribution
@@ -151,7 +152,9 @@ public struct GateConfiguration: Sendable {
 
         struct FirebaseEntry: Decodable {
             let emailLinkSignIn: Bool?
+            let emailActions: [String]?
             let linkDomain: String?
+            let continueURLs: [String]?
         }
 
         let expectedDomains: [String]?
@@ -159,6 +162,70 @@ public struct GateConfiguration: Sendable {
         let firebase: FirebaseEntry?
         let failOn: Severity?
         let distribution: Distribution?
+    }
+
+    /// The `firebase` object's values, checked: known action names, a bare link domain, continue URLs that are
+    /// links.
+    ///
+    /// - Throws: ``InputError`` naming the value's place and key path (`firebase.emailActions[1]`) and what is wrong.
+    private static func firebaseSettings(
+        _ entry: ConfigFile.FirebaseEntry,
+        node: ConfigTree,
+        file: String
+    ) throws(InputError) -> FirebaseLinkSettings {
+        func place(_ key: String, _ index: Int? = nil) -> String {
+            guard let member = node[key] else { return node.position }
+            guard let index, case .array(let elements) = member.value, index < elements.count else {
+                return member.position
+            }
+            return elements[index].position
+        }
+        var actions: [FirebaseEmailAction] = []
+        for (index, name) in (entry.emailActions ?? []).enumerated() {
+            guard let action = FirebaseEmailAction(rawValue: name) else {
+                throw InputError(
+                    "bad-config",
+                    file: file,
+                    "\(place("emailActions", index)): firebase.emailActions[\(index)] is \(name), which is not an "
+                        + "email action (the actions are \(FirebaseEmailAction.names))"
+                )
+            }
+            if !actions.contains(action) { actions.append(action) }
+        }
+        if entry.emailLinkSignIn == false, actions.contains(.signIn) {
+            throw InputError(
+                "bad-config",
+                file: file,
+                "\(place("emailLinkSignIn")): firebase.emailLinkSignIn is false, but firebase.emailActions lists signIn"
+            )
+        }
+        if let domain = entry.linkDomain,
+            domain.isEmpty || domain.contains(where: { "/:?#@".contains($0) || $0.isWhitespace })
+        {
+            throw InputError(
+                "bad-config",
+                file: file,
+                "\(place("linkDomain")): firebase.linkDomain must be a host name (links.example.com), not \(domain)"
+            )
+        }
+        for (index, text) in (entry.continueURLs ?? []).enumerated() {
+            do {
+                try LinkURL.requireUniversalLink(text)
+            } catch {
+                throw InputError(
+                    "bad-config",
+                    file: file,
+                    "\(place("continueURLs", index)): firebase.continueURLs[\(index)] must be an http or https URL "
+                        + "with a host: \(error)"
+                )
+            }
+        }
+        return FirebaseLinkSettings(
+            emailLinkSignIn: entry.emailLinkSignIn ?? false,
+            linkDomain: entry.linkDomain,
+            emailActions: actions,
+            continueURLs: entry.continueURLs ?? []
+        )
     }
 
     /// A decoding error as one line: the place (`line 4, column 7`), the key path and what was expected.
@@ -209,7 +276,8 @@ public struct GateConfiguration: Sendable {
     /// What each key holds, for type errors.
     private static let expectedByKey = [
         "expectedDomains": "an array of strings", "suppress": "an array of objects", "firebase": "an object",
-        "emailLinkSignIn": "true or false", "linkDomain": "a string", "rule": "a string", "domain": "a string",
+        "emailLinkSignIn": "true or false", "linkDomain": "a string", "emailActions": "an array of strings",
+        "continueURLs": "an array of strings", "rule": "a string", "domain": "a string",
         "bundle": "a string", "reason": "a string", "failOn": "a string", "distribution": "a string",
     ]
 
