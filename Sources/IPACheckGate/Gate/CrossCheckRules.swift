@@ -17,7 +17,9 @@ public enum CrossCheckRules {
             "app ID not listed in the AASA",
             summary: "The bundle claims this domain for a service, but the domain's apple-app-site-association file "
                 + "does not list the bundle's application identifier for that service, so iOS never associates them: "
-                + "links open in Safari, passwords are not offered, the App Clip does not appear.",
+                + "links open in Safari, passwords are not offered, and the App Clip cannot be invoked from the "
+                + "website (Smart App Banner, links) nor, on iOS 16.3 and earlier, at all (NFC tags, QR codes and App "
+                + "Clip Codes on iOS 16.4 and later do not need the appclips entry).",
             fix: "Add the application-identifier (TEAMID.bundle.id as signed, not just the bundle ID) to the right "
                 + "section: applinks.details[].appIDs, or the service's apps array."
         )
@@ -71,7 +73,9 @@ public enum CrossCheckRules {
             .error,
             "no usable AASA for a claimed domain",
             summary: "The bundle claims this domain, but no apple-app-site-association file could be read for it "
-                + "(the serving findings for the domain say why), so none of its services work.",
+                + "(the serving findings for the domain say why), so none of its services work (for appclips: "
+                + "invocations from the website, and every invocation on iOS 16.3 and earlier; NFC tags, QR codes and "
+                + "App Clip Codes on iOS 16.4 and later do not need the file).",
             fix: "Serve the file at https://HOST/.well-known/apple-app-site-association with status 200, no redirect."
         )
 
@@ -102,7 +106,8 @@ public enum CrossCheckRules {
             .warning,
             "Apple's CDN copy does not list the app yet",
             summary: "The origin's AASA lists the app for this service but Apple's CDN copy does not; devices use the "
-                + "CDN copy, so the association fails until the CDN refreshes.",
+                + "CDN copy, so the association fails until the CDN refreshes (for appclips: invocations from the "
+                + "website, and every invocation on iOS 16.3 and earlier).",
             fix: "Wait for the CDN to refetch (within about 24 hours) and reinstall to test."
         )
 

@@ -19,12 +19,15 @@ enum CrossChecks {
     ///
     /// An app's `appclips:` entry (as opposed to the clip's own) is answered by the App Clip's ID: the AASA's
     /// `appclips.apps` lists clips, never full apps. Claims whose host has no readable file are returned apart, so
-    /// the host's one serving finding can name them all.
+    /// the host's one serving finding can name them all. What a failing `appclips` entry breaks depends on the
+    /// clip's `MinimumOSVersion` (`clipMinimumOS`, by the clip's app ID; see
+    /// ``PlatformFactChecks/appClipsEntryReach(minimumOS:)``).
     static func check(
         _ fact: BundleFacts,
         documents: SiteDocuments,
         parent: BundleFacts?,
-        clipAppIDs: [String]
+        clipAppIDs: [String],
+        clipMinimumOS: [String: String] = [:]
     ) -> [Finding] {
         var findings: [Finding] = []
         let bundle = fact.bundle.path
@@ -64,7 +67,20 @@ enum CrossChecks {
                 }
                 subject = clip
             }
-            findings += listing(appID: subject, service: service, judged: judged, entry: domain, bundle: bundle)
+            // An appclips entry is answered by a clip: say what its failure breaks on the OS versions it supports.
+            let reach =
+                service == .appclips
+                ? PlatformFactChecks.appClipsEntryReach(
+                    minimumOS: fact.bundle.kind == .appclip ? fact.bundle.minimumOSVersion : clipMinimumOS[subject]
+                ) : nil
+            findings += listing(
+                appID: subject,
+                service: service,
+                judged: judged,
+                entry: domain,
+                bundle: bundle,
+                reach: reach
+            )
             if target.usesCDN, let site = documents.site(for: target), let origin = site.origin, let cdn = site.cdn {
                 findings += cdnComparison(
                     appID: subject,
@@ -72,7 +88,8 @@ enum CrossChecks {
                     origin: origin,
                     cdn: cdn,
                     host: target.fetchHost,
-                    bundle: bundle
+                    bundle: bundle,
+                    reach: reach
                 )
             }
         }
@@ -143,7 +160,14 @@ enum CrossChecks {
                 fact,
                 documents: input.documents,
                 parent: fact.bundle.parent == nil ? nil : facts.first,
-                clipAppIDs: clips.compactMap(\.appID)
+                clipAppIDs: clips.compactMap(\.appID),
+                clipMinimumOS: Dictionary(
+                    clips.compactMap { clip in
+                        guard let appID = clip.appID, let minimum = clip.bundle.minimumOSVersion else { return nil }
+                        return (appID, minimum)
+                    },
+                    uniquingKeysWith: { first, _ in first }
+                )
             )
         }
         let unserved = unserved(input)
@@ -212,9 +236,12 @@ enum CrossChecks {
         service: AASAService,
         judged: JudgedDocument,
         entry: AssociatedDomain,
-        bundle: String
+        bundle: String,
+        reach: String? = nil
     ) -> [Finding] {
         let host = entry.host
+        // For appclips: what the missing listing breaks (website invocations; iOS 16.3 and earlier).
+        let breaks = reach.map { "; \($0)" } ?? ""
         let listed = judged.document.appIDs(for: service)
         guard listed.contains(appID) else {
             let bundleID = appID.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? appID
@@ -223,7 +250,8 @@ enum CrossChecks {
             }) {
                 return [
                     CrossCheckRules.rules.appIDWrongPrefix.finding(
-                        "\(judged.name) lists \(other) for \(service.rawValue), but the build is signed as \(appID)",
+                        "\(judged.name) lists \(other) for \(service.rawValue), but the build is signed as \(appID)"
+                            + breaks,
                         bundle: bundle,
                         domain: host,
                         location: "\(host)/.well-known/apple-app-site-association"
@@ -233,7 +261,8 @@ enum CrossChecks {
             let known = listed.isEmpty ? "no app IDs" : listed.prefix(5).joined(separator: ", ")
             return [
                 CrossCheckRules.rules.appIDNotListed.finding(
-                    "\(entry.entry): \(judged.name) does not list \(appID) for \(service.rawValue) (it lists \(known))",
+                    "\(entry.entry): \(judged.name) does not list \(appID) for \(service.rawValue) (it lists \(known))"
+                        + breaks,
                     bundle: bundle,
                     domain: host,
                     location: "\(host)/.well-known/apple-app-site-association"
@@ -261,14 +290,16 @@ enum CrossChecks {
         origin: AASADocument,
         cdn: AASADocument,
         host: String,
-        bundle: String
+        bundle: String,
+        reach: String? = nil
     ) -> [Finding] {
         let inOrigin = origin.appIDs(for: service).contains(appID)
         let inCDN = cdn.appIDs(for: service).contains(appID)
         if inOrigin && !inCDN {
             return [
                 CrossCheckRules.rules.cdnLacksApp.finding(
-                    "\(host): the origin lists \(appID) for \(service.rawValue) but Apple's CDN copy does not yet",
+                    "\(host): the origin lists \(appID) for \(service.rawValue) but Apple's CDN copy does not yet"
+                        + (reach.map { "; \($0)" } ?? ""),
                     bundle: bundle,
                     domain: host
                 )

@@ -10,7 +10,7 @@ import IPACheckSites
 enum GateChecks {
     /// Every check, in the order their findings are gathered.
     static let all: [GateCheck] = [
-        archive, signature, distribution, bundleFacts, appFlip, firebase, hostFiles, links,
+        archive, signature, distribution, bundleFacts, appFlip, firebase, hostFiles, links, platformFacts,
     ]
 
     /// Every rule a check declares: what `check` lists.

@@ -53,7 +53,8 @@ extension ReleaseGate {
             ipa,
             depth: .everything,
             keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },
-            searchMainExecutable: configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles
+            searchMainExecutable: (configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles)
+                + PlatformFactChecks.executableNeedles
         )
         let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
         let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)

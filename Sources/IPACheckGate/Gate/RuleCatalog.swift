@@ -16,7 +16,7 @@ public enum RuleCatalog {
             ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, EntitlementsFile.rules,
             DistributionChecks.rules,
             AssociatedDomainRules.rules, EntitlementComparison.rules, ServingRules.rules, CDNRules.rules,
-            CrossCheckRules.rules, AppFlipChecks.rules, FirebaseChecks.rules,
+            CrossCheckRules.rules, AppFlipChecks.rules, FirebaseChecks.rules, PlatformFactChecks.rules,
         ] + AASARules.sets
 
     /// All rules, sorted by ID.

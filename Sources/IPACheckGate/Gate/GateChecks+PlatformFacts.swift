@@ -1,0 +1,24 @@
+import IPACheckBundle
+import IPACheckReport
+
+extension GateChecks {
+    /// Facts of the platform that changed (``PlatformFactChecks``): browser apps claiming universal links, and the
+    /// `webcredentials:` domain HTTPS callbacks of `ASWebAuthenticationSession` need.
+    static let platformFacts = GateCheck("platform facts", rules: PlatformFactChecks.rules.all) { input, _ in
+        var outcome = CheckOutcome(findings: PlatformFactChecks.browserAppLinks(input.facts))
+        if !input.build.isEntitlementsFile, let main = input.facts.first,
+            let strings = input.build.mainExecutableStrings
+        {
+            outcome.findings += PlatformFactChecks.httpsCallbacks(main: main, strings: strings) { hosts in
+                PlatformFactChecks.hostLiterals(
+                    hosts,
+                    executable: main.bundle.executable,
+                    ipaPath: input.build.path,
+                    limits: input.options.archiveLimits
+                )
+            }
+        }
+        PlatformFactChecks.recordCoverage(input, into: &outcome.coverage)
+        return outcome
+    }
+}
