@@ -1,0 +1,67 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// Every command × format over the samples, and the help pages, pinned by expected-output files.
+///
+/// The files are Tests/Golden/NAME.out, listed in Tests/Golden/cases.tsv: a change of output fails here and shows
+/// as a diff to review. `scripts/update-golden` regenerates them.
+struct GoldenCLITests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let arguments: [String]
+        var testDescription: String { name }
+    }
+
+    static let folder = Repository.root.appendingPathComponent("Tests/Golden")
+
+    static let cases: [Case] = {
+        guard let table = try? String(contentsOf: folder.appendingPathComponent("cases.tsv"), encoding: .utf8) else {
+            return []
+        }
+        return table.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            guard fields.count == 2 else { return nil }
+            return Case(name: String(fields[0]), arguments: fields[1].split(separator: " ").map(String.init))
+        }
+    }()
+
+    @Test func theCasesAreThere() {
+        #expect(Self.cases.count >= 40, "Tests/Golden/cases.tsv lists \(Self.cases.count) cases")
+    }
+
+    @Test(arguments: cases)
+    func outputIsAsPinned(_ golden: Case) throws {
+        let result = try CLI.run(golden.arguments, environment: ["COLUMNS": "100"], directory: Repository.root)
+        let actual = "exit: \(result.status)\n--- stdout\n\(result.stdout)\n--- stderr\n\(result.stderr)"
+        let file = Self.folder.appendingPathComponent("\(golden.name).out")
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(
+            actual == expected,
+            "\(golden.name) differs from Tests/Golden/\(golden.name).out: run scripts/update-golden and review the diff"
+        )
+    }
+
+    /// The README's example runs are golden outputs: each `<!-- golden:NAME -->` block holds NAME's command and its
+    /// stdout as pinned, so the README cannot drift from what the tool prints.
+    @Test func theREADMEsExampleRunsAreThePinnedOutputs() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "<!-- golden:").dropFirst()
+        #expect(blocks.count >= 3, "the README shows pinned runs")
+        for block in blocks {
+            let name = String(block.prefix { $0 != " " })
+            let shown = block.components(separatedBy: "<!-- /golden -->").first ?? ""
+            let golden = try #require(Self.cases.first { $0.name == name }, "\(name) is not a golden case")
+            let pinned = try String(
+                contentsOf: Self.folder.appendingPathComponent("\(name).out"),
+                encoding: .utf8
+            )
+            let stdout = pinned.components(separatedBy: "--- stdout\n").dropFirst().joined(separator: "--- stdout\n")
+                .components(separatedBy: "\n--- stderr\n").dropLast().joined(separator: "\n--- stderr\n")
+            let expected =
+                "\(name) -->\n```console\n$ ipacheck \(golden.arguments.joined(separator: " "))\n\(stdout)```\n"
+            #expect(shown == expected, "README's \(name) run differs from Tests/Golden: run scripts/update-golden")
+        }
+    }
+}
