@@ -49,8 +49,12 @@ extension InfoReport {
         if signing.xmlEntitlements { entitlements.append("XML") }
         if signing.derEntitlements { entitlements.append("DER") }
         parts.append(entitlements.isEmpty ? "no entitlements" : "entitlements " + entitlements.joined(separator: "+"))
-        parts.append(signing.provisioningProfile != nil ? "embedded profile" : "no profile")
-        if signing.encrypted { parts.append("FairPlay-encrypted") }
+        if let distribution = signing.distribution {
+            parts.append(distribution)
+        } else {
+            parts.append(signing.provisioningProfile != nil ? "embedded profile" : "no profile")
+            if signing.encrypted { parts.append("FairPlay-encrypted") }
+        }
         return .text(parts.joined(separator: " · "))
     }
 }

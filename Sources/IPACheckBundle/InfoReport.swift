@@ -58,6 +58,15 @@ public struct SigningSummary: Encodable, Sendable, Hashable {
     public let sealedResources: Bool
     /// Why the executable could not be read, if it could not.
     public let problem: String?
+    /// The distribution the build itself shows, when it is unmistakable: `App Store (FairPlay-encrypted)` for an
+    /// app as the App Store delivers it (see ``appStoreDistribution``); `nil` otherwise (a profile tells the rest).
+    public let distribution: String?
+
+    /// What ``distribution`` says of an app as the App Store delivers it.
+    public static let appStoreDistribution = "App Store (FairPlay-encrypted)"
+
+    /// The common name of the certificate the App Store signs the apps it delivers with.
+    public static let appStoreSignerName = "Apple iPhone OS Application Signing"
 
     /// Summarises a parsed executable.
     init(container: MachOContainer?, bundle: AppBundle, problem: String?) {
@@ -77,10 +86,27 @@ public struct SigningSummary: Encodable, Sendable, Hashable {
         xmlEntitlements = signatures.contains { $0.xmlEntitlements != nil }
         derEntitlements = signatures.contains { $0.derEntitlements != nil }
         cmsSigned = signatures.contains { ($0.cmsSignature?.payload.count ?? 0) > 0 }
-        encrypted = slices.contains { $0.loadCommands.encryption?.isEncrypted ?? false }
+        encrypted = slices.contains(where: \.isEncrypted)
         provisioningProfile = bundle.provisioningProfile
         sealedResources = bundle.codeResources != nil
         self.problem = problem
+        distribution =
+            Self.isAppStoreDelivery(slices: slices, profile: bundle.provisioningProfile)
+            ? Self.appStoreDistribution : nil
+    }
+
+    /// Whether the executable is an App Store delivery: no embedded profile, every slice signed, some slice still
+    /// FairPlay-encrypted, and every slice's CMS signer named Apple iPhone OS Application Signing (Apple Inc.).
+    ///
+    /// A listing reads the signer's name only; `check` and `verify` verify the message and judge its chain.
+    static func isAppStoreDelivery(slices: [MachOSlice], profile: String?) -> Bool {
+        guard profile == nil, !slices.isEmpty, slices.contains(where: \.isEncrypted) else { return false }
+        return slices.allSatisfy { slice in
+            guard let cms = slice.signature?.cmsSignature?.payload, !cms.isEmpty,
+                let signer = CMSSignerSubject.read(cms)
+            else { return false }
+            return signer.commonName == appStoreSignerName && signer.organization == "Apple Inc."
+        }
     }
 }
 

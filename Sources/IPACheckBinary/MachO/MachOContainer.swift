@@ -12,6 +12,16 @@ public struct MachOSlice: Hashable, Sendable {
     /// The CPU type and subtype (from the slice's own header).
     public var architecture: Architecture { header.architecture }
 
+    /// The FairPlay-encrypted bytes (offsets from the slice's start), when `LC_ENCRYPTION_INFO(_64)` says the
+    /// slice is still encrypted (`cryptid` ≠ 0) and its range lies inside the slice; `nil` otherwise.
+    public var encryptedRange: Range<Int>? {
+        guard let encryption = loadCommands.encryption, encryption.isEncrypted else { return nil }
+        return encryption.range(inSliceOf: range.count)
+    }
+
+    /// Whether `LC_ENCRYPTION_INFO(_64)` says the slice is still FairPlay-encrypted (`cryptid` ≠ 0).
+    public var isEncrypted: Bool { loadCommands.encryption?.isEncrypted ?? false }
+
     /// The signature's bytes in the file, if the slice is signed.
     public var signatureFileRange: Range<Int>? {
         loadCommands.codeSignatureRange.map { (range.lowerBound + $0.lowerBound)..<(range.lowerBound + $0.upperBound) }

@@ -94,14 +94,27 @@ public struct LoadCommand: Hashable, Sendable {
 /// `LC_ENCRYPTION_INFO(_64)`: the FairPlay-encrypted range and whether it is still encrypted.
 ///
 /// ```c
-/// struct encryption_info_command {   // _64 adds `uint32_t pad`
+/// struct encryption_info_command {      // LC_ENCRYPTION_INFO, 20 bytes
 ///     uint32_t cmd, cmdsize;
-///     uint32_t cryptoff;   // file offset of the encrypted range
+///     uint32_t cryptoff;   // file offset of the encrypted range, from the start of the slice
 ///     uint32_t cryptsize;  // its size
-///     uint32_t cryptid;    // 0 = not encrypted (decrypted or never encrypted)
+///     uint32_t cryptid;    // 0 = not encrypted (decrypted or never encrypted); 1 = FairPlay
+/// };
+/// struct encryption_info_command_64 {   // LC_ENCRYPTION_INFO_64, 24 bytes
+///     uint32_t cmd, cmdsize, cryptoff, cryptsize, cryptid;
+///     uint32_t pad;        // keeps the command a multiple of 8 bytes
 /// };
 /// ```
+///
+/// The App Store encrypts the range after signing, and the code signature's page hashes are of the encrypted
+/// bytes: the kernel's FairPlay pager checks each page it reads from the file against the CodeDirectory and
+/// only then decrypts it (XNU `osfmk/vm/vm_apple_protect.c`, `apple_protect_pager_data_request`).
 public struct EncryptionInfo: Hashable, Sendable {
+    /// The smallest `cmdsize` of `LC_ENCRYPTION_INFO` (`sizeof(struct encryption_info_command)`).
+    public static let commandSize = 20
+    /// The smallest `cmdsize` of `LC_ENCRYPTION_INFO_64` (`sizeof(struct encryption_info_command_64)`).
+    public static let command64Size = 24
+
     /// `cryptoff`.
     public let offset: UInt32
     /// `cryptsize`.
@@ -109,8 +122,41 @@ public struct EncryptionInfo: Hashable, Sendable {
     /// `cryptid`: non-zero when the App Store's FairPlay encryption is still applied.
     public let cryptID: UInt32
 
+    /// Creates the command's values as stored.
+    public init(offset: UInt32, size: UInt32, cryptID: UInt32) {
+        self.offset = offset
+        self.size = size
+        self.cryptID = cryptID
+    }
+
     /// Whether the code is still encrypted (a store download that was not decrypted).
     public var isEncrypted: Bool { cryptID != 0 }
+
+    /// The encrypted bytes as offsets from the start of the slice (`cryptoff..<cryptoff + cryptsize`).
+    ///
+    /// Both values are `UInt32`, so the sum is done in `UInt64` and cannot overflow.
+    public var byteRange: Range<UInt64> { UInt64(offset)..<(UInt64(offset) + UInt64(size)) }
+
+    /// The encrypted range inside a slice of `sliceLength` bytes, or `nil` when it is empty or does not lie
+    /// wholly inside the slice (a malformed command: the kernel maps no such range).
+    public func range(inSliceOf sliceLength: Int) -> Range<Int>? {
+        guard size > 0, let length = UInt64(exactly: sliceLength), byteRange.upperBound <= length,
+            let lower = Int(exactly: byteRange.lowerBound), let upper = Int(exactly: byteRange.upperBound)
+        else { return nil }
+        return lower..<upper
+    }
+
+    /// The indices of the pages of `pageSize` bytes (from the start of the slice) that hold encrypted bytes,
+    /// among the first `pageCount`; empty when the range is empty.
+    public func pages(pageSize: Int, pageCount: Int) -> Range<Int> {
+        guard size > 0, pageSize > 0, pageCount > 0, let size64 = UInt64(exactly: pageSize) else { return 0..<0 }
+        // Page numbers of the first and last encrypted byte; both fit in Int (at most 2^32 / 1).
+        let first = Int(clamping: byteRange.lowerBound / size64)
+        let last = Int(clamping: (byteRange.upperBound - 1) / size64)
+        let lower = min(first, pageCount)
+        let upper = min(last + 1, pageCount)
+        return lower..<max(lower, upper)
+    }
 }
 
 /// What the load commands of one slice say that ipacheck needs.
@@ -188,6 +234,24 @@ public struct LoadCommands: Hashable, Sendable {
                 }
                 signature = dataOffset..<end
             case .encryptionInfo, .encryptionInfo64:
+                let minimum =
+                    entry.type == .encryptionInfo64 ? EncryptionInfo.command64Size : EncryptionInfo.commandSize
+                guard size >= minimum else {
+                    throw ParseError(
+                        .truncated,
+                        field: "encryption_info_command.cmdsize",
+                        at: reader.baseOffset + position,
+                        reason: "cmdsize \(size) is smaller than the \(minimum) bytes of the command"
+                    )
+                }
+                guard encryption == nil else {
+                    throw ParseError(
+                        .invalidValue,
+                        field: "LC_ENCRYPTION_INFO",
+                        at: reader.baseOffset + position,
+                        reason: "a slice has at most one encryption command; this is the second"
+                    )
+                }
                 encryption = EncryptionInfo(
                     offset: try body.readUInt32("encryption_info_command.cryptoff", bigEndian: order),
                     size: try body.readUInt32("encryption_info_command.cryptsize", bigEndian: order),

@@ -1,5 +1,6 @@
 import IPACheckBinary
 import IPACheckBundle
+import IPACheckCMS
 import IPACheckPlist
 public import IPACheckReport
 import IPACheckSigning
@@ -53,6 +54,49 @@ public enum DistributionChecks {
                 + "for another: an ad hoc build uploaded to App Store Connect, an App Store build sent to testers.",
             fix: "Export again with the profile for the intended distribution, or correct --distribution."
         )
+
+        /// DIST005: an app as the App Store delivers it, which needs no profile.
+        public let appStoreBuild = Rule(
+            "DIST005",
+            .note,
+            "FairPlay-encrypted App Store build",
+            summary: "The bundle is an app as the App Store delivers it: its code is FairPlay-encrypted "
+                + "(LC_ENCRYPTION_INFO cryptid 1), it is signed by Apple's application-signing certificate (Apple "
+                + "iPhone OS Application Signing) and it has no embedded.mobileprovision, which store builds do not "
+                + "carry. Its distribution is the App Store; a missing profile is not a fault (DIST001 does not apply).",
+            fix: "Nothing to fix. To check what you upload, run ipacheck on the .ipa exported from Xcode."
+        )
+    }
+
+    /// Why a bundle counts as an App Store delivery: its encrypted slices and its signer.
+    struct AppStoreDelivery: Hashable, Sendable {
+        /// The architectures whose code is FairPlay-encrypted.
+        let encryptedArchitectures: [String]
+        /// The signer certificate's subject, as read from the CMS message.
+        let signer: String
+    }
+
+    /// Whether `fact` is an app as the App Store delivers it: no embedded profile, every slice signed, some slice
+    /// still FairPlay-encrypted (`cryptid` ≠ 0), and the CMS signer is Apple's application-signing certificate
+    /// (``SignatureVerifier/isAppStoreSigner(_:)``).
+    ///
+    /// Only the subject is read here; whether the signer chains to Apple's root is ``TrustChecks``' question (a
+    /// self-made certificate with this name is reported there, SIG009).
+    static func appStoreDelivery(_ fact: BundleFacts) -> AppStoreDelivery? {
+        guard fact.bundle.provisioningProfile == nil, let slices = fact.container?.slices, !slices.isEmpty,
+            slices.allSatisfy({ $0.signature != nil })
+        else { return nil }
+        let encrypted = slices.filter(\.isEncrypted).map(\.architecture.name)
+        guard !encrypted.isEmpty else { return nil }
+        var subject: String?
+        for slice in slices {
+            guard let signature = slice.signature, let cms = signature.cmsSignature, !cms.payload.isEmpty,
+                let check = try? CMSSignatureCheck.check(cms: cms.payload, codeDirectories: signature.codeDirectories),
+                let signer = check.signer, SignatureVerifier.isAppStoreSigner(signer)
+            else { return nil }
+            subject = subject ?? signer.subject
+        }
+        return subject.map { AppStoreDelivery(encryptedArchitectures: encrypted, signer: $0) }
     }
 
     /// The rules declared here.
@@ -69,7 +113,7 @@ public enum DistributionChecks {
     static let distributionOnlyRules: [Rule] = [
         DistributionChecks.rules.noProfile, DistributionChecks.rules.simulatorBuild,
         DistributionChecks.rules.adHocSignature, ProfileChecks.rules.developmentProfileInRelease,
-        SignatureVerifier.rules.unsigned,
+        SignatureVerifier.rules.unsigned, DistributionChecks.rules.appStoreBuild,
     ]
 
     /// The distribution a build is judged for: the one asked for, else the one the main app's profile is for
@@ -77,6 +121,7 @@ public enum DistributionChecks {
     /// assumes on its own.
     static func effective(asked: Distribution?, facts: [BundleFacts]) -> Distribution? {
         if let asked { return asked }
+        if let main = facts.first, main.profile == nil, appStoreDelivery(main) != nil { return .appStore }
         guard let kind = facts.first?.profile?.kind, let derived = Distribution(profile: kind), derived != .development
         else { return nil }
         return derived
@@ -124,6 +169,26 @@ public enum DistributionChecks {
                         bundle: path
                     )
                 )
+            }
+            if fact.profile == nil, let delivery = appStoreDelivery(fact) {
+                findings.append(
+                    DistributionChecks.rules.appStoreBuild.finding(
+                        "\(path) is an App Store delivery: FairPlay-encrypted "
+                            + "(\(delivery.encryptedArchitectures.joined(separator: ", "))), signed by \(delivery.signer), "
+                            + "no embedded.mobileprovision; its distribution is the App Store",
+                        bundle: path
+                    )
+                )
+                if let distribution, distribution != .appStore {
+                    findings.append(
+                        DistributionChecks.rules.profileKindMismatch.finding(
+                            "\(path) is gated for \(distribution.rawValue) but is an App Store delivery "
+                                + "(FairPlay-encrypted, signed by Apple for the App Store)",
+                            bundle: path
+                        )
+                    )
+                }
+                continue
             }
             guard let profile = fact.profile else {
                 findings.append(

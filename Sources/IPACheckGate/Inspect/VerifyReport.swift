@@ -65,6 +65,7 @@ public struct VerifyReport: Sendable {
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
     public static let trustRules: [Rule] = [
         SignatureVerifier.rules.signerExpired, SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.noCMS,
+        SignatureVerifier.rules.chainCertificateExpired, SignatureVerifier.rules.chainInvalid,
     ]
 
     /// The rules `verify` applies, with `--strict` raising the trust rules to errors.

@@ -19,6 +19,7 @@ extension SignatureVerifier {
         pages: CodePageDigests?,
         infoPlist: SealedFile,
         codeResources: SealedFile,
+        encryption: EncryptionInfo? = nil,
         arch: String,
         context: Context
     ) -> DirectoryResult {
@@ -47,17 +48,26 @@ extension SignatureVerifier {
                     specialSlots: []
                 ),
                 problems: problems,
-                notes: notes
+                notes: notes,
+                pagesCompared: false,
+                encryptedPages: 0
             )
         }
 
         // Code pages: [0, codeLimit) in pages of 2^pageSize; the last page may be short.
         var modified: [Int] = []
         var pageCount = 0
+        var compared = false
+        // FairPlay-encrypted pages are compared as they are: the CodeDirectory hashes the encrypted bytes, which
+        // iOS checks before it decrypts a page (XNU vm_apple_protect.c, apple_protect_pager_data_request).
+        var encrypted = 0..<0
         let sliceLength = pages?.slice.count ?? 0
         if let limit = Int(exactly: directory.codeLimit), limit <= sliceLength {
             let pageSize = directory.pageSize ?? max(limit, 1)
             pageCount = limit == 0 ? 0 : (limit - 1) / pageSize + 1
+            if let encryption, encryption.isEncrypted {
+                encrypted = encryption.pages(pageSize: pageSize, pageCount: pageCount)
+            }
             if pageCount != directory.codeSlotCount {
                 problems.append(
                     context.finding(
@@ -70,15 +80,18 @@ extension SignatureVerifier {
             } else if pageSize != CodePageDigests.pageSize || hashType == .sha384
                 || (0..<pageCount).contains(where: { pages?.digest(hashType, page: $0, codeLimit: limit) == nil })
             {
+                let encryptedWords =
+                    encrypted.isEmpty ? "" : ", \(encrypted.count) of them FairPlay-encrypted, none decrypted either"
                 notes.append(
                     context.finding(
                         SignatureVerifier.rules.codePagesNotChecked,
                         "The code pages of \(name) were not checked (pages of \(pageSize) bytes, code limit \(limit), "
-                            + "signature at \(pages?.hashedLength ?? 0)).",
+                            + "signature at \(pages?.hashedLength ?? 0)\(encryptedWords)).",
                         slice: arch
                     )
                 )
             } else {
+                compared = true
                 for page in 0..<pageCount {
                     let expected = directory.codeSlotHash(page).map(Array.init)
                     if pages?.digest(hashType, page: page, codeLimit: limit) != expected { modified.append(page) }
@@ -96,11 +109,17 @@ extension SignatureVerifier {
         }
         if !modified.isEmpty {
             let list = modified.prefix(10).map(String.init).joined(separator: ", ")
+            let inEncrypted = modified.filter { encrypted.contains($0) }.count
+            let encryptedWords =
+                inEncrypted == 0
+                ? ""
+                : " \(inEncrypted) of them lie in the FairPlay-encrypted range, whose hashes are of the encrypted "
+                    + "bytes: pages decrypted or altered after signing no longer match."
             problems.append(
                 context.finding(
                     SignatureVerifier.rules.codePageModified,
                     "\(modified.count) of \(pageCount) code pages differ from \(name) (pages \(list)"
-                        + (modified.count > 10 ? ", …" : "") + ").",
+                        + (modified.count > 10 ? ", …" : "") + ")." + encryptedWords,
                     slice: arch
                 )
             )
@@ -184,7 +203,9 @@ extension SignatureVerifier {
                 specialSlots: slots
             ),
             problems: problems,
-            notes: notes
+            notes: notes,
+            pagesCompared: compared,
+            encryptedPages: compared ? encrypted.count : 0
         )
     }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 public import IPACheckBinary
 import IPACheckBundle
-import IPACheckCMS
+public import IPACheckCMS
 public import IPACheckReport
 
 /// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
@@ -95,16 +95,41 @@ public enum SignatureVerifier {
             fix: "Re-sign with a current certificate before distributing outside the App Store."
         )
 
-        /// SIG009: the signer does not chain to an Apple root (raised by ``TrustChecks``).
+        /// SIG009: no chain leads from the signer to an Apple root (raised by ``TrustChecks``).
         public let chainIncomplete = Rule(
             "SIG009",
             .note,
             "signer not traced to an Apple root",
-            summary: "The code signature's signer certificate does not lead, through the certificates the signature "
-                + "carries, to one of Apple's root CAs (checked by RFC 5280 path validation against the pinned roots, at "
-                + "the signing time): a self-made or third-party identity, or a chain missing its intermediate. Devices run "
-                + "only code signed by Apple-issued identities.",
-            fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development) and its intermediate."
+            summary: "No chain leads from the code signature's signer certificate, through the certificates the "
+                + "signature carries and Apple's intermediates ipacheck ships, to one of Apple's root CAs: a self-made "
+                + "or third-party identity. Devices run only code signed by Apple-issued identities. An Apple chain "
+                + "whose certificate had expired is SIG012, one that breaks another rule SIG013.",
+            fix: "Sign with an Apple-issued certificate (Apple Distribution or Apple Development)."
+        )
+
+        /// SIG012: the signer's chain to an Apple root has a certificate outside its validity when judged (raised by
+        /// ``TrustChecks``).
+        public let chainCertificateExpired = Rule(
+            "SIG012",
+            .note,
+            "certificate of the signer's Apple chain expired",
+            summary: "A chain leads from the signer to an Apple root, but a certificate on it (the signer's own or an "
+                + "intermediate) was outside its validity period when the chain was judged: at the CMS signing time, "
+                + "or now when the signature states none. The finding names the certificate, its date and the time "
+                + "judged.",
+            fix: "Re-sign with a current Apple certificate; Xcode installs Apple's current intermediates."
+        )
+
+        /// SIG013: the signer's chain to an Apple root breaks a rule of path validation other than time (raised by
+        /// ``TrustChecks``).
+        public let chainInvalid = Rule(
+            "SIG013",
+            .note,
+            "signer's Apple chain not valid",
+            summary: "A chain leads from the signer to an Apple root but breaks a rule of path validation other than "
+                + "time: an issuer that is no certificate authority, an extended key usage without code signing, or a "
+                + "critical extension ipacheck does not know. The finding says which.",
+            fix: "Sign with an Apple-issued code-signing certificate as Xcode or the developer portal provides it."
         )
 
         /// SIG010: a bound special slot could not be checked (file not supplied).
@@ -128,6 +153,21 @@ public enum SignatureVerifier {
             fix:
                 "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
                 + "pages and SHA-256."
+        )
+
+        /// SIG040: the code pages are FairPlay-encrypted and were compared as delivered.
+        public let encryptedCodePages = Rule(
+            "SIG040",
+            .note,
+            "code pages FairPlay-encrypted",
+            summary:
+                "LC_ENCRYPTION_INFO(_64) has a non-zero cryptid: the App Store encrypted these code pages after "
+                + "signing, as it delivers every app. The CodeDirectory hashes the pages as they are stored, encrypted "
+                + "(iOS checks each page's hash before it decrypts it), so ipacheck compares them as delivered; it "
+                + "cannot read the code itself, and says so when the pages could not be compared.",
+            fix:
+                "Nothing to fix in a build the App Store delivered. To inspect the code, check the build you exported "
+                + "from Xcode before upload."
         )
     }
 
@@ -233,6 +273,8 @@ public enum SignatureVerifier {
             )
         }
         var directoryChecks: [CodeDirectoryCheck] = []
+        var encryptedPagesCompared: [Int] = []
+        var allPagesCompared = true
         for directory in signature.codeDirectories {
             let result = check(
                 directory,
@@ -240,12 +282,15 @@ public enum SignatureVerifier {
                 pages: pages,
                 infoPlist: infoPlist,
                 codeResources: codeResources,
+                encryption: slice.loadCommands.encryption,
                 arch: arch,
                 context: context
             )
             directoryChecks.append(result.check)
             problems += result.problems
             notes += result.notes
+            if result.pagesCompared { encryptedPagesCompared.append(result.encryptedPages) }
+            allPagesCompared = allPagesCompared && result.pagesCompared
         }
 
         var cmsCheck: CMSSignatureCheck?
@@ -310,6 +355,16 @@ public enum SignatureVerifier {
                 )
             )
         }
+        if let note = encryptionNote(
+            slice,
+            comparedEncryptedPages: encryptedPagesCompared.max(),
+            allCompared: allPagesCompared,
+            signer: cmsCheck?.signer,
+            arch: arch,
+            context: context
+        ) {
+            notes.append(note)
+        }
         return SliceSignatureCheck(
             architecture: arch,
             isSigned: true,
@@ -325,6 +380,66 @@ public enum SignatureVerifier {
         var check: CodeDirectoryCheck
         var problems: [Finding]
         var notes: [Finding]
+        /// Whether the directory's code-page hashes were compared with the slice's pages.
+        var pagesCompared: Bool
+        /// How many of the compared pages hold FairPlay-encrypted bytes.
+        var encryptedPages: Int
+    }
+
+    /// The common name of Apple's application-signing certificate, which signs every app the App Store delivers
+    /// (subject `CN=Apple iPhone OS Application Signing, OU=Apple iPhone, O=Apple Inc., C=US`).
+    public static let appStoreSignerName = "Apple iPhone OS Application Signing"
+
+    /// Whether `certificate` is named as Apple's application-signing certificate (its subject only: whether it
+    /// chains to Apple's root is ``TrustChecks``' question).
+    public static func isAppStoreSigner(_ certificate: CertificateSummary) -> Bool {
+        certificate.subjectCommonName == appStoreSignerName && certificate.subjectOrganization == "Apple Inc."
+    }
+
+    /// SIG040 for a slice that is still FairPlay-encrypted: which bytes are encrypted, and whether its pages were
+    /// compared as delivered (the CodeDirectory hashes the encrypted bytes) or not compared at all.
+    ///
+    /// - Parameters:
+    ///   - comparedEncryptedPages: The most encrypted pages any CodeDirectory compared; `nil` when none compared.
+    ///   - allCompared: Whether every CodeDirectory's pages were compared.
+    private static func encryptionNote(
+        _ slice: MachOSlice,
+        comparedEncryptedPages: Int?,
+        allCompared: Bool,
+        signer: CertificateSummary?,
+        arch: String,
+        context: Context
+    ) -> Finding? {
+        guard let encryption = slice.loadCommands.encryption, encryption.isEncrypted else { return nil }
+        let rule = SignatureVerifier.rules.encryptedCodePages
+        var cryptid = "cryptid \(encryption.cryptID)"
+        if let signer, isAppStoreSigner(signer) {
+            cryptid += ", signed by \(appStoreSignerName) for App Store delivery"
+        }
+        guard let range = encryption.range(inSliceOf: slice.range.count) else {
+            return context.finding(
+                rule,
+                "LC_ENCRYPTION_INFO says the code is FairPlay-encrypted (\(cryptid)), but its range (cryptoff "
+                    + "\(encryption.offset), cryptsize \(encryption.size)) does not lie inside the \(slice.range.count)"
+                    + "-byte slice; the code pages were judged as stored.",
+                slice: arch
+            )
+        }
+        let what = "The code in bytes \(range.lowerBound) to \(range.upperBound) is FairPlay-encrypted (\(cryptid))"
+        guard let compared = comparedEncryptedPages else {
+            return context.finding(
+                rule,
+                what + "; its pages were not checked (see SIG011 or SIG004), neither encrypted nor decrypted.",
+                slice: arch
+            )
+        }
+        let partly = allCompared ? "" : " by the CodeDirectories whose pages could be compared"
+        return context.finding(
+            rule,
+            what + ": \(compared) code page\(compared == 1 ? "" : "s") were checked as delivered, encrypted\(partly), "
+                + "since the CodeDirectory hashes the encrypted bytes (iOS checks each page before decrypting it).",
+            slice: arch
+        )
     }
 
 }

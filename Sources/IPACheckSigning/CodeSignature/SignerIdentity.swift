@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import IPACheckCMS
 
 /// Who signed something (a code signature, a profile), with what trust evaluation needs: the signer's
@@ -12,9 +12,9 @@ public struct SignerIdentity: Hashable, Sendable {
     let messageCertificates: [[UInt8]]
     /// What was signed.
     let purpose: AppleTrust.Purpose
-    /// When the chain must have been valid: the signing time when the message has one, else the start of the
-    /// signer's validity (expiry is reported apart, so an old signature is not untrusted for being old).
-    let trustTime: Date
+    /// The CMS signing time the message states, at which the chain must have been valid; `nil` when it states
+    /// none, and the chain is then judged at the time of the check.
+    let signingTime: Date?
 
     /// The identity of a verified CMS signer, when the message carries its certificate.
     init?(_ verification: CMSSignerVerification, signingTime: Date?, purpose: AppleTrust.Purpose) {
@@ -22,16 +22,28 @@ public struct SignerIdentity: Hashable, Sendable {
         self.certificate = certificate
         self.signerDER = der
         self.messageCertificates = verification.messageCertificates
-        self.trustTime = signingTime ?? certificate.notValidBefore.addingTimeInterval(1)
+        self.signingTime = signingTime
         self.purpose = purpose
     }
 
-    /// Whether a chain leads from the signer to one of Apple's pinned roots.
+    /// When the chain is judged: at the signing time the message states, else `now`.
+    public func judgementTime(now: Date = Date()) -> AppleTrust.JudgementTime {
+        signingTime.map(AppleTrust.JudgementTime.signingTime) ?? .now(now)
+    }
+
+    /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or now when
+    /// the message states none).
     public func evaluateTrust() async -> AppleTrust.Verdict {
+        await evaluateTrust(now: Date())
+    }
+
+    /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or `now`
+    /// when the message states none).
+    public func evaluateTrust(now: Date) async -> AppleTrust.Verdict {
         await AppleTrust.evaluate(
             signer: signerDER,
             intermediates: messageCertificates,
-            at: trustTime,
+            at: judgementTime(now: now),
             purpose: purpose
         )
     }

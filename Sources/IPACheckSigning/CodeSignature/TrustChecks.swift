@@ -1,10 +1,13 @@
+public import Foundation
 import IPACheckCMS
 public import IPACheckReport
 
-/// The trust rules (SIG009, PROF006): whether each signer of code or of a provisioning profile is Apple's.
+/// The trust rules: whether each signer of code or of a provisioning profile is Apple's, and if not, what is really
+/// wrong (SIG009/PROF006 no chain to an Apple root; SIG012/PROF010 an Apple chain with a certificate outside its
+/// validity when judged; SIG013/PROF011 an Apple chain that breaks another rule).
 ///
-/// A signer is Apple's when it chains to one of Apple's pinned roots. Each distinct signer is evaluated once, and
-/// one finding names every bundle (and slice) it signed, because one untrusted certificate is one cause.
+/// Each distinct signer is evaluated once, and one finding names every bundle (and slice) it signed, because one
+/// untrusted certificate is one cause.
 public enum TrustChecks {
     /// Something signed, and where.
     public struct Signed: Sendable {
@@ -27,7 +30,11 @@ public enum TrustChecks {
     }
 
     /// The rules raised here.
-    public static let rules = [SignatureVerifier.rules.chainIncomplete, ProfileChecks.rules.notAppleSigner]
+    public static let rules = [
+        SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.chainCertificateExpired,
+        SignatureVerifier.rules.chainInvalid, ProfileChecks.rules.notAppleSigner,
+        ProfileChecks.rules.chainCertificateExpired, ProfileChecks.rules.chainInvalid,
+    ]
 
     /// The code signers of these signature checks (ad hoc signatures have none).
     public static func codeSigners(_ check: SignatureCheck, bundle: String?) -> [Signed] {
@@ -36,38 +43,61 @@ public enum TrustChecks {
         }
     }
 
-    /// Evaluates every distinct signer once and reports the untrusted ones.
-    ///
-    /// The message says "does not chain to an Apple root" only when that is the reason; an expired certificate on a
-    /// chain that does reach an Apple root is reported as expired (``AppleTrust/Verdict/untrusted(reason:)``).
-    public static func findings(code: [Signed], profiles: [Signed]) async -> [Finding] {
+    /// Evaluates every distinct signer once, at its signing time (or `now` when it states none), and reports those
+    /// whose chain is not valid, each with the rule for what is really wrong.
+    public static func findings(code: [Signed], profiles: [Signed], now: Date = Date()) async -> [Finding] {
         var verdicts: [SignerIdentity: AppleTrust.Verdict] = [:]
         for identity in Set((code + profiles).map(\.identity)) {
-            verdicts[identity] = await identity.evaluateTrust()
+            verdicts[identity] = await identity.evaluateTrust(now: now)
         }
         var findings: [Finding] = []
-        for signed in code {
-            guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
-            findings.append(
-                SignatureVerifier.rules.chainIncomplete.finding(
-                    "The code is signed by \"\(signed.identity.certificate.displayName)\", which Apple does not "
-                        + "vouch for: \(reason).",
+        for (signed, isCode) in code.map({ ($0, true) }) + profiles.map({ ($0, false) }) {
+            guard let verdict = verdicts[signed.identity],
+                let finding = finding(
+                    for: verdict,
+                    code: isCode,
+                    signer: signed.identity.certificate.displayName,
                     bundle: signed.bundle,
-                    affects: signed.slice.map { [$0] }
+                    slice: signed.slice,
+                    file: signed.file
                 )
-            )
-        }
-        for signed in profiles {
-            guard case .untrusted(let reason)? = verdicts[signed.identity] else { continue }
-            findings.append(
-                ProfileChecks.rules.notAppleSigner.finding(
-                    "The profile is signed by \"\(signed.identity.certificate.displayName)\", which Apple does not "
-                        + "vouch for: \(reason).",
-                    bundle: signed.bundle,
-                    location: signed.file ?? "embedded.mobileprovision"
-                )
-            )
+            else { continue }
+            findings.append(finding)
         }
         return Finding.merged(findings)
+    }
+
+    /// The finding for a verdict on the signer named `signer` of code (or of a profile), or `nil` when the signer is
+    /// trusted: the rule says what is really wrong, the message names the certificate, its date and the time judged.
+    static func finding(
+        for verdict: AppleTrust.Verdict,
+        code: Bool,
+        signer: String,
+        bundle: String?,
+        slice: String? = nil,
+        file: String? = nil
+    ) -> Finding? {
+        let what = code ? "The code" : "The profile"
+        let rule: Rule
+        let message: String
+        switch verdict {
+        case .trusted:
+            return nil
+        case .expired(let expiry):
+            let root = expiry.chain.last.map { "\"\($0)\"" } ?? "an Apple root"
+            rule = code ? SignatureVerifier.rules.chainCertificateExpired : ProfileChecks.rules.chainCertificateExpired
+            message =
+                "\(what) is signed by \"\(signer)\", whose chain to \(root) was not valid when judged: "
+                + "\(expiry.reason)."
+        case .invalidChain(let root, let reason):
+            rule = code ? SignatureVerifier.rules.chainInvalid : ProfileChecks.rules.chainInvalid
+            message = "\(what) is signed by \"\(signer)\", whose chain to \"\(root)\" is not valid: \(reason)."
+        case .untrusted(let reason):
+            rule = code ? SignatureVerifier.rules.chainIncomplete : ProfileChecks.rules.notAppleSigner
+            message = "\(what) is signed by \"\(signer)\", which does not chain to an Apple root: \(reason)."
+        }
+        return code
+            ? rule.finding(message, bundle: bundle, affects: slice.map { [$0] })
+            : rule.finding(message, bundle: bundle, location: file ?? "embedded.mobileprovision")
     }
 }
