@@ -2,7 +2,7 @@ import SwiftASN1
 
 /// The code directory hashes Apple's code-signing CMS lists among its signed attributes, decoded from ASN.1.
 ///
-/// codesign writes two attributes (codesign.md, "CMS signature"): `1.2.840.113635.100.9.1` holds a property list
+/// codesign writes two attributes: `1.2.840.113635.100.9.1` holds a property list
 /// `{cdhashes = [<data>, …]}` (truncated to 20 bytes), `1.2.840.113635.100.9.2` one `SEQUENCE { digestAlgorithm,
 /// OCTET STRING }` per code directory. Comparing them with the code directories is the signature check's job.
 public struct AppleCodeDirectoryHashes: Sendable {

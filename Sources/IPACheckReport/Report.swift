@@ -226,14 +226,23 @@ extension Report {
         public var name: String
         /// Its version (`1.2.0`).
         public var version: String
-        /// Its home page, an absolute URL; rule help links are this plus `#` and the lowercased rule ID.
+        /// Its home page, an absolute URL.
         public var informationUri: String?
+        /// The page documenting every rule, an absolute URL; a rule's help link is this plus `#` and the lowercased
+        /// rule ID (the home page's when not given).
+        public var rulesUri: String?
 
         /// Describes the program.
-        public init(name: String = "ipacheck", version: String, informationUri: String? = nil) {
+        public init(
+            name: String = "ipacheck",
+            version: String,
+            informationUri: String? = nil,
+            rulesUri: String? = nil
+        ) {
             self.name = name
             self.version = version
             self.informationUri = informationUri
+            self.rulesUri = rulesUri
         }
     }
 

@@ -8,7 +8,7 @@ public import IPACheckReport
 /// with the origin's file by meaning.
 ///
 /// Per host: `https://HOST/.well-known/apple-app-site-association` (the root path only as a fallback) with
-/// Apple's user agent, every serving rule of aasa.md §1 judged as a finding; the same URL again with the other
+/// Apple's user agent, every serving rule (docs/checks.md) judged as a finding; the same URL again with the other
 /// Apple user agent and a browser's, to expose WAF blocking; Apple's CDN copy (`<cdn-base><host>`) with its
 /// failure headers decoded. All hosts run at once (up to a cap that bounds open connections); a failed host never
 /// stops the others.

@@ -2,7 +2,7 @@ import Foundation
 public import IPACheckFetching
 public import IPACheckReport
 
-/// The `CDN` rules: what Apple's associated-domains CDN holds for a host (aasa.md §1.5, §6 D).
+/// The `CDN` rules: what Apple's associated-domains CDN holds for a host (since iOS 14 devices read the file from Apple's CDN).
 public enum CDNRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     public struct Rules: RuleSet {
@@ -112,7 +112,7 @@ public struct AppleFailureReason: Hashable, Sendable, Codable {
         advice = Self.advice(code: code, text: text)
     }
 
-    /// The advice table for the SWCERR codes seen in captured CDN responses (aasa.md §1.5).
+    /// The advice table for the SWCERR codes seen in captured CDN responses.
     static func advice(code: String?, text: String) -> String {
         let lower = text.lowercased()
         switch code {

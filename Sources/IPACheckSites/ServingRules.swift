@@ -1,6 +1,6 @@
 public import IPACheckReport
 
-/// The `SERVE` rules: how the origin serves `/.well-known/apple-app-site-association` (aasa.md §1.1–1.3, §6 C).
+/// The `SERVE` rules: how the origin serves `/.well-known/apple-app-site-association` (Apple's "Supporting associated domains" and TN3155).
 public enum ServingRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     public struct Rules: RuleSet {

@@ -2,13 +2,16 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// The README's layout section names every source target and nothing that is not one.
+/// The architecture page (docs/architecture.md) names every source target and nothing that is not one.
 struct LayoutTests {
     @Test func theTargetGraphNamesEverySourceFolder() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "## Layout\n"))
-        let end = try #require(readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex))
-        let section = readme[start.upperBound..<end.lowerBound]
+        let page = try String(
+            contentsOf: Repository.root.appendingPathComponent("docs/architecture.md"),
+            encoding: .utf8
+        )
+        let start = try #require(page.range(of: "# Layout\n"))
+        let end = page.range(of: "\n## ", range: start.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
+        let section = page[start.upperBound..<end]
         let graph = try #require(section.components(separatedBy: "```").dropFirst().first)
         let named = Set(
             graph.split(separator: "\n").compactMap { line -> [String]? in
@@ -21,6 +24,9 @@ struct LayoutTests {
             atPath: Repository.root.appendingPathComponent("Sources").path
         ).filter { !$0.hasPrefix(".") }
         #expect(folders.count >= 10, "only \(folders) under Sources/")
-        #expect(Set(folders) == named, "README names \(named.sorted()); Sources holds \(folders.sorted())")
+        #expect(
+            Set(folders) == named,
+            "docs/architecture.md names \(named.sorted()); Sources holds \(folders.sorted())"
+        )
     }
 }

@@ -64,7 +64,7 @@ struct LintContext {
     /// How many earlier rules each rule is compared with for coverage (real files have far fewer rules).
     static let coverageWindow = 500
     /// How many bytes of paths the coverage comparison reads, counted from the first rule: Apple's size limit for
-    /// the whole file (aasa.md §1.3), so the rules of any file Apple reads are compared in full.
+    /// the whole file (Apple reads at most 128 KB), so the rules of any file Apple reads are compared in full.
     static let coverageTextWindow = 131_072
 
     /// A known name that differs from `key` only by case, or by at most two edits.

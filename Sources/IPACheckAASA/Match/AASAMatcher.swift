@@ -3,6 +3,8 @@ public import Foundation
 extension AASADocument {
     /// A matcher answering "would iOS open this URL in `appID`?" for one service, with every pattern compiled once.
     ///
+    /// The rules it follows are docs/matching.md's (M1–M25, which the comments of this module cite).
+    ///
     /// - Parameters:
     ///   - appID: The app's `application-identifier` (`TEAMID.bundle.id`).
     ///   - service: `applinks` matches URLs against rules; the other services only check that the app is listed.
@@ -31,7 +33,7 @@ public struct AASAMatcher: Sendable {
         case noRules(String)
         /// The app is not listed for this service.
         case notListed(String)
-        /// A flat service lists the app: every URL "matches" (an entry without patterns, §2.5).
+        /// A flat service lists the app: every URL "matches" (an entry without patterns; docs/matching.md, "Other services").
         case listed(String)
     }
 

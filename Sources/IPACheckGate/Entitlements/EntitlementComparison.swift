@@ -78,7 +78,7 @@ public enum EntitlementComparison {
             "MDM-managed associated domains not granted",
             summary:
                 "`com.apple.developer.associated-domains.mdm-managed` is a restricted entitlement; without Apple's "
-                + "grant in the profile the app does not install (aasa.md §1.6).",
+                + "grant in the profile the app does not install.",
             fix: "Request the entitlement from Apple for the App ID, or remove it."
         )
 

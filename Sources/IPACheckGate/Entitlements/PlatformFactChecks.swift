@@ -6,7 +6,7 @@ public import IPACheckPlist
 public import IPACheckReport
 public import IPACheckSigning
 
-/// Facts of the platform that changed since the AASA rules were first written (`aasa.md` §8, checked 2026-11):
+/// Facts of the platform that changed since the AASA rules were first written (Apple's pages, checked 2026-11):
 /// browser apps and universal links, HTTPS callbacks of `ASWebAuthenticationSession`, and when App Clips need the
 /// AASA's `appclips` entry.
 ///

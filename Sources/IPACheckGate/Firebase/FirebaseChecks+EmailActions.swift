@@ -24,12 +24,12 @@ extension FirebaseChecks {
     /// The link Firebase sends for `action` on `host`, for asking the AASA.
     ///
     /// The action handler link is `https://HOST/__/auth/action?mode=MODE&oobCode=…&apiKey=…&continueUrl=…&lang=…`:
-    /// the seed "passing state in email actions" (shared/seeds/004) names its query parameters `oobCode`, `mode`,
-    /// `apiKey` and `continueUrl`, and appflip-firebase.md §3.2 quotes it (`…/__/auth/action?apiKey…&mode=signIn&
+    /// Firebase's "Passing state in email actions" guide names its query parameters `oobCode`, `mode`,
+    /// `apiKey` and `continueUrl`, and firebase-admin-node's generated links show it (`…/__/auth/action?apiKey…&mode=signIn&
     /// oobCode…&continueUrl…&lang…`). Since FirebaseAuth 11.8.0 a mobile link (`handleCodeInApp`, which sign-in
     /// requires) wraps it on the same Hosting domain: `https://HOST/__/auth/links?link=https://HOST/__/auth/action?
-    /// apiKey%3D…%26mode%3DsignIn%26oobCode%3D…%26continueUrl%3D…%26lang%3Den` (§3.3, firebase-ios-sdk #14600), and
-    /// §7 says the AASA must match both (`/__/auth/links` and the action handler paths). So an action the app
+    /// apiKey%3D…%26mode%3DsignIn%26oobCode%3D…%26continueUrl%3D…%26lang%3Den` (firebase-ios-sdk #14600), and
+    /// Firebase Hosting's AASA opens both (`/__/auth/links` and the action handler paths). So an action the app
     /// requests with `ActionCodeSettings` (``FirebaseEmailAction/takesActionCodeSettings``) and handles itself
     /// arrives as the mobile link; `recoverEmail` and `revertSecondFactorAddition`, which Firebase sends by itself,
     /// arrive as the action handler link.
@@ -64,14 +64,14 @@ extension FirebaseChecks {
     }
 
     /// `text` as a query value: everything but unreserved characters and `:` `/` `?` percent-encoded (as Firebase
-    /// writes the nested `link=` value, §3.3).
+    /// writes the nested `link=` value).
     private static func queryEncoded(_ text: String) -> String {
         var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         allowed.insert(charactersIn: "-._~:/?")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    /// Each continue URL against the app: a universal link the app claims, whose AASA opens it (seed 004; §7).
+    /// Each continue URL against the app: a universal link the app claims, whose AASA opens it (Firebase's "Passing state in email actions").
     ///
     /// After the web action handler, "Continue" opens the continue URL; only a universal link of the app brings the
     /// user back into it, anything else stays in Safari. An AASA that could not be read is left to the serving

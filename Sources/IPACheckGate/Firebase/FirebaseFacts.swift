@@ -93,10 +93,10 @@ public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
 
 /// A Firebase Auth email action: the `mode` query parameter of the action link Firebase sends.
 ///
-/// The modes are those of appflip-firebase.md §7 ("The action modes are `signIn` (email-link sign-in),
+/// The modes are Firebase Auth's ("The action modes are `signIn` (email-link sign-in),
 /// `verifyEmail`, `resetPassword`, `recoverEmail`, `verifyAndChangeEmail` and `revertSecondFactorAddition`"). The
 /// first four are the `requestType`s an app asks for with `ActionCodeSettings` (`EMAIL_SIGNIN`, `VERIFY_EMAIL`,
-/// `PASSWORD_RESET`, `VERIFY_AND_CHANGE_EMAIL`, §3.1, `GetOOBConfirmationCodeRequest.swift`); Firebase sends the
+/// `PASSWORD_RESET`, `VERIFY_AND_CHANGE_EMAIL`, firebase-ios-sdk's `GetOOBConfirmationCodeRequest.swift`); Firebase sends the
 /// last two by itself, to the old address, with no `ActionCodeSettings`.
 public enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codable {
     /// Email-link sign-in (`sendSignInLink`); always handled in the app.

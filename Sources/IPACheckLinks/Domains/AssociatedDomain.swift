@@ -2,7 +2,7 @@ import Foundation
 public import IPACheckReport
 
 /// One string of `com.apple.developer.associated-domains`, `service:host[?mode=…]`, parsed the way iOS reads
-/// it, with every reason iOS would reject or ignore it kept as data, never dropped (aasa.md §1.6–§1.7, §6 B).
+/// it, with every reason iOS would reject or ignore it kept as data, never dropped (Apple's associated-domains entitlement page and TN3155).
 ///
 /// Encodes as the contract's `domains` JSON object: `entry`, `service`, `host`, `wildcard`, `mode`.
 public struct AssociatedDomain: Hashable, Sendable {

@@ -8,7 +8,7 @@ public enum AssociatedDomains {
     public static let key = "com.apple.developer.associated-domains"
     /// The boolean entitlement an app needs to accept MDM-supplied associated domains.
     public static let mdmManagedKey = "com.apple.developer.associated-domains.mdm-managed"
-    /// More entries than this draws ``AssociatedDomainRules/tooMany``; aasa.md §6 B ("about 30").
+    /// More entries than this draws ``AssociatedDomainRules/tooMany``; Apple's guide advises about 20 to 30.
     public static let recommendedMaximum = 30
     /// The most entries read; a hostile entitlement with more is cut short (and reported).
     public static let readLimit = 10_000
@@ -154,7 +154,7 @@ public enum AssociatedDomains {
     }
 
     /// Findings for alternate modes the build's signing makes useless: `?mode=developer` (or
-    /// `developer+managed`) in a distribution-signed app, which iOS skips silently (aasa.md §1.6).
+    /// `developer+managed`) in a distribution-signed app, which iOS skips silently (Apple's associated-domains entitlement page).
     ///
     /// The `check` command calls this with ``EntitlementComparison/signingKind(signed:profile:)``; nothing is
     /// reported when the signing kind is unknown (`nil`).

@@ -87,7 +87,7 @@ public struct SARIFRenderer: ReportRendering {
             report.inputs.enumerated().map { ($0.element.path, $0.offset) },
             uniquingKeysWith: { first, _ in first }
         )
-        let helpBase = report.tool.informationUri
+        let helpBase = report.tool.rulesUri ?? report.tool.informationUri
         let rules = ranRules.map { rule in
             ReportingDescriptor(
                 id: rule.id,

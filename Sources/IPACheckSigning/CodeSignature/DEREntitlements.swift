@@ -3,7 +3,7 @@ import SwiftASN1
 
 /// Decodes the DER entitlements blob (`0xfade7172` payload) into a ``PlistValue`` dictionary.
 ///
-/// Two encodings exist in signed apps, and both are read (see codesign.md, "Entitlements"):
+/// Two encodings exist in signed apps, and both are read:
 ///
 /// ```
 /// -- 1. What current Apple tools write:

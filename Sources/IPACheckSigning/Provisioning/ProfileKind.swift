@@ -15,7 +15,7 @@ public enum ProfileKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// Whether builds signed with this kind of profile are distribution builds (everything but development).
     public var isDistribution: Bool { self != .development }
 
-    /// Classifies a profile from its keys, as codesign.md ("Provisioning profiles") lays out.
+    /// Classifies a profile from its keys, by the keys Apple's profiles carry.
     ///
     /// Enterprise ⇐ `ProvisionsAllDevices`; development ⇐ devices + `get-task-allow`; ad hoc ⇐ devices without
     /// it; App Store ⇐ no devices. On macOS, where `get-task-allow` is not in profiles, a device list means

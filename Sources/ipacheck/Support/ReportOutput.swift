@@ -6,12 +6,15 @@ import IPACheckReport
 /// rendered in the chosen format, each input that could not be read gets one line on stderr, and the exit status
 /// follows the report (0 pass, 1 fail, 2 an input could not be read).
 enum ReportOutput {
-    /// Where the README (and its rule anchors) live, for SARIF help links.
+    /// The project's home page.
     static let projectURL = "https://github.com/ipacheck/ipacheck"
+
+    /// The rule reference (docs/rules.md, one anchor per rule), for SARIF help links.
+    static let rulesURL = projectURL + "/blob/main/docs/rules.md"
 
     /// The program, as reports name it.
     static var tool: Report.Tool {
-        Report.Tool(version: IPACheck.configuration.version, informationUri: projectURL)
+        Report.Tool(version: IPACheck.configuration.version, informationUri: projectURL, rulesUri: rulesURL)
     }
 
     /// An empty report for a command.

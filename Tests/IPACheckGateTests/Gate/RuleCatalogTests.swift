@@ -4,7 +4,7 @@ import IPACheckReport
 import IPACheckTestSupport
 import Testing
 
-/// The rule catalogue: every rule declared in the sources is listed once, documented, and the README's table is
+/// The rule catalogue: every rule declared in the sources is listed once, documented, and docs/rules.md's table is
 /// the catalogue's.
 struct RuleCatalogTests {
     /// Every rule of every set, with the name it is declared under.
@@ -85,7 +85,7 @@ struct RuleCatalogTests {
         }
     }
 
-    static let readme = Repository.root.appendingPathComponent("README.md")
+    static let readme = Repository.root.appendingPathComponent("docs/rules.md")
     static let begin = "<!-- rules:begin -->"
     static let end = "<!-- rules:end -->"
     static let readmeHasMarkers: Bool = {
@@ -93,7 +93,7 @@ struct RuleCatalogTests {
         return text.contains(begin) && text.contains(end)
     }()
 
-    @Test(.enabled(if: readmeHasMarkers, "README.md has no <!-- rules:begin --> / <!-- rules:end --> markers yet"))
+    @Test(.enabled(if: readmeHasMarkers, "docs/rules.md has no <!-- rules:begin --> / <!-- rules:end --> markers"))
     func readmeRuleTableIsTheCatalogues() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let start = try #require(text.range(of: Self.begin))
@@ -102,7 +102,7 @@ struct RuleCatalogTests {
         let expected = RuleCatalog.markdownTable.trimmingCharacters(in: .newlines)
         #expect(
             between == expected,
-            "README.md's rule table is out of date: regenerate it with `ipacheck rules --format markdown`"
+            "docs/rules.md's rule table is out of date: regenerate it with `ipacheck rules --format markdown`"
         )
     }
 }
