@@ -13,14 +13,29 @@ public struct Rule: Hashable, Sendable, Codable {
     public let summary: String
     /// How to fix what it finds.
     public let fix: String
+    /// Inputs that raise the rule and inputs that do not, for a rule whose input is text (an AASA document, an
+    /// associated-domains entry, a config file); a test runs every one, and `ipacheck rules ID` prints them.
+    public private(set) var examples: RuleExamples? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case id, severity, title, summary, fix
+    }
 
     /// Declares a rule.
-    public init(_ id: String, _ severity: Severity, _ title: String, summary: String, fix: String) {
+    public init(
+        _ id: String,
+        _ severity: Severity,
+        _ title: String,
+        summary: String,
+        fix: String,
+        examples: RuleExamples? = nil
+    ) {
         self.id = id
         self.severity = severity
         self.title = title
         self.summary = summary
         self.fix = fix
+        self.examples = examples
     }
 
     /// A finding of this rule, with the rule's severity (a report may raise or lower it for the whole rule, as
@@ -55,6 +70,36 @@ public struct Rule: Hashable, Sendable, Codable {
     /// The same rule with another severity: what a report's catalogue lists when an option (`verify --strict`)
     /// makes a rule fail the run.
     public func withSeverity(_ severity: Severity) -> Rule {
-        Rule(id, severity, title, summary: summary, fix: fix)
+        Rule(id, severity, title, summary: summary, fix: fix, examples: examples)
+    }
+}
+
+/// A rule's examples, as SwiftLint's `triggeringExamples` and `nonTriggeringExamples`: each triggering input must
+/// raise the rule and each non-triggering one must not.
+public struct RuleExamples: Hashable, Sendable, Codable {
+    /// What an example is, and so how the test runs it.
+    public enum Input: String, Hashable, Sendable, Codable {
+        /// A whole `apple-app-site-association` document, linted as `ipacheck lint` does.
+        case aasaDocument
+        /// One `com.apple.developer.associated-domains` entry (`applinks:example.com`).
+        case associatedDomainEntry
+        /// A `.ipacheck.yml` (or JSON) config file.
+        case configFile
+        /// An App Flip config file (`--appflip`).
+        case appFlipConfig
+    }
+
+    /// What the examples are.
+    public let input: Input
+    /// Inputs that raise the rule.
+    public let triggering: [String]
+    /// Inputs that do not.
+    public let nonTriggering: [String]
+
+    /// Declares examples.
+    public init(_ input: Input, triggering: [String], nonTriggering: [String]) {
+        self.input = input
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
     }
 }

@@ -281,7 +281,34 @@ extension AASARules {
             "AASA file starts with a byte order mark",
             summary: "A UTF-8 BOM is not part of JSON (RFC 8259 forbids emitting it). ipacheck skips it, as Apple's "
                 + "Foundation-based reader is believed to, but other validators and some CDNs reject the file.",
-            fix: "Save the file as UTF-8 without BOM."
+            fix: "Save the file as UTF-8 without BOM.",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    """
+                    \u{FEFF}{
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """
+                ]
+            )
         )
 
         let duplicateKey = Rule(
@@ -290,7 +317,38 @@ extension AASARules {
             "duplicate JSON key",
             summary: "The same key appears twice in one object; Apple's parser keeps only one value (the last), so "
                 + "the other is silently lost.",
-            fix: "Merge the two values under one key (for details, one entry per app)."
+            fix: "Merge the two values under one key (for details, one entry per app).",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/orders/*"}],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [
+                            {"/": "/products/*"},
+                            {"/": "/orders/*"}
+                          ]
+                        }]
+                      }
+                    }
+                    """
+                ]
+            )
         )
 
         let overSizeLimit = Rule(

@@ -22,7 +22,26 @@ public enum AASARules {
             .error,
             "empty AASA file",
             summary: "The file has no content, so the domain associates with no app.",
-            fix: "Serve the JSON document itself at /.well-known/apple-app-site-association."
+            fix: "Serve the JSON document itself at /.well-known/apple-app-site-association.",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    "",
+                    "\u{FEFF}\n",
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """
+                ]
+            )
         )
 
         let invalidUTF8 = Rule(
@@ -39,7 +58,58 @@ public enum AASARules {
             "AASA file is not valid JSON",
             summary: "Apple parses the file as strict JSON: trailing commas, comments, single quotes, unquoted keys or "
                 + "junk after the document make the whole file unusable.",
-            fix: "Fix the syntax at the reported position; validate with a strict JSON parser (python3 -m json.tool)."
+            fix: "Fix the syntax at the reported position; validate with a strict JSON parser (python3 -m json.tool).",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [
+                            {"/": "/products/*"},
+                            {"/": "/orders/*"},
+                          ]
+                        }]
+                      }
+                    }
+                    """,
+                    """
+                    {
+                      // universal links
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """,
+                    """
+                    {
+                      'applinks': {
+                        'details': [{'appIDs': ['A1B2C3D4E5.com.acme.shop'], 'components': [{'/': '/*'}]}]
+                      }
+                    }
+                    """,
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [
+                            {"/": "/products/*"},
+                            {"/": "/orders/*"}
+                          ]
+                        }]
+                      }
+                    }
+                    """
+                ]
+            )
         )
 
         let rootNotObject = Rule(
@@ -47,7 +117,24 @@ public enum AASARules {
             .error,
             "AASA root is not a JSON object",
             summary: "The document must be an object with service keys such as \"applinks\" and \"webcredentials\".",
-            fix: "Wrap the content in { \"applinks\": { \"details\": [ … ] } }."
+            fix: "Wrap the content in { \"applinks\": { \"details\": [ … ] } }.",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    """
+                    [
+                      {"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.shop"], "components": [{"/": "/*"}]}]}}
+                    ]
+                    """
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.shop"], "components": [{"/": "/*"}]}]}
+                    }
+                    """
+                ]
+            )
         )
 
         let tooDeep = Rule(
@@ -55,7 +142,35 @@ public enum AASARules {
             .error,
             "AASA JSON nested too deeply",
             summary: "No real AASA document nests this deep; the file is refused to protect the reader.",
-            fix: "Flatten the document; AASA files need at most six levels."
+            fix: "Flatten the document; AASA files need at most six levels.",
+            examples: RuleExamples(
+                .aasaDocument,
+                triggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details":
+                          [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[
+                          [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[
+                          ]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+                          ]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+                      }
+                    }
+                    """
+                ],
+                nonTriggering: [
+                    """
+                    {
+                      "applinks": {
+                        "details": [{
+                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
+                          "components": [{"/": "/products/*"}]
+                        }]
+                      }
+                    }
+                    """
+                ]
+            )
         )
 
         let tooLarge = Rule(

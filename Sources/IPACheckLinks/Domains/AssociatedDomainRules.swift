@@ -3,12 +3,17 @@ public import IPACheckReport
 /// The `ENT0xx` rules about associated-domain entries.
 ///
 /// Sources: Apple's entitlement page and "Configuring an
-/// associated domain", TN3155, as collected in aasa.md §1.6–§1.7 and §6 B.
+/// associated domain", TN3155.
 public enum AssociatedDomainRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     public struct Rules: RuleSet {
         /// The set, its rules as declared below.
         public init() {}
+
+        /// `count` distinct `applinks:` entries, one a line, for the examples of ``tooMany``.
+        private static func entries(_ count: Int) -> String {
+            (1...count).map { "applinks:shop\($0).example.com" }.joined(separator: "\n")
+        }
 
         /// ENT001.
         public let notAnArray = Rule(
@@ -25,7 +30,12 @@ public enum AssociatedDomainRules {
             .note,
             "associated domains entitlement is empty",
             summary: "The Associated Domains capability is on but lists no domain; nothing is associated.",
-            fix: "Add the domains, or turn the capability off."
+            fix: "Add the domains, or turn the capability off.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: [""],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT003.
@@ -35,7 +45,12 @@ public enum AssociatedDomainRules {
             "unknown associated-domain service",
             summary: "The entry's service is missing or is not one of applinks, webcredentials, appclips, "
                 + "activitycontinuation, authsrv (lower case); iOS ignores the entry.",
-            fix: "Prefix the domain with a known service, e.g. `applinks:example.com`."
+            fix: "Prefix the domain with a known service, e.g. `applinks:example.com`.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["example.com", "appLinks:example.com", "universallinks:example.com"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT004.
@@ -44,7 +59,12 @@ public enum AssociatedDomainRules {
             .error,
             "scheme in associated domain",
             summary: "Entries name a domain, not a URL; `applinks:https://example.com` matches nothing.",
-            fix: "Remove the scheme: `applinks:example.com`."
+            fix: "Remove the scheme: `applinks:example.com`.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:https://example.com"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT005.
@@ -54,7 +74,12 @@ public enum AssociatedDomainRules {
             "path in associated domain",
             summary: "Apple: \"Don't include path and query components\"; an entry with a path matches nothing. Paths "
                 + "belong in the AASA file's components.",
-            fix: "Keep only the domain in the entitlement; route paths in the AASA file."
+            fix: "Keep only the domain in the entitlement; route paths in the AASA file.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com/products", "applinks:example.com#top"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT006.
@@ -63,7 +88,12 @@ public enum AssociatedDomainRules {
             .error,
             "trailing slash in associated domain",
             summary: "Apple: \"Don't include … a trailing slash (/)\"; the entry matches nothing.",
-            fix: "Remove the trailing '/'."
+            fix: "Remove the trailing '/'.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com/"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT007.
@@ -73,7 +103,12 @@ public enum AssociatedDomainRules {
             "port in associated domain",
             summary: "TN3155: \"Domains in your applinks can't contain a port number. For example, "
                 + "applinks:example.com:8080 will not open your app.\"",
-            fix: "Serve the AASA file on port 443 and remove the port from the entry."
+            fix: "Serve the AASA file on port 443 and remove the port from the entry.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com:8080"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT008.
@@ -82,7 +117,12 @@ public enum AssociatedDomainRules {
             .error,
             "query in associated domain",
             summary: "The only query an entry may carry is `?mode=developer|managed|developer+managed`.",
-            fix: "Remove the query."
+            fix: "Remove the query.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com?ref=app", "applinks:example.com?mode=developer&ref=app"],
+                nonTriggering: ["applinks:example.com?mode=developer"]
+            )
         )
 
         /// ENT009.
@@ -91,7 +131,12 @@ public enum AssociatedDomainRules {
             .error,
             "unknown alternate mode",
             summary: "`mode` must be `developer`, `managed` or `developer+managed`.",
-            fix: "Fix the spelling of the mode, or remove it."
+            fix: "Fix the spelling of the mode, or remove it.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com?mode=develop", "applinks:example.com?mode=Developer"],
+                nonTriggering: ["applinks:example.com?mode=developer+managed"]
+            )
         )
 
         /// ENT010.
@@ -101,7 +146,12 @@ public enum AssociatedDomainRules {
             "wildcard not at the start",
             summary: "A wildcard is only allowed as a leading `*.` (subdomains of the rest); elsewhere it matches "
                 + "nothing.",
-            fix: "Use `*.example.com`, or list each domain."
+            fix: "Use `*.example.com`, or list each domain.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:www.*.example.com", "applinks:*example.com"],
+                nonTriggering: ["applinks:*.example.com"]
+            )
         )
 
         /// ENT011.
@@ -110,7 +160,12 @@ public enum AssociatedDomainRules {
             .error,
             "wildcard in an App Clip domain",
             summary: "Apple: for appclips, \"Don't include … wildcard (*)\".",
-            fix: "List each App Clip domain explicitly."
+            fix: "List each App Clip domain explicitly.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["appclips:*.example.com"],
+                nonTriggering: ["appclips:clip.example.com"]
+            )
         )
 
         /// ENT012.
@@ -119,7 +174,12 @@ public enum AssociatedDomainRules {
             .error,
             "unexpanded build setting in associated domain",
             summary: "The entry still contains `$(…)`: the build did not substitute it, and iOS reads it literally.",
-            fix: "Define the build setting for this configuration, or write the domain out."
+            fix: "Define the build setting for this configuration, or write the domain out.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:$(ASSOCIATED_DOMAIN)"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT013.
@@ -128,7 +188,12 @@ public enum AssociatedDomainRules {
             .error,
             "associated domain without a domain",
             summary: "The entry has a service but no domain.",
-            fix: "Write the domain after the colon, or remove the entry."
+            fix: "Write the domain after the colon, or remove the entry.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT014.
@@ -138,7 +203,12 @@ public enum AssociatedDomainRules {
             "upper case in associated domain",
             summary: "Domains are case-insensitive; ipacheck compares them in lower case. Lower case avoids surprises "
                 + "with tools that do not.",
-            fix: "Write the domain in lower case."
+            fix: "Write the domain in lower case.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:Example.com"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT015.
@@ -148,7 +218,12 @@ public enum AssociatedDomainRules {
             "internationalized domain",
             summary: "The domain has non-ASCII labels; in DNS and TLS it is the punycode A-label form, which ipacheck "
                 + "uses to fetch and compare.",
-            fix: "Consider writing the A-label (`xn--…`) form so every tool agrees."
+            fix: "Consider writing the A-label (`xn--…`) form so every tool agrees.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:bücher.de"],
+                nonTriggering: ["applinks:xn--bcher-kva.de"]
+            )
         )
 
         /// ENT016.
@@ -158,7 +233,12 @@ public enum AssociatedDomainRules {
             "invalid domain name",
             summary: "The domain is not valid DNS syntax (empty or over-long labels, characters other than letters, "
                 + "digits and inner hyphens, a trailing dot, an IP address).",
-            fix: "Write the fully qualified domain name that serves the AASA file."
+            fix: "Write the fully qualified domain name that serves the AASA file.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com.", "applinks:my_app.example.com", "applinks:192.168.1.10"],
+                nonTriggering: ["applinks:my-app.example.com"]
+            )
         )
 
         /// ENT017.
@@ -168,7 +248,12 @@ public enum AssociatedDomainRules {
             "not a fully qualified domain",
             summary: "Apple asks for a fully qualified domain; a single label (`localhost`, `your-domain-here`) or a "
                 + "template placeholder cannot serve an AASA file Apple's CDN can reach.",
-            fix: "Replace it with the real domain."
+            fix: "Replace it with the real domain.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:localhost", "applinks:your-domain-here", "applinks:www.your-domain.com"],
+                nonTriggering: ["applinks:www.example.com"]
+            )
         )
 
         /// ENT018.
@@ -177,7 +262,18 @@ public enum AssociatedDomainRules {
             .warning,
             "duplicate associated domain",
             summary: "The same service, domain and mode are listed twice.",
-            fix: "Remove the duplicate."
+            fix: "Remove the duplicate.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: [
+                    "applinks:example.com\napplinks:example.com",
+                    "applinks:example.com\napplinks:EXAMPLE.com",
+                ],
+                nonTriggering: [
+                    "applinks:example.com\nwebcredentials:example.com",
+                    "applinks:example.com\napplinks:example.com?mode=developer",
+                ]
+            )
         )
 
         /// ENT019.
@@ -185,9 +281,14 @@ public enum AssociatedDomainRules {
             "ENT019",
             .warning,
             "many associated domains",
-            summary: "More than about 30 entries (aasa.md §6 B): each is a lookup at install and update time, and "
-                + "long lists hide stale domains.",
-            fix: "Prefer `*.` wildcards, or keep the list to the domains the app really opens."
+            summary: "More than about 30 entries (Apple advises 20 to 30): each is a lookup at install and update "
+                + "time, and long lists hide stale domains.",
+            fix: "Prefer `*.` wildcards, or keep the list to the domains the app really opens.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: [Rules.entries(31)],
+                nonTriggering: [Rules.entries(30)]
+            )
         )
 
         /// ENT020.
@@ -196,7 +297,12 @@ public enum AssociatedDomainRules {
             .note,
             "wildcard without its apex",
             summary: "`*.example.com` covers subdomains only, never `example.com` itself (Apple).",
-            fix: "Add `service:example.com` too if links on the apex should open the app."
+            fix: "Add `service:example.com` too if links on the apex should open the app.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:*.example.com"],
+                nonTriggering: ["applinks:*.example.com\napplinks:example.com"]
+            )
         )
 
         /// ENT021.
@@ -205,7 +311,12 @@ public enum AssociatedDomainRules {
             .error,
             "whitespace in associated domain",
             summary: "The entry has leading or trailing whitespace, which becomes part of the service or domain.",
-            fix: "Remove the whitespace."
+            fix: "Remove the whitespace.",
+            examples: RuleExamples(
+                .associatedDomainEntry,
+                triggering: ["applinks:example.com ", " applinks:example.com"],
+                nonTriggering: ["applinks:example.com"]
+            )
         )
 
         /// ENT022.
@@ -214,7 +325,7 @@ public enum AssociatedDomainRules {
             .error,
             "developer mode domain in a distribution build",
             summary: "`?mode=developer` domains work only in development-signed apps on devices with developer mode; "
-                + "in App Store, TestFlight, ad hoc and in-house builds iOS skips them silently (aasa.md §1.6).",
+                + "in App Store, TestFlight, ad hoc and in-house builds iOS skips them silently.",
             fix: "Remove the `?mode=` query before distributing, or add the domain without it."
         )
     }

@@ -33,7 +33,7 @@ struct RulesCommand: AsyncParsableCommand {
             throw ValidationError("no rule \(unknown); `ipacheck rules` lists them all")
         }
         switch format {
-        case .json: try Console.printJSON(rules)
+        case .json: try Console.printJSON(rules.map(DocumentedRule.init))
         case .markdown: Console.printRendered(RuleCatalog.markdownTable)
         case .text:
             let style = Console.style
@@ -41,8 +41,50 @@ struct RulesCommand: AsyncParsableCommand {
             for rule in rules {
                 out += style.bold(rule.id) + "  " + style.severity(rule.severity) + "  \(rule.title)\n"
                 out += "    \(rule.summary)\n" + "    " + style.dim("fix: \(rule.fix)") + "\n"
+                if let examples = rule.examples, ids.isEmpty == false {
+                    out += "    triggering examples:\n"
+                    for example in examples.triggering { out += Self.indented(example) }
+                    out += "    non-triggering examples:\n"
+                    for example in examples.nonTriggering { out += Self.indented(example) }
+                }
             }
             Console.printRendered(out)
         }
+    }
+
+    /// An example, indented under its heading; a multi-line document keeps its lines.
+    private static func indented(_ example: String) -> String {
+        example.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 + "\n" }.joined()
+            + (example.contains("\n") ? "\n" : "")
+    }
+}
+
+/// A rule as `rules --format json` prints it: the catalogue's fields and its examples.
+private struct DocumentedRule: Encodable {
+    let rule: Rule
+
+    private enum CodingKeys: String, CodingKey {
+        case id, severity, title, summary, fix, examples
+    }
+
+    private struct Examples: Encodable {
+        let input: String
+        let triggering: [String]
+        let nonTriggering: [String]
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rule.id, forKey: .id)
+        try container.encode(rule.severity, forKey: .severity)
+        try container.encode(rule.title, forKey: .title)
+        try container.encode(rule.summary, forKey: .summary)
+        try container.encode(rule.fix, forKey: .fix)
+        try container.encodeIfPresent(
+            rule.examples.map {
+                Examples(input: $0.input.rawValue, triggering: $0.triggering, nonTriggering: $0.nonTriggering)
+            },
+            forKey: .examples
+        )
     }
 }
