@@ -1,5 +1,7 @@
+public import IPACheckBinary
+
 /// Why an archive, or one of its members, could not be read.
-public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct ArchiveError: CodedError {
     /// The kind of failure, stable for tests and JSON.
     public enum Code: String, Sendable, Hashable {
         /// The file does not exist or cannot be opened.
@@ -35,12 +37,6 @@ public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
         self.member = member
         self.reason = reason
     }
-
-    /// Equal when the codes agree; members and reasons are diagnostics only.
-    public static func == (lhs: ArchiveError, rhs: ArchiveError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes what ``==`` compares.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The reason, with the member when there is one: `member is encrypted (member Payload/A.app/A)`.
     public var description: String {

@@ -1,8 +1,10 @@
+public import IPACheckBinary
+
 /// A CMS message that could not be read: what is wrong and in which structure, as a value with a stable code.
 ///
 /// Equality compares ``code`` only, so tests can write `#expect(throws: CMSError(.malformed, "", ""))`; callers
 /// map it to their own error (``description`` is a complete sentence fragment naming the place).
-public struct CMSError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct CMSError: CodedError {
     /// What kind of problem it is; stable, so callers can switch on it.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// More bytes than ``CMSSignedData/maximumSize``; not read at all.
@@ -29,12 +31,6 @@ public struct CMSError: Error, Hashable, CustomStringConvertible, Sendable {
         self.context = context
         self.reason = reason
     }
-
-    /// Equal when the codes are equal; context and reason are for people.
-    public static func == (lhs: CMSError, rhs: CMSError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only, consistently with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// `<context>: <reason>`.
     public var description: String { "\(context): \(reason)" }

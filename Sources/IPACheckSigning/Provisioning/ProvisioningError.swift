@@ -1,8 +1,10 @@
+public import IPACheckBinary
+
 /// A provisioning profile that could not be read: what is wrong, where, as a value with a stable code.
 ///
 /// The CLI maps every one of these to exit code 2 with ``description`` as its one line on stderr. Equality
 /// compares ``code`` only, so tests can write `#expect(throws: ProvisioningError(.empty, ""))`.
-public struct ProvisioningError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct ProvisioningError: CodedError {
     /// What kind of problem it is; stable, so callers and tests can switch on it.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The file has no bytes at all.
@@ -35,12 +37,6 @@ public struct ProvisioningError: Error, Hashable, CustomStringConvertible, Senda
         self.code = code
         self.reason = reason
     }
-
-    /// Equal when the codes are equal; the reason is for people.
-    public static func == (lhs: ProvisioningError, rhs: ProvisioningError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only, consistently with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// `provisioning profile: <reason>`.
     public var description: String { "provisioning profile: \(reason)" }
