@@ -24,7 +24,7 @@ do {
         while true {
             let count = try stream.read(into: &buffer)
             if count == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            hasher.update(data: buffer[0..<count])
             bytes += count
         }
         digest.update(data: Array(hasher.finalize()))

@@ -14,10 +14,13 @@ public enum FuzzMain {
     /// Runs `harness` on every input (the fuzzer's when fuzzing, the named files' otherwise), then exits.
     public static func run(_ harness: @escaping ([UInt8]) -> Void) -> Never {
         #if IPACHECK_LIBFUZZER
-        currentHarness = harness
+        // Set once, before the driver starts; libFuzzer then calls back on this thread only.
+        unsafe currentHarness = harness
         var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
+        // libFuzzer's driver takes C's argc and argv (the process's own, alive until exit) and calls back with each
+        // input.
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = unsafe CommandLine.unsafeArgv
+        exit(unsafe LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
         #else
         FuzzReplay.run(harness)
         exit(0)
@@ -35,10 +38,10 @@ public enum FuzzMain {
 /// every input would pass untested.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let harness = FuzzMain.currentHarness else {
+    guard let harness = unsafe FuzzMain.currentHarness else {  // set before the driver started (see `run`)
         fatalError("libFuzzer called back before a harness registered: its own main ran, not FuzzMain.run")
     }
-    harness(fuzzInputBytes(start, count))
+    harness(unsafe fuzzInputBytes(start, count))
     return 0
 }
 #endif

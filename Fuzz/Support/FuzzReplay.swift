@@ -31,7 +31,8 @@ public enum FuzzReplay {
     /// The file at `path`, or the regular files under it when it is a folder, sorted; nil when absent.
     private static func inputFiles(at path: String) -> [String]? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        // `&isDirectory` lends Foundation a pointer to a local for the call only.
+        guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
         guard isDirectory.boolValue else { return [path] }
         let folder = URL(fileURLWithPath: path)
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
@@ -47,6 +48,7 @@ public enum FuzzReplay {
 
 /// Copies libFuzzer's input (pointer and length; the pointer may be null when the length is 0) into an array.
 func fuzzInputBytes(_ start: UnsafeRawPointer?, _ count: Int) -> [UInt8] {
-    guard let start, count > 0 else { return [] }
-    return Array(UnsafeRawBufferPointer(start: start, count: count))
+    // libFuzzer promises `count` readable bytes at `start` for the duration of the call; they are copied at once.
+    guard let start = unsafe start, count > 0 else { return [] }
+    return unsafe Array(UnsafeRawBufferPointer(start: start, count: count))
 }

@@ -9,8 +9,10 @@ static inline int ipc_plist_is_integer(plist_t node) {
 }
 
 /* libplist 2.3 changed plist_from_memory's arity; the format-specific parsers kept theirs. The return value is
-   void in 2.2 and plist_err_t later, so it is ignored and success is judged by the output node. */
-static inline plist_t ipc_plist_parse(const char *data, uint32_t length) {
+   void in 2.2 and plist_err_t later, so it is ignored and success is judged by the output node. The bytes are taken
+   as `const void *` so that Swift can lend a [UInt8] directly. */
+static inline plist_t ipc_plist_parse(const void *bytes, uint32_t length) {
+    const char *data = (const char *)bytes;
     plist_t node = NULL;
     if (plist_is_binary(data, length)) {
         plist_from_bin(data, length, &node);

@@ -5,8 +5,8 @@ import Foundation
 /// `.xcarchive`, an unpacked ipa) read the same way, under the member names the app has in an ipa
 /// (``FolderArchive``).
 ///
-/// Owns one libzip handle (freed in `deinit` with `zip_discard`, since a read-only archive must not be written
-/// back). libzip handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
+/// Owns one libzip handle (a ``ZipHandle``, which discards it rather than write a read-only archive back). libzip
+/// handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
 public final class ZipArchive {
     /// The path the archive was opened from.
     public let path: String
@@ -27,7 +27,7 @@ public final class ZipArchive {
 
     /// Where the members are.
     private enum Backend {
-        case zip(OpaquePointer)
+        case zip(ZipHandle)
         case folder(FolderArchive)
     }
 
@@ -95,7 +95,8 @@ public final class ZipArchive {
     /// Whether `path` is a folder (read with ``FolderArchive``) rather than a file.
     private static func isFolder(_ path: String) throws(ArchiveError) -> Bool {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // `&isDirectory` lends Foundation a pointer to a local for the call only.
+        guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             // The user's own path is followed when it is a link, so a dangling one is a missing file.
             if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
                 throw ArchiveError(.unreadable, reason: "is a symbolic link to \(target), which does not exist")
@@ -112,15 +113,14 @@ public final class ZipArchive {
         if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
             throw Self.tooManyEntries(declared, limits: limits)
         }
-        var errorCode: Int32 = 0
-        var opened = zip_open(path, ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0), &errorCode)
+        var (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0))
         var leniency: String? = nil
         if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
             leniency =
                 errorCode == ZIP_ER_EXISTS
                 ? "two members share a name"
                 : "the central directory and local headers disagree"
-            opened = zip_open(path, ZIP_RDONLY, &errorCode)
+            (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
         }
         guard let handle = opened else {
             // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
@@ -134,16 +134,8 @@ public final class ZipArchive {
         self.backend = .zip(handle)
         self.leniencyReason = leniency
         self.escapingLinks = []
-        do {
-            self.entries = try Self.listEntries(handle, limits: limits)
-        } catch {
-            zip_discard(handle)
-            throw error
-        }
-    }
-
-    deinit {
-        if case .zip(let handle) = backend { zip_discard(handle) }
+        // On a throw the handle is released, and with it discarded.
+        self.entries = try Self.listEntries(handle, limits: limits)
     }
 
     /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.
@@ -191,9 +183,8 @@ public final class ZipArchive {
                 reason: "compression method \(entry.compressionMethod) is not supported"
             )
         }
-        guard let file = zip_fopen_index(handle, zip_uint64_t(entry.index), 0) else {
-            let message = String(cString: zip_strerror(handle))
-            throw ArchiveError(.damagedMember, member: entry.name, reason: message)
+        guard let file = handle.openMember(entry.index) else {
+            throw ArchiveError(.damagedMember, member: entry.name, reason: handle.lastError)
         }
         return .zip(file)
     }
@@ -213,29 +204,27 @@ public final class ZipArchive {
         }
     }
 
-    private static func listEntries(_ handle: OpaquePointer, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
-        let count = zip_get_num_entries(handle, 0)
+    private static func listEntries(_ handle: ZipHandle, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
+        let count = handle.entryCount
         guard count >= 0 else { throw ArchiveError(.inconsistent, reason: "cannot count the archive's members") }
         guard count <= limits.maximumEntries else { throw tooManyEntries(UInt64(count), limits: limits) }
         var entries: [ZipEntry] = []
         entries.reserveCapacity(Int(count))
         for index in 0..<count {
-            var stat = zip_stat_t()
-            zip_stat_init(&stat)
-            guard zip_stat_index(handle, zip_uint64_t(index), zip_flags_t(ZIP_FL_ENC_RAW), &stat) == 0 else {
+            guard let stat = handle.stat(index) else {
                 throw ArchiveError(.inconsistent, reason: "cannot read member \(index) of the central directory")
             }
             let (name, wasNotUTF8) = decodeName(handle, index: index, raw: stat.name)
-            let method = UInt16(truncatingIfNeeded: stat.comp_method)
+            let method = stat.compressionMethod
             entries.append(
                 ZipEntry(
                     index: Int(index),
                     name: name,
                     nameWasNotUTF8: wasNotUTF8,
                     declaredSize: stat.size,
-                    compressedSize: stat.comp_size,
+                    compressedSize: stat.compressedSize,
                     compressionMethod: method,
-                    isEncrypted: stat.encryption_method != UInt16(ZIP_EM_NONE),
+                    isEncrypted: stat.isEncrypted,
                     isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
                 )
             )
@@ -251,27 +240,23 @@ public final class ZipArchive {
     }
 
     private static func decodeName(
-        _ handle: OpaquePointer,
+        _ handle: ZipHandle,
         index: Int64,
-        raw: UnsafePointer<CChar>?
+        raw: [UInt8]?
     ) -> (String, Bool) {
-        guard let raw else { return ("", true) }
-        let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
+        guard let bytes = raw else { return ("", true) }
         if let utf8 = String(validating: bytes, as: UTF8.self) {
             return (utf8, false)
         }
         // Legacy (CP437) names: take libzip's conversion, and let callers report the odd encoding.
-        if let guessed = zip_get_name(handle, zip_uint64_t(index), zip_flags_t(ZIP_FL_ENC_GUESS)) {
-            return (String(cString: guessed), true)
+        if let guessed = handle.guessedName(index) {
+            return (guessed, true)
         }
         return (String(decoding: bytes, as: UTF8.self), true)
     }
 
     private static func openError(_ code: Int32) -> ArchiveError {
-        var error = zip_error_t()
-        zip_error_init_with_code(&error, code)
-        defer { zip_error_fini(&error) }
-        let message = String(cString: zip_error_strerror(&error))
+        let message = ZipHandle.message(forErrorCode: code)
         switch code {
         case ZIP_ER_NOZIP: return ArchiveError(.notAZip, reason: "not a zip archive")
         case ZIP_ER_INCONS: return ArchiveError(.inconsistent, reason: "damaged zip archive: \(message)")

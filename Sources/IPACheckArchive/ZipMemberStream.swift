@@ -1,4 +1,3 @@
-internal import CZip
 import Foundation
 
 /// A forward-only stream over one member: read what you need, skip the rest without keeping it.
@@ -8,8 +7,8 @@ import Foundation
 public final class ZipMemberStream {
     /// Where the bytes come from.
     enum Source {
-        /// A libzip member handle (closed with the stream).
-        case zip(OpaquePointer)
+        /// A libzip member (closed with the stream).
+        case zip(ZipMemberFile)
         /// A file of a folder.
         case file(FileHandle)
         /// Bytes already known (a symbolic link's target, a folder's empty content).
@@ -32,7 +31,7 @@ public final class ZipMemberStream {
 
     deinit {
         switch source {
-        case .zip(let file): zip_fclose(file)
+        case .zip: break  // closed when `source` goes
         case .file(let handle): try? handle.close()
         case .bytes: break
         }
@@ -61,14 +60,10 @@ public final class ZipMemberStream {
         let count: Int
         switch source {
         case .zip(let file):
-            let got = buffer.withUnsafeMutableBytes { raw in
-                zip_fread(file, raw.baseAddress, zip_uint64_t(raw.count))
+            guard let got = file.read(into: &buffer) else {
+                throw ArchiveError(.damagedMember, member: entry.name, reason: file.lastError)
             }
-            guard got >= 0 else {
-                let message = String(cString: zip_file_strerror(file))
-                throw ArchiveError(.damagedMember, member: entry.name, reason: message)
-            }
-            count = Int(got)
+            count = got
         case .file(let handle):
             let data: Data?
             do {
@@ -77,7 +72,7 @@ public final class ZipMemberStream {
                 throw ArchiveError(.damagedMember, member: entry.name, reason: "cannot be read: \(Self.words(error))")
             }
             let bytes = data ?? Data()
-            bytes.copyBytes(to: &buffer, count: bytes.count)
+            buffer.replaceSubrange(0..<bytes.count, with: bytes)  // at most `buffer.count` bytes were asked for
             count = bytes.count
         case .bytes(let bytes):
             let rest = bytes.dropFirst(position).prefix(buffer.count)
@@ -114,7 +109,8 @@ public final class ZipMemberStream {
         let ns = error as NSError
         let posix = ns.domain == NSPOSIXErrorDomain ? ns : ns.userInfo[NSUnderlyingErrorKey] as? NSError
         guard let posix, posix.domain == NSPOSIXErrorDomain else { return "the system could not read it" }
-        let reason = String(cString: strerror(Int32(truncatingIfNeeded: posix.code)))
+        // strerror's answer is a NUL-terminated string, copied at once.
+        let reason = unsafe String(cString: strerror(Int32(truncatingIfNeeded: posix.code)))
         return reason.prefix(1).lowercased() + reason.dropFirst()
     }
 }

@@ -14,8 +14,7 @@ public struct FileDigests: Hashable, Sendable {
     /// Digests of bytes already in memory (both algorithms).
     public init(of bytes: some Collection<UInt8>) {
         var digester = FileDigester(kinds: [.sha1, .sha256])
-        let array = Array(bytes)
-        array.withUnsafeBytes { digester.update($0) }
+        digester.update(Array(bytes)[...])
         self = digester.finish()
     }
 
@@ -58,9 +57,9 @@ package struct FileDigester {
     }
 
     /// Feeds the next bytes.
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        sha1?.update(bufferPointer: bytes)
-        sha256?.update(bufferPointer: bytes)
+    package mutating func update(_ bytes: ArraySlice<UInt8>) {
+        sha1?.update(data: bytes)
+        sha256?.update(data: bytes)
         size += bytes.count
     }
 

@@ -18,7 +18,8 @@ public enum TargetKind: Sendable, Hashable {
     /// - Throws: ``InputError`` when the file cannot be read or is neither a zip nor a Mach-O.
     public static func of(path: String) throws(InputError) -> TargetKind {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        // `&isDirectory` lends Foundation a pointer to a local for the call only.
+        if unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return .archive
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -311,7 +311,7 @@ extension AsyncHTTPFetcher {
             return FetchFailure(.timeout, "connecting to \(target) timed out", elapsed: elapsed)
         }
         if let code = codes.first {
-            let reason = String(cString: strerror(code))
+            let reason = unsafe String(cString: strerror(code))  // a NUL-terminated C string, copied at once
             let phrase = reason.prefix(1).lowercased() + reason.dropFirst()
             return FetchFailure(.other, "connecting to \(target) failed: \(phrase)", elapsed: elapsed)
         }

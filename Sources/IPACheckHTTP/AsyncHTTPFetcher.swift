@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import IPACheckBinary
 public import IPACheckFetching
 import NIOCore
 import NIOHTTP1
@@ -73,7 +74,8 @@ public final class AsyncHTTPFetcher: HTTPFetching {
             let code = Int32(truncatingIfNeeded: posix.code)
             if code == ENOENT { return "no such file" }
             if code == EISDIR { return "it is a folder, not a file" }
-            let reason = String(cString: strerror(code))
+            // strerror returns a pointer to a NUL-terminated static string, copied here at once.
+            let reason = unsafe String(cString: strerror(code))
             return reason.prefix(1).lowercased() + reason.dropFirst()
         }
         guard ns.domain == NSCocoaErrorDomain else { return "the system could not read it" }
@@ -174,9 +176,11 @@ public final class AsyncHTTPFetcher: HTTPFetching {
         // Fail on the first refused connection or rejected certificate: retrying cannot fix either, and the
         // default retries until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
-        let negotiated = NegotiatedVersion()
+        // The TLS version of the connection, handed over from AsyncHTTPClient's connection initializer.
+        let negotiated = Locked<TLSProtocolVersion?>(nil)
         configuration.http1_1ConnectionDebugInitializer = { channel in
-            channel.nioSSL_tlsVersion().map { negotiated.store($0) }.recover { _ in }
+            channel.nioSSL_tlsVersion().map { version in negotiated.withLock { $0 = TLSProtocolVersion(version) } }
+                .recover { _ in }
         }
         // MultiThreadedEventLoopGroup everywhere: on macOS the default (Network.framework) ignores
         // additionalTrustRoots; NIOSSL behaves the same on both platforms.
@@ -225,14 +229,16 @@ public final class AsyncHTTPFetcher: HTTPFetching {
             body: body,
             bodyTruncated: truncated,
             elapsed: clock.now - start,
-            tlsVersion: negotiated.version
+            tlsVersion: negotiated.withLock { $0 }
         )
     }
 
     /// After a failed verification, looks at the server's certificate once more (without trusting it) to tell an
     /// expired or not-yet-valid certificate apart from an untrusted chain; `nil` when the dates are fine.
     private func certificateValidityProblem(host: String, route: ConnectionRoute) async -> String? {
-        let captured = CapturedChain()
+        // The peer's certificates, handed over from NIOSSL's verification callback.
+        let captured = Locked<[NIOSSLCertificate]>([])
+        func capturedLeaf() -> NIOSSLCertificate? { captured.withLock { $0.first } }
         do {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.certificateVerification = .noHostnameVerification
@@ -245,7 +251,7 @@ public final class AsyncHTTPFetcher: HTTPFetching {
                             context: context,
                             serverHostname: host,
                             customVerificationCallback: { certificates, promise in
-                                captured.store(certificates)
+                                captured.withLock { $0 = certificates }
                                 // Only looking: never proceed with this connection.
                                 promise.succeed(.failed)
                             }
@@ -254,12 +260,12 @@ public final class AsyncHTTPFetcher: HTTPFetching {
                     }
                 }
             let channel = try await bootstrap.connect(host: route.address, port: route.port).get()
-            for _ in 0..<150 where captured.leaf == nil { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<150 where capturedLeaf() == nil { try await Task.sleep(for: .milliseconds(20)) }
             try? await channel.close()
         } catch {
             // Fall through: whatever was captured before the failure still counts.
         }
-        guard let leaf = captured.leaf else { return nil }
+        guard let leaf = capturedLeaf() else { return nil }
         let now = time(nil)
         if leaf.notValidAfter < now {
             return "the server's certificate expired on \(Self.format(leaf.notValidAfter)); the server must be given a "
@@ -327,18 +333,18 @@ struct ConnectionRoute: Sendable {
 
 /// Connections AsyncHTTPClient closes in the background, so that an answer is returned without waiting for its
 /// connection to close, and ``AsyncHTTPFetcher/shutdown()`` can still wait for all of them.
-private final class ClosingClients: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending: [Task<Void, Never>] = []
+private struct ClosingClients: Sendable {
+    /// The shutdowns not yet waited for.
+    private let pending = Locked<[Task<Void, Never>]>([])
 
     func close(_ client: HTTPClient) {
         let task = Task<Void, Never> { try? await client.shutdown() }
-        lock.withLock { pending.append(task) }
+        pending.withLock { $0.append(task) }
     }
 
     func waitForAll() async {
         while true {
-            let tasks = lock.withLock {
+            let tasks = pending.withLock { pending in
                 defer { pending = [] }
                 return pending
             }
@@ -348,31 +354,15 @@ private final class ClosingClients: @unchecked Sendable {
     }
 }
 
-/// The TLS version of a request's connection, handed over from AsyncHTTPClient's connection initializer.
-private final class NegotiatedVersion: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: TLSProtocolVersion?
-
-    func store(_ version: TLSVersion?) {
-        let known: TLSProtocolVersion? =
-            switch version {
-            case .tlsv1: .tlsv1
-            case .tlsv11: .tlsv11
-            case .tlsv12: .tlsv12
-            case .tlsv13: .tlsv13
-            case .none: nil
-            }
-        lock.withLock { stored = known }
+extension TLSProtocolVersion {
+    /// The version NIOSSL reports for a connection, as a fetch outcome states it.
+    fileprivate init?(_ version: TLSVersion?) {
+        switch version {
+        case .tlsv1: self = .tlsv1
+        case .tlsv11: self = .tlsv11
+        case .tlsv12: self = .tlsv12
+        case .tlsv13: self = .tlsv13
+        case .none: return nil
+        }
     }
-
-    var version: TLSProtocolVersion? { lock.withLock { stored } }
-}
-
-/// The peer's certificates, handed over from NIOSSL's verification callback.
-private final class CapturedChain: @unchecked Sendable {
-    private let lock = NSLock()
-    private var certificates: [NIOSSLCertificate] = []
-
-    func store(_ chain: [NIOSSLCertificate]) { lock.withLock { certificates = chain } }
-    var leaf: NIOSSLCertificate? { lock.withLock { certificates.first } }
 }

@@ -55,54 +55,52 @@ public enum PlistParser {
                 throw PlistError("it holds more than \(maximumNodes) values")
             }
         }
-        let root: plist_t? = buffer.withUnsafeBufferPointer { pointer -> plist_t? in
-            guard let base = pointer.baseAddress else { return nil }
-            return base.withMemoryRebound(to: CChar.self, capacity: pointer.count) { chars in
-                ipc_plist_parse(chars, length)
-            }
-        }
-        guard let root else {
+        // Strict memory safety: every pointer of this module is in this file. libplist reads the (non-empty) array,
+        // lent for the call with its `length`; the tree it returns is ours, freed before returning, and every node
+        // pointer below is borrowed from it and never leaves the conversion.
+        guard let root = unsafe ipc_plist_parse(buffer, length) else {
             throw PlistError("malformed property list (libplist could not parse it)")
         }
-        defer { plist_free(root) }
-        return try convert(root, depth: 0)
+        defer { unsafe plist_free(root) }
+        return try unsafe convert(root, depth: 0)
     }
 
     private static func convert(_ node: plist_t, depth: Int) throws(PlistError) -> PlistValue {
         guard depth <= maximumDepth else {
             throw PlistError("property list nested deeper than \(maximumDepth) levels")
         }
-        switch plist_get_node_type(node) {
+        // The getters write into locals lent for the call.
+        switch unsafe plist_get_node_type(node) {
         case PLIST_BOOLEAN:
             var value: UInt8 = 0
-            plist_get_bool_val(node, &value)
+            unsafe plist_get_bool_val(node, &value)
             return .bool(value != 0)
         case PLIST_REAL:
             var value: Double = 0
-            plist_get_real_val(node, &value)
+            unsafe plist_get_real_val(node, &value)
             return .real(value)
         case PLIST_STRING, PLIST_KEY:
-            return .string(stringValue(node))
+            return .string(unsafe stringValue(node))
         case PLIST_DATE:
-            return .date(try date(node))
+            return .date(try unsafe date(node))
         case PLIST_DATA:
             var length: UInt64 = 0
-            guard let pointer = plist_get_data_ptr(node, &length), let count = Int(exactly: length) else {
+            // The node's own bytes (`length` of them), copied at once.
+            guard let pointer = unsafe plist_get_data_ptr(node, &length), let count = Int(exactly: length) else {
                 return .data([])
             }
-            let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count)
-            return .data(Array(raw))
+            return .data(unsafe Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count)))
         case PLIST_ARRAY:
-            return .array(try array(node, depth: depth))
+            return .array(try unsafe array(node, depth: depth))
         case PLIST_DICT:
-            return .dictionary(try dictionary(node, depth: depth))
+            return .dictionary(try unsafe dictionary(node, depth: depth))
         case PLIST_UID:
             var value: UInt64 = 0
-            plist_get_uid_val(node, &value)
+            unsafe plist_get_uid_val(node, &value)
             return .integer(Int64(truncatingIfNeeded: value))
         default:
-            if ipc_plist_is_integer(node) != 0 {
-                return .integer(ipc_plist_get_int(node))
+            if unsafe ipc_plist_is_integer(node) != 0 {
+                return .integer(unsafe ipc_plist_get_int(node))
             }
             throw PlistError("unsupported property-list node type")
         }
@@ -112,16 +110,17 @@ public enum PlistParser {
     /// start in libplist 2.2, which made reading a 1,000,000-element array take hours.
     private static func array(_ node: plist_t, depth: Int) throws(PlistError) -> [PlistValue] {
         var elements: [PlistValue] = []
-        elements.reserveCapacity(Int(min(plist_array_get_size(node), 4096)))
+        elements.reserveCapacity(Int(min(unsafe plist_array_get_size(node), 4096)))
+        // The iterator is ours (freed here); each item is borrowed from the tree.
         var iterator: plist_array_iter? = nil
-        plist_array_new_iter(node, &iterator)
-        guard let iterator else { return elements }
-        defer { free(iterator) }
+        unsafe plist_array_new_iter(node, &iterator)
+        guard let iterator = unsafe iterator else { return elements }
+        defer { unsafe free(iterator) }
         while true {
             var item: plist_t? = nil
-            plist_array_next_item(node, iterator, &item)
-            guard let item else { break }
-            elements.append(try convert(item, depth: depth + 1))
+            unsafe plist_array_next_item(node, iterator, &item)
+            guard let item = unsafe item else { break }
+            elements.append(try unsafe convert(item, depth: depth + 1))
         }
         return elements
     }
@@ -139,19 +138,21 @@ public enum PlistParser {
 
     private static func dictionary(_ node: plist_t, depth: Int) throws(PlistError) -> [String: PlistValue] {
         var result: [String: PlistValue] = [:]
+        // The iterator is ours (freed here), and so is each key libplist copies out (copied again, then freed); each
+        // value is borrowed from the tree.
         var iterator: plist_dict_iter? = nil
-        plist_dict_new_iter(node, &iterator)
-        guard let iterator else { return result }
-        defer { free(iterator) }
+        unsafe plist_dict_new_iter(node, &iterator)
+        guard let iterator = unsafe iterator else { return result }
+        defer { unsafe free(iterator) }
         while true {
             var key: UnsafeMutablePointer<CChar>? = nil
             var value: plist_t? = nil
-            plist_dict_next_item(node, iterator, &key, &value)
-            guard let key else { break }
-            let name = String(cString: key)
-            free(key)
-            if let value {
-                result[name] = try convert(value, depth: depth + 1)
+            unsafe plist_dict_next_item(node, iterator, &key, &value)
+            guard let key = unsafe key else { break }
+            let name = unsafe String(cString: key)
+            unsafe free(key)
+            if let value = unsafe value {
+                result[name] = try unsafe convert(value, depth: depth + 1)
             }
         }
         return result
@@ -167,12 +168,13 @@ public enum PlistParser {
     /// untrusted bytes.
     private static func date(_ node: plist_t) throws(PlistError) -> Date {
         var length: UInt32 = 0
-        guard let buffer = ipc_plist_to_bin(node, &length) else {
+        // The document (`length` bytes) is ours: copied, then freed.
+        guard let buffer = unsafe ipc_plist_to_bin(node, &length) else {
             throw PlistError("libplist could not re-encode a date to read it")
         }
-        defer { ipc_plist_mem_free(buffer) }
+        defer { unsafe ipc_plist_mem_free(buffer) }
         guard let count = Int(exactly: length) else { throw PlistError("libplist re-encoded a date oddly") }
-        let bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: count))
+        let bytes = unsafe Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: count))
         guard let seconds = BinaryPlistScreen.topDate(bytes) else {
             throw PlistError("libplist re-encoded a date without a date object")
         }
@@ -181,8 +183,13 @@ public enum PlistParser {
 
     private static func stringValue(_ node: plist_t) -> String {
         var length: UInt64 = 0
-        guard let pointer = plist_get_string_ptr(node, &length), let count = Int(exactly: length) else { return "" }
-        let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count)
-        return String(decoding: raw, as: UTF8.self)
+        // The node's own `length` bytes, decoded (copied) at once.
+        guard let pointer = unsafe plist_get_string_ptr(node, &length), let count = Int(exactly: length) else {
+            return ""
+        }
+        return unsafe String(
+            decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count),
+            as: UTF8.self
+        )
     }
 }

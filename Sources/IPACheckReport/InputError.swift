@@ -65,7 +65,7 @@ public enum FileProblem {
         case ENXIO, ENODEV: "the device behind the path is not there"
         case EBUSY: "the file is busy"
         case EAGAIN: "the file is not ready to be read (try again)"
-        default: lowerCased(String(cString: strerror(code)))
+        default: lowerCased(unsafe String(cString: strerror(code)))  // a NUL-terminated C string, copied at once
         }
     }
 

@@ -11,7 +11,8 @@ public enum InputFile {
     ///   `limit` bytes (code `too-large`, with the file's size).
     public static func read(_ path: String, limit: Int, what: String) throws(InputError) -> [UInt8] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // `&isDirectory` lends Foundation a pointer to a local for the call only.
+        guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError("unreadable", file: path, "no such file")
         }
         guard !isDirectory.boolValue else { throw InputError("unreadable", file: path, "is a folder, not \(what)") }

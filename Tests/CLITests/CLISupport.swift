@@ -44,7 +44,7 @@ enum Rezip {
         var zip = ZipBuilder()
         for name in names.sorted() {
             var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory)
+            _ = unsafe FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory)
             if isDirectory.boolValue {
                 zip.add(name + "/")
             } else {

@@ -114,7 +114,8 @@ struct InspectCLITests {
 
     /// Parses stdout as a property list dictionary.
     private func plist(_ result: CLIResult) throws -> [String: Any] {
-        let value = try PropertyListSerialization.propertyList(from: Data(result.stdout.utf8), format: nil)
+        // `format: nil` lends no pointer (the API's parameter is an optional pointer).
+        let value = try unsafe PropertyListSerialization.propertyList(from: Data(result.stdout.utf8), format: nil)
         return try #require(value as? [String: Any])
     }
 

@@ -105,7 +105,8 @@ struct PlistParserTests {
     func agreesWithFoundation(path: String) throws {
         let bytes = try Corpus.bytes(path)
         let ours = try PlistParser.parse(bytes)
-        let theirs = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+        // `format: nil` lends no pointer (the API's parameter is an optional pointer).
+        let theirs = try unsafe PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
         #expect(ours == Self.convert(theirs))
     }
 
@@ -117,7 +118,7 @@ struct PlistParserTests {
         case let array as [Any]: return .array(array.compactMap(convert))
         case let dictionary as [String: Any]: return .dictionary(dictionary.compactMapValues(convert))
         case let number as NSNumber:
-            switch String(cString: number.objCType) {
+            switch unsafe String(cString: number.objCType) {  // a static C string, copied at once
             case "c", "B": return .bool(number.boolValue)
             case "d", "f": return .real(number.doubleValue)
             default: return .integer(number.int64Value)

@@ -231,9 +231,8 @@ struct StrictJSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(AASAParseError) {
-        let expected = literal.withUTF8Buffer { Array($0) }
-        for byte in expected {
+    private mutating func expectLiteral(_ literal: String) throws(AASAParseError) {
+        for byte in literal.utf8 {
             guard peek() == byte else { throw syntax("invalid literal, expected '\(literal)'") }
             index += 1
         }

@@ -67,7 +67,7 @@ public struct LinkURL: Hashable, Sendable {
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
     public static func requireUniversalLink(utf8 bytes: ArraySlice<UInt8>) throws(NotAUniversalLink) {
-        if bytes.withUnsafeBufferPointer(URLParts.isPlainlyHTTPWithHost) { return }
+        if URLParts.isPlainlyHTTPWithHost(bytes) { return }
         try requireUniversalLink(String(decoding: bytes, as: UTF8.self))
     }
 

@@ -33,7 +33,10 @@ struct URLParts: Sendable {
         var contiguous = url
         contiguous.makeContiguousUTF8()
         text = contiguous
-        let offsets = contiguous.utf8.withContiguousStorageIfAvailable { Self.split($0) } ?? Offsets(path: 0..<0)
+        // The string's own UTF-8 storage (contiguous, made so above), lent for the call and only read, through the
+        // buffer's bounds-checked subscript; the offsets it yields are checked against `utf8` below.
+        let offsets =
+            unsafe contiguous.utf8.withContiguousStorageIfAvailable { unsafe Self.split($0) } ?? Offsets(path: 0..<0)
         let utf8 = contiguous.utf8
         func range(_ offsets: Range<Int>) -> Range<String.Index> {
             utf8.index(
@@ -55,14 +58,14 @@ struct URLParts: Sendable {
 
     /// Whether `bytes` start with `http://` or `https://` (in any case) and have a non-empty host: a quick yes that
     /// needs no string; false means "look closer", not "no".
-    static func isPlainlyHTTPWithHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlainlyHTTPWithHost(_ bytes: ArraySlice<UInt8>) -> Bool {
         let parts = split(bytes)
         guard let scheme = parts.scheme, let host = parts.host, !host.isEmpty else { return false }
         let lowered = scheme.map { bytes[$0] | 0x20 }
         return lowered.elementsEqual("http".utf8) || lowered.elementsEqual("https".utf8)
     }
 
-    /// Where each part lies, in UTF-8 offsets.
+    /// Where each part lies, as indices of the bytes split (UTF-8 offsets when they are indexed from 0).
     private struct Offsets {
         var scheme: Range<Int>?
         var userInfo: Range<Int>?
@@ -74,10 +77,11 @@ struct URLParts: Sendable {
     }
 
     /// Splits the bytes of a URL: `#` ends the rest, then `?`, then `scheme://authority` if the text starts so.
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets {
+    private static func split<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Offsets
+    where Bytes.Index == Int {
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? { range.first { bytes[$0] == byte } }
         func last(_ byte: UInt8, in range: Range<Int>) -> Int? { range.last { bytes[$0] == byte } }
-        var rest = 0..<bytes.count
+        var rest = bytes.startIndex..<bytes.endIndex
         var parts = Offsets(path: rest)
         if let hash = first(UInt8(ascii: "#"), in: rest) {
             parts.fragment = (hash + 1)..<rest.upperBound
@@ -113,7 +117,10 @@ struct URLParts: Sendable {
     }
 
     /// The offset after `scheme://`, when the text starts with a scheme followed by `://`.
-    private static func authorityStart(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int? {
+    private static func authorityStart<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes,
+        in range: Range<Int>
+    ) -> Int? where Bytes.Index == Int {
         guard let colon = range.first(where: { bytes[$0] == UInt8(ascii: ":") }), colon > range.lowerBound else {
             return nil
         }

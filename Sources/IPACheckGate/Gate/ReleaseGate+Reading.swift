@@ -43,13 +43,13 @@ extension ReleaseGate {
         return await TrustChecks.findings(code: code, profiles: profiles)
     }
 
-    static func inspect(path: String, options: GateOptions) throws(InputError) -> InspectedBuild {
+    static func inspect(path: String, options: GateOptions) async throws(InputError) -> InspectedBuild {
         if (try? TargetKind.of(path: path)) == .propertyList {
             return try inspectEntitlementsFile(path, options: options)
         }
         let ipa = try IPAFile(path: path, limits: options.archiveLimits)
         let configuration = options.configuration
-        let scan = try SealScan.scan(
+        let scan = try await SealScan.read(
             ipa,
             depth: .everything,
             keep: { BundleFacts.keepsMember($0) || isServiceFile($0, in: ipa) },

@@ -102,7 +102,7 @@ public enum ReleaseGate {
         for (index, path) in paths.enumerated() {
             progress(.reading(path: path, index: index + 1, total: paths.count))
             do {
-                var build = try inspect(path: path, options: options)
+                var build = try await inspect(path: path, options: options)
                 build.trustFindings = await trustFindings(build)
                 builds.append(.success(build))
             } catch {

@@ -138,7 +138,7 @@ public struct VerifyReport: Sendable {
             )
         case .archive:
             let ipa = try IPAFile(path: path, limits: limits)
-            let scan = try SealScan.scan(ipa, depth: resources ? .everything : .signatures)
+            let scan = try await SealScan.read(ipa, depth: resources ? .everything : .signatures)
             let seals = scan.verify(ipa: ipa, now: now)
             var subjects: [Subject] = []
             var signers: [TrustChecks.Signed] = []

@@ -177,9 +177,11 @@ public final class MatchResultWriter {
         /// Returns false, having appended nothing, otherwise. One pass over native (contiguous) strings, which is
         /// what every URL is.
         mutating func appendIfEvery(_ text: String, _ isPlain: (UInt8) -> Bool) -> Bool {
-            let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                guard utf8.allSatisfy(isPlain) else { return false }
-                bytes.append(contentsOf: utf8)
+            // The string's own UTF-8, lent for the call and only read (a speed-up for the million-result case; the
+            // safe path below gives the same bytes).
+            let done = unsafe text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard unsafe utf8.allSatisfy(isPlain) else { return false }
+                unsafe bytes.append(contentsOf: utf8)
                 return true
             }
             if let done { return done }
@@ -193,18 +195,16 @@ public final class MatchResultWriter {
         /// Returns false, having appended nothing, when the text holds anything else (the scalar-by-scalar path
         /// handles it). The runs between escapes are copied whole.
         mutating func appendEscapingQuotes(_ text: String) -> Bool {
-            let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                guard utf8.allSatisfy(Self.isPlainASCII) else { return false }
-                var runStart = utf8.startIndex
-                for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                    bytes.append(UInt8(ascii: "\\"))
-                    runStart = index
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-                return true
+            let utf8 = text.utf8
+            guard utf8.allSatisfy(Self.isPlainASCII) else { return false }
+            var runStart = utf8.startIndex
+            for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: utf8[runStart..<index])
+                bytes.append(UInt8(ascii: "\\"))
+                runStart = index
             }
-            return done ?? false
+            bytes.append(contentsOf: utf8[runStart...])
+            return true
         }
 
         static func isPlainASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }

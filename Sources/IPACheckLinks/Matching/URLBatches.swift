@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import IPACheckBinary
 
 /// URLs from the command line and a list file, cut into batches that every core works on while the next ones are
 /// read, the results handed back in order: what lets `match --urls` use all cores while holding only a few batches.
@@ -100,12 +100,14 @@ public enum URLBatches {
     /// Not Dispatch's global queues: on Linux, Dispatch cannot see that the thread reading the list is blocked
     /// waiting for results, counts it as busy and so starts one worker too few (measured on two cores: one worker
     /// did three quarters of the work).
-    private final class Workers: @unchecked Sendable {
-        private let condition = NSCondition()
-        /// Guarded by `condition`.
-        private var jobs: [@Sendable () -> Void] = []
-        /// Guarded by `condition`.
-        private var finished = false
+    private final class Workers: Sendable {
+        /// The jobs not yet taken, and whether more may come.
+        private struct Queue {
+            var jobs: [@Sendable () -> Void] = []
+            var finished = false
+        }
+
+        private let queue = Locked(Queue())
 
         init(count: Int) {
             for _ in 0..<max(count, 1) {
@@ -116,47 +118,39 @@ public enum URLBatches {
         }
 
         func run(_ job: @escaping @Sendable () -> Void) {
-            condition.withLock {
-                jobs.append(job)
-                condition.signal()
-            }
+            queue.withLock { $0.jobs.append(job) }
         }
 
         /// Lets the threads end once the jobs given so far are done.
         func finish() {
-            condition.withLock {
-                finished = true
-                condition.broadcast()
-            }
+            queue.withLock { $0.finished = true }
         }
 
         private func work() {
             while let job = next() { job() }
         }
 
+        /// The oldest job, waiting for one; `nil` once the queue is finished and empty.
         private func next() -> (@Sendable () -> Void)? {
-            condition.withLock {
-                while jobs.isEmpty && !finished { condition.wait() }
-                return jobs.isEmpty ? nil : jobs.removeFirst()
+            queue.withLock(when: { !$0.jobs.isEmpty || $0.finished }) { queue in
+                queue.jobs.isEmpty ? nil : queue.jobs.removeFirst()
             }
         }
     }
 
     /// The result of one batch, filled on a worker thread and waited for on the reading one.
-    private final class Pending<Value: Sendable>: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        /// Written once, before `done` is signalled; read only after waiting for it.
-        private var value: Value?
+    private struct Pending<Value: Sendable>: Sendable {
+        /// Empty until the batch is done.
+        private let slot = Locked<Value?>(nil)
 
         func fulfil(_ value: Value) {
-            self.value = value
-            done.signal()
+            slot.withLock { $0 = value }
         }
 
         func wait() -> Value {
-            done.wait()
-            // Fulfilled exactly once before the signal, so the value is there.
-            guard let value else { preconditionFailure("a batch result was signalled without a value") }
+            let value = slot.withLock(when: { $0 != nil }) { $0.take() }
+            // Waited for until it was there.
+            guard let value else { preconditionFailure("a batch result was taken without a value") }
             return value
         }
     }

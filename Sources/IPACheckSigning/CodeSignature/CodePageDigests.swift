@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 public import IPACheckBinary
 
 /// The digests of one slice's code pages, taken as the executable streamed past: what a CodeDirectory's code
@@ -32,7 +33,7 @@ public struct CodePageDigests: Hashable, Sendable {
     public init(bytes: ArraySlice<UInt8>, slice: Range<Int>, codeLimit: Int) {
         var digester = CodePageDigester.Slice(range: slice)
         digester.cut = slice.lowerBound + min(max(codeLimit, 0), bytes.count)
-        bytes.withUnsafeBytes { digester.consume($0, at: slice.lowerBound) }
+        digester.consume(bytes, at: slice.lowerBound)
         self = digester.finish()
     }
 
@@ -108,7 +109,7 @@ struct CodePageDigester {
 
         var end: Int { min(range.upperBound, cut ?? range.upperBound) }
 
-        mutating func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        mutating func consume<Bytes: DataProtocol>(_ bytes: Bytes, at offset: Int) where Bytes.Index == Int {
             let stop = end
             var start = max(offset, position)
             if start > position {
@@ -119,9 +120,10 @@ struct CodePageDigester {
             while start < min(offset + bytes.count, stop) {
                 let pageEnd = pageStart + CodePageDigests.pageSize
                 let take = min(offset + bytes.count, stop, pageEnd) - start
-                let piece = UnsafeRawBufferPointer(rebasing: bytes[(start - offset)..<(start - offset + take)])
-                sha1.update(bufferPointer: piece)
-                sha256.update(bufferPointer: piece)
+                let first = bytes.startIndex + (start - offset)
+                let piece = bytes[first..<(first + take)]
+                sha1.update(data: piece)
+                sha256.update(data: piece)
                 start += take
                 position = start
                 if position == pageEnd {
@@ -171,7 +173,7 @@ struct CodePageDigester {
     }
 
     /// Feeds the bytes at `offset` of the file (each call continues where the previous one ended).
-    mutating func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+    mutating func consume(_ bytes: ArraySlice<UInt8>, at offset: Int) {
         for index in slices.indices where slices[index].range.overlaps(offset..<(offset + bytes.count)) {
             slices[index].consume(bytes, at: offset)
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import IPACheckArchive
 public import IPACheckBinary
@@ -101,12 +100,42 @@ public struct SealScan {
 
     /// Reads `ipa` once.
     ///
+    /// The other threads stream their shares while the calling task streams the first; it then suspends (it never
+    /// blocks its thread) until they are done.
+    ///
     /// - Parameters:
     ///   - depth: What to take.
     ///   - keep: Members whose bytes other checks need (each at most the archive's per-member limit).
     ///   - searchMainExecutable: Strings to look for in the main app's executable as it streams past.
     ///   - threads: How many threads inflate and hash at once, each with its own handle on the file.
     ///   - bytesPerThread: The fewest declared bytes worth another thread.
+    /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
+    public static func read(
+        _ ipa: IPAFile,
+        depth: Depth,
+        keep: (String) -> Bool = { _ in false },
+        searchMainExecutable needles: [String] = [],
+        threads: Int = defaultThreads,
+        bytesPerThread: Int = bytesWorthAThread
+    ) async throws(InputError) -> SealScan {
+        var pass = Pass(
+            ipa,
+            depth: depth,
+            keep: keep,
+            needles: needles,
+            threads: threads,
+            bytesPerThread: bytesPerThread
+        )
+        let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
+        var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
+        results.merge(await others.results()) { first, _ in first }
+        return try pass.finish(consume results, ipa: ipa)
+    }
+
+    /// Reads `ipa` once, as ``read(_:depth:keep:searchMainExecutable:threads:bytesPerThread:)`` does, for
+    /// synchronous callers: the calling thread sleeps until the other threads are done, so async code calls
+    /// `read` instead.
+    ///
     /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
     public static func scan(
         _ ipa: IPAFile,
@@ -116,104 +145,147 @@ public struct SealScan {
         threads: Int = defaultThreads,
         bytesPerThread: Int = bytesWorthAThread
     ) throws(InputError) -> SealScan {
-        var plans: [String: MemberPlan] = [:]
-        var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
-        var sealDigests: [String: FileDigests] = [:]
-        var kept: [String: [UInt8]] = [:]
-        var findings: [Finding] = []
-        let infoPlists = Dictionary(
-            ipa.bundles.map { ($0.infoPlistPath, $0.infoPlistDigests) },
-            uniquingKeysWith: { first, _ in first }
+        var pass = Pass(
+            ipa,
+            depth: depth,
+            keep: keep,
+            needles: needles,
+            threads: threads,
+            bytesPerThread: bytesPerThread
         )
+        let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
+        var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
+        results.merge(others.waitForResults()) { first, _ in first }
+        return try pass.finish(consume results, ipa: ipa)
+    }
 
-        // The seals first (small, read whole): they say which digest each resource needs. Together they may list
-        // as many files as the archive may hold members, so hostile seals cannot outgrow the memory budget.
-        var sealBudget = ipa.reader.maximumEntries
-        for bundle in ipa.bundles {
-            guard let member = bundle.codeResources else { continue }
-            do {
-                let bytes = try ipa.read(member)
-                sealDigests[member] = FileDigests(of: bytes)
-                if keep(member) { kept[member] = bytes }
+    /// One pass: what it plans to take from which member, split into shares for the threads, and what it read
+    /// whole before streaming.
+    private struct Pass {
+        let depth: Depth
+        let order: [String]
+        let shares: [[String]]
+        private(set) var plans: [String: MemberPlan] = [:]
+        private var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
+        private var sealDigests: [String: FileDigests] = [:]
+        private var kept: [String: [UInt8]] = [:]
+        private let infoPlists: [String: FileDigests]
+
+        init(
+            _ ipa: IPAFile,
+            depth: Depth,
+            keep: (String) -> Bool,
+            needles: [String],
+            threads: Int,
+            bytesPerThread: Int
+        ) {
+            self.depth = depth
+            infoPlists = Dictionary(
+                ipa.bundles.map { ($0.infoPlistPath, $0.infoPlistDigests) },
+                uniquingKeysWith: { first, _ in first }
+            )
+
+            // The seals first (small, read whole): they say which digest each resource needs. Together they may
+            // list as many files as the archive may hold members, so hostile seals cannot outgrow the memory budget.
+            var sealBudget = ipa.reader.maximumEntries
+            for bundle in ipa.bundles {
+                guard let member = bundle.codeResources else { continue }
                 do {
-                    let seal = try ResourceSeal.parse(bytes, maximumEntries: sealBudget)
-                    sealBudget -= seal.entries.count
-                    seals[bundle.path] = .success(seal)
+                    let bytes = try ipa.read(member)
+                    sealDigests[member] = FileDigests(of: bytes)
+                    if keep(member) { kept[member] = bytes }
+                    do {
+                        let seal = try ResourceSeal.parse(bytes, maximumEntries: sealBudget)
+                        sealBudget -= seal.entries.count
+                        seals[bundle.path] = .success(seal)
+                    } catch {
+                        seals[bundle.path] = .failure(error)
+                    }
                 } catch {
-                    seals[bundle.path] = .failure(error)
+                    seals[bundle.path] = .failure(CodeSignatureError("CodeResources", error.message))
                 }
-            } catch {
-                seals[bundle.path] = .failure(CodeSignatureError("CodeResources", error.message))
             }
-        }
-        for bundle in ipa.bundles {
-            if let executable = bundle.executable { plans[executable, default: MemberPlan()].isExecutable = true }
-            guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
-            for (path, kind) in seal.requiredDigests {
-                guard let member = ipa.storedName(bundle.path + "/" + path), infoPlists[member] == nil,
-                    sealDigests[member] == nil
-                else { continue }
-                plans[member, default: MemberPlan()].insert(kind)
+            for bundle in ipa.bundles {
+                if let executable = bundle.executable { plans[executable, default: MemberPlan()].isExecutable = true }
+                guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
+                for (path, kind) in seal.requiredDigests {
+                    guard let member = ipa.storedName(bundle.path + "/" + path), infoPlists[member] == nil,
+                        sealDigests[member] == nil
+                    else { continue }
+                    plans[member, default: MemberPlan()].insert(kind)
+                }
+                for (path, entry) in seal.entries {
+                    guard case .nestedCode = entry else { continue }
+                    let member = bundle.path + "/" + path
+                    if ipa.contains(member) { plans[member, default: MemberPlan()].isExecutable = true }
+                }
             }
-            for (path, entry) in seal.entries {
-                guard case .nestedCode = entry else { continue }
-                let member = bundle.path + "/" + path
-                if ipa.contains(member) { plans[member, default: MemberPlan()].isExecutable = true }
+            for member in ipa.memberNames where keep(member) && kept[member] == nil {
+                plans[member, default: MemberPlan()].keep = true
             }
-        }
-        for member in ipa.memberNames where keep(member) && kept[member] == nil {
-            plans[member, default: MemberPlan()].keep = true
-        }
 
-        if !needles.isEmpty, let main = ipa.mainApp.executable {
-            plans[main, default: MemberPlan()].needles = needles
-        }
-        var digests: [String: FileDigests] = infoPlists.merging(sealDigests) { first, _ in first }
-        var executables: [String: Result<Executable, InputError>] = [:]
-        var mainStrings: BinaryStrings?
-        let order = ipa.inArchiveOrder(Array(plans.keys))
-        let shares = split(
-            order,
-            into: Self.threads(threads, members: ipa.reader.memberCount),
-            bytesPerShare: bytesPerThread,
-            size: ipa.reader.declaredMemberSize
-        )
-        var results = streamAll(order, shares: shares, plans: plans, reader: ipa.reader)
-        plans = [:]
-        for member in order {
-            guard let result = results.removeValue(forKey: member) else { continue }
-            if let found = result.found { mainStrings = BinaryStrings(found: found) }
-            if let taken = result.digests { digests[member] = taken }
-            if let bytes = result.bytes { kept[member] = bytes }
-            if let executable = result.executable { executables[member] = executable }
-            if let problem = result.problem {
-                findings.append(SealScan.rules.unreadableSealedMember.finding(problem, location: member))
+            if !needles.isEmpty, let main = ipa.mainApp.executable {
+                plans[main, default: MemberPlan()].needles = needles
             }
-        }
-
-        var bundles: [Bundle] = []
-        for bundle in ipa.bundles {
-            let executable = bundle.executable.flatMap { executables[$0] }
-            if bundle.parent == nil, case .failure(let error)? = executable { throw error }
-            bundles.append(
-                Bundle(
-                    bundle: bundle,
-                    executable: executable,
-                    seal: seals[bundle.path],
-                    codeResourcesDigests: bundle.codeResources.flatMap { sealDigests[$0] }
-                )
+            order = ipa.inArchiveOrder(Array(plans.keys))
+            shares = SealScan.split(
+                order,
+                into: SealScan.threads(threads, members: ipa.reader.memberCount),
+                bytesPerShare: bytesPerThread,
+                size: ipa.reader.declaredMemberSize
             )
         }
-        let mainExecutables = Set(ipa.bundles.compactMap(\.executable))
-        return SealScan(
-            bundles: bundles,
-            mainExecutableStrings: mainStrings,
-            depth: depth,
-            findings: findings,
-            digests: digests,
-            kept: kept,
-            nested: executables.filter { !mainExecutables.contains($0.key) }
-        )
+
+        /// The scan, from `results` (the members the other threads streamed included): any member no thread read
+        /// (a share whose thread could not open the file again) is read now, with the first handle.
+        mutating func finish(
+            _ results: consuming [String: StreamResult],
+            ipa: IPAFile
+        ) throws(InputError) -> SealScan {
+            let unread = order.filter { results[$0] == nil }
+            if !unread.isEmpty {
+                results.merge(streamShare(unread, plans: plans, reader: ipa.reader)) { first, _ in first }
+            }
+            plans = [:]
+            var digests: [String: FileDigests] = infoPlists.merging(sealDigests) { first, _ in first }
+            var executables: [String: Result<Executable, InputError>] = [:]
+            var mainStrings: BinaryStrings?
+            var findings: [Finding] = []
+            for member in order {
+                guard let result = results.removeValue(forKey: member) else { continue }
+                if let found = result.found { mainStrings = BinaryStrings(found: found) }
+                if let taken = result.digests { digests[member] = taken }
+                if let bytes = result.bytes { kept[member] = bytes }
+                if let executable = result.executable { executables[member] = executable }
+                if let problem = result.problem {
+                    findings.append(SealScan.rules.unreadableSealedMember.finding(problem, location: member))
+                }
+            }
+
+            var bundles: [Bundle] = []
+            for bundle in ipa.bundles {
+                let executable = bundle.executable.flatMap { executables[$0] }
+                if bundle.parent == nil, case .failure(let error)? = executable { throw error }
+                bundles.append(
+                    Bundle(
+                        bundle: bundle,
+                        executable: executable,
+                        seal: seals[bundle.path],
+                        codeResourcesDigests: bundle.codeResources.flatMap { sealDigests[$0] }
+                    )
+                )
+            }
+            let mainExecutables = Set(ipa.bundles.compactMap(\.executable))
+            return SealScan(
+                bundles: bundles,
+                mainExecutableStrings: mainStrings,
+                depth: depth,
+                findings: findings,
+                digests: digests,
+                kept: kept,
+                nested: executables.filter { !mainExecutables.contains($0.key) }
+            )
+        }
     }
 
     /// The digests of a member taken during the pass (those a seal asked for, Info.plists, CodeResources).
@@ -261,73 +333,103 @@ public struct SealScan {
         }
     }
 
-    /// Results handed back by the other threads of a pass.
-    private final class CollectedResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private var collected: [String: StreamResult] = [:]
-
-        func add(_ results: [String: StreamResult]) {
-            lock.withLock { collected.merge(results) { first, _ in first } }
-        }
-
-        var results: [String: StreamResult] { lock.withLock { collected } }
-    }
-
     /// What streaming one member gave.
     ///
     /// The digests stand inline; the rest, which few members have, in one box, so the result of each of a hundred
     /// thousand sealed files stays small.
-    private struct StreamResult {
+    private struct StreamResult: Sendable {
         var digests: FileDigests?
         var more: More?
 
-        final class More {
-            var found: Set<String>?
-            var bytes: [UInt8]?
-            var executable: Result<Executable, InputError>?
-            var problem: String?
+        final class More: Sendable {
+            let found: Set<String>?
+            let bytes: [UInt8]?
+            let executable: Result<Executable, InputError>?
+            let problem: String?
+
+            init(
+                found: Set<String>? = nil,
+                bytes: [UInt8]? = nil,
+                executable: Result<Executable, InputError>? = nil,
+                problem: String? = nil
+            ) {
+                self.found = found
+                self.bytes = bytes
+                self.executable = executable
+                self.problem = problem
+            }
         }
 
         var found: Set<String>? { more?.found }
         var bytes: [UInt8]? { more?.bytes }
         var executable: Result<Executable, InputError>? { more?.executable }
         var problem: String? { more?.problem }
-
-        /// The box, made when first needed.
-        mutating func details() -> More {
-            if let more { return more }
-            let made = More()
-            more = made
-            return made
-        }
     }
 
-    /// Streams the planned members, one thread per share.
+    /// The shares after the first, each streamed on a thread of our own with its own handle on the file, front to
+    /// back, while the caller streams the first share with its handle.
     ///
-    /// Each thread has its own handle on the file and reads its share front to back. A share whose thread cannot open the file again is read afterwards with the first
-    /// handle, so every member gets a result.
-    private static func streamAll(
-        _ order: [String],
-        shares: [[String]],
-        plans: [String: MemberPlan],
-        reader: IPAMemberReader
-    ) -> [String: StreamResult] {
-        guard shares.count > 1 else { return streamShare(order, plans: plans, reader: reader) }
-        let collected = CollectedResults()
-        let group = DispatchGroup()
-        let reopening = reader.reopening
-        for share in shares.dropFirst() {
-            DispatchQueue.global().async(group: group) {
-                guard let reader = try? reopening.open() else { return }
-                collected.add(streamShare(share, plans: plans, reader: reader))
+    /// Threads of our own, not tasks: inflating is CPU-bound and reading blocks on the disk, which must not hold up
+    /// the few threads Swift's concurrency runs on; and a share gets a thread even when those are busy.
+    private struct OtherShares: Sendable {
+        /// What the threads streamed, and how many are still at it.
+        private struct Progress: Sendable {
+            var results: [String: StreamResult] = [:]
+            var running: Int
+            /// The async caller, suspended until `running` is 0.
+            var waiting: Waiting?
+
+            /// The results, handed over once: the threads keep no copy.
+            mutating func take() -> [String: StreamResult] {
+                defer { results = [:] }
+                return results
             }
         }
-        var results = streamShare(shares[0], plans: plans, reader: reader)
-        group.wait()
-        results.merge(collected.results) { first, _ in first }
-        let unread = order.filter { results[$0] == nil }
-        results.merge(streamShare(unread, plans: plans, reader: reader)) { first, _ in first }
-        return results
+
+        private typealias Waiting = CheckedContinuation<[String: StreamResult], Never>
+
+        private let progress: Locked<Progress>
+
+        /// Starts one thread per share.
+        ///
+        /// A share whose thread cannot open the file again is left unread, for ``Pass/finish(_:ipa:)`` to read
+        /// with the first handle.
+        init(_ shares: ArraySlice<[String]>, plans: [String: MemberPlan], reopening: IPAMemberReader.Reopening) {
+            let progress = Locked(Progress(running: shares.count))
+            self.progress = progress
+            for share in shares {
+                let thread = Thread {
+                    let taken = (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? [:]
+                    let done = progress.withLock { progress -> (Waiting, [String: StreamResult])? in
+                        progress.results.merge(taken) { first, _ in first }
+                        progress.running -= 1
+                        guard progress.running == 0, let waiting = progress.waiting else { return nil }
+                        progress.waiting = nil
+                        return (waiting, progress.take())
+                    }
+                    if case (let waiting, let results)? = done { waiting.resume(returning: results) }
+                }
+                thread.name = "ipacheck-seal"
+                thread.start()
+            }
+        }
+
+        /// Suspends until every thread is done, then returns what they streamed.
+        func results() async -> [String: StreamResult] {
+            await withCheckedContinuation { continuation in
+                let done = progress.withLock { progress -> [String: StreamResult]? in
+                    if progress.running == 0 { return progress.take() }
+                    progress.waiting = continuation
+                    return nil
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        }
+
+        /// Sleeps until every thread is done, then returns what they streamed.
+        func waitForResults() -> [String: StreamResult] {
+            progress.withLock(when: { $0.running == 0 }) { $0.take() }
+        }
     }
 
     /// Splits `order` into at most `count` shares of about equal declared size, each kept in archive order.
@@ -387,9 +489,7 @@ public struct SealScan {
                 if count == 0 { break }
                 executable?.consume(buffer, count: count)
                 search?.consume(buffer[0..<count])
-                buffer.withUnsafeBytes { raw in
-                    digester?.update(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
-                }
+                digester?.update(buffer[0..<count])
                 if bytes != nil {
                     guard (bytes?.count ?? 0) + count <= ipa.maximumKeptBytes else {
                         throw InputError(
@@ -402,20 +502,19 @@ public struct SealScan {
                 }
             }
         } catch {
-            let details = result.details()
-            details.problem = error.message
-            if plan.isExecutable { details.executable = .failure(error) }
+            result.more = .init(executable: plan.isExecutable ? .failure(error) : nil, problem: error.message)
             return result
         }
         result.digests = digester?.finish()
         if search != nil || bytes != nil || executable != nil {
-            let details = result.details()
-            details.found = search?.found
-            details.bytes = bytes
-            details.executable = executable.map { reader in
-                reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
-                    .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
-            }
+            result.more = .init(
+                found: search?.found,
+                bytes: bytes,
+                executable: executable.map { reader in
+                    reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
+                        .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
+                }
+            )
         }
         return result
     }
@@ -450,9 +549,7 @@ struct ExecutableReader {
             layoutKnown = !starts.isEmpty && starts.allSatisfy { $0.start != .unknown }
         }
         let start = offset
-        buffer.withUnsafeBytes { raw in
-            pages.consume(UnsafeRawBufferPointer(rebasing: raw[0..<count]), at: start)
-        }
+        pages.consume(buffer[0..<count], at: start)
         offset += count
     }
 

@@ -30,16 +30,20 @@ enum Console {
     static func write(_ bytes: [UInt8]) {
         // Straight from the array (a `Data` would copy every piece first: a quarter of a gigabyte for a million
         // JSON results); a short write goes on from where it stopped, an interrupted one is retried.
-        bytes.withUnsafeBytes { buffer in
-            var rest = buffer[...]
-            while !rest.isEmpty {
-                let piece = UnsafeRawBufferPointer(rebasing: rest)
-                guard let start = piece.baseAddress else { return }
-                let written = Foundation.write(STDOUT_FILENO, start, piece.count)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                rest = rest.dropFirst(written)
+        var offset = 0
+        while offset < bytes.count {
+            // write(2) reads at most the `bytes.count - offset` bytes of the array from `offset` on, lent for the
+            // call only.
+            let written = unsafe bytes.withUnsafeBytes { buffer in
+                unsafe Foundation.write(
+                    STDOUT_FILENO,
+                    buffer.baseAddress.map { unsafe $0 + offset },
+                    buffer.count - offset
+                )
             }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
         }
     }
 

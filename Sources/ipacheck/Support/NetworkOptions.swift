@@ -77,7 +77,9 @@ struct NetworkOptions: ParsableArguments {
         let options = try fetchOptions()
         if let aasaDir, offline {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: aasaDir, isDirectory: &isFolder), isFolder.boolValue else {
+            // `&isFolder` lends Foundation a pointer to a local for the call only.
+            guard unsafe FileManager.default.fileExists(atPath: aasaDir, isDirectory: &isFolder), isFolder.boolValue
+            else {
                 let what = FileManager.default.fileExists(atPath: aasaDir) ? "is not a folder" : "does not exist"
                 Console.diagnose(
                     "ipacheck: error: --aasa-dir \(aasaDir) \(what): give the folder that holds "

@@ -4,11 +4,13 @@ import IPACheckReport
 
 /// One line on stderr saying what a long run is doing (reading a build, asking hosts), rewritten in place and
 /// cleared at the end; only on a terminal, so logs and pipes never see it.
-final class ProgressLine: @unchecked Sendable {
+///
+/// Needs no lock: it holds only constants; the run calls it from one task, one update after another, and each
+/// update is a single short write to stderr.
+final class ProgressLine: Sendable {
     private let enabled: Bool
     private let offline: Bool
     private let asksCDN: Bool
-    private let lock = NSLock()
 
     init(offline: Bool, asksCDN: Bool, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.offline = offline
@@ -40,8 +42,6 @@ final class ProgressLine: @unchecked Sendable {
 
     private func write(_ text: String) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
