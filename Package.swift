@@ -33,10 +33,8 @@ func fuzzHarness(_ name: String, dependencies: [Target.Dependency]) -> Target {
 let package = Package(
     name: "ipacheck",
     platforms: [.macOS(.v13)],
-    products: [
-        .executable(name: "ipacheck", targets: ["ipacheck"]),
-        .library(name: "IPACheckGate", targets: ["IPACheckGate"]),
-    ],
+    // The one product is the command: the libraries are its parts, with no API promised to other packages.
+    products: [.executable(name: "ipacheck", targets: ["ipacheck"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),

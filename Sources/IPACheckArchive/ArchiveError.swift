@@ -1,9 +1,9 @@
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// Why an archive, or one of its members, could not be read.
-public struct ArchiveError: CodedError {
+package struct ArchiveError: CodedError {
     /// The kind of failure, stable for tests and JSON.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The file does not exist or cannot be opened.
         case unreadable
         /// The file is not a zip archive at all.
@@ -25,21 +25,21 @@ public struct ArchiveError: CodedError {
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// The archive member concerned, if the failure is about one member.
-    public let member: String?
+    package let member: String?
     /// Details for people (libzip's own message where it has one).
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
-    public init(_ code: Code, member: String? = nil, reason: String) {
+    package init(_ code: Code, member: String? = nil, reason: String) {
         self.code = code
         self.member = member
         self.reason = reason
     }
 
     /// The reason, with the member when there is one: `member is encrypted (member Payload/A.app/A)`.
-    public var description: String {
+    package var description: String {
         if let member { return "\(reason) (member \(member))" }
         return reason
     }

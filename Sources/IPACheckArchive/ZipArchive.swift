@@ -7,23 +7,23 @@ import Foundation
 ///
 /// Owns one libzip handle (a ``ZipHandle``, which discards it rather than write a read-only archive back). libzip
 /// handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
-public final class ZipArchive {
+package final class ZipArchive {
     /// The path the archive was opened from.
-    public let path: String
+    package let path: String
     /// Every member, in central-directory order.
-    public let entries: [ZipEntry]
+    package let entries: [ZipEntry]
     /// The limits reads are held to.
-    public let limits: ArchiveLimits
+    package let limits: ArchiveLimits
     /// Why libzip's strict open failed, when the archive was then opened leniently.
     ///
     /// The central directory and local headers disagree (real Xcode and Finder zips sometimes trip this while every unzip tool reads them), or two
     /// members share a name. Nil when the strict open succeeded.
-    public let leniencyReason: String?
+    package let leniencyReason: String?
 
     /// Symbolic links of a folder that point outside the bundle, for the caller to report.
     ///
     /// They are never followed and are not members. Always empty for a zip.
-    public let escapingLinks: [(name: String, target: String)]
+    package let escapingLinks: [(name: String, target: String)]
 
     /// Where the members are.
     private enum Backend {
@@ -36,7 +36,7 @@ public final class ZipArchive {
     /// Opens the archive at `path`, checking the central directory's consistency.
     ///
     /// - Throws: ``ArchiveError`` naming why the file is not a readable zip.
-    public convenience init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
+    package convenience init(path: String, limits: ArchiveLimits = .standard) throws(ArchiveError) {
         if try Self.isFolder(path) {
             self.init(
                 path: path,
@@ -50,7 +50,7 @@ public final class ZipArchive {
 
     /// What another thread needs to open the same archive: a zip's path and what it listed, or a folder's
     /// listing itself (a folder is not walked twice).
-    public struct Reopening: Sendable {
+    package struct Reopening: Sendable {
         let path: String
         let entries: [ZipEntry]
         let limits: ArchiveLimits
@@ -58,7 +58,7 @@ public final class ZipArchive {
     }
 
     /// How to open this archive again on another thread.
-    public var reopening: Reopening {
+    package var reopening: Reopening {
         if case .folder(let folder) = backend {
             return Reopening(path: path, entries: entries, limits: limits, folder: folder)
         }
@@ -72,7 +72,7 @@ public final class ZipArchive {
     /// between. A folder reuses the first walk's listing.
     ///
     /// - Throws: ``ArchiveError`` with code `inconsistent` when the file no longer lists the same members.
-    public convenience init(reopening: Reopening) throws(ArchiveError) {
+    package convenience init(reopening: Reopening) throws(ArchiveError) {
         if let folder = reopening.folder {
             self.init(path: reopening.path, limits: reopening.limits, folder: folder)
             return
@@ -139,7 +139,7 @@ public final class ZipArchive {
     }
 
     /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.
-    public func read(_ entry: ZipEntry, limit: Int? = nil) throws(ArchiveError) -> [UInt8] {
+    package func read(_ entry: ZipEntry, limit: Int? = nil) throws(ArchiveError) -> [UInt8] {
         let cap = limit ?? limits.maximumMemberBytes
         let stream = try self.stream(entry)
         var result: [UInt8] = []
@@ -162,12 +162,12 @@ public final class ZipArchive {
     }
 
     /// Opens a sequential stream over a member, for reading only the parts that matter.
-    public func stream(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream {
+    package func stream(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream {
         ZipMemberStream(archive: self, entry: entry, source: try openMember(entry))
     }
 
     /// The member named exactly `name`, if any.
-    public func entry(named name: String) -> ZipEntry? {
+    package func entry(named name: String) -> ZipEntry? {
         entries.first { $0.name == name }
     }
 

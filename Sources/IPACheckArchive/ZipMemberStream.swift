@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Used to pull a Mach-O header and its code signature out of a large executable without holding the whole file.
 /// The member is decompressed by libzip, or read from its file when the archive is a folder.
-public final class ZipMemberStream {
+package final class ZipMemberStream {
     /// Where the bytes come from.
     enum Source {
         /// A libzip member (closed with the stream).
@@ -16,9 +16,9 @@ public final class ZipMemberStream {
     }
 
     /// The member being read.
-    public let entry: ZipEntry
+    package let entry: ZipEntry
     /// Decompressed bytes consumed so far.
-    public private(set) var position: Int = 0
+    package private(set) var position: Int = 0
 
     private let source: Source
     private let archive: ZipArchive
@@ -38,7 +38,7 @@ public final class ZipMemberStream {
     }
 
     /// Reads up to `maximumCount` bytes; an empty result means the end of the member.
-    public func read(maximumCount: Int) throws(ArchiveError) -> [UInt8] {
+    package func read(maximumCount: Int) throws(ArchiveError) -> [UInt8] {
         guard maximumCount > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: maximumCount)
         let count = try read(into: &buffer)
@@ -48,7 +48,7 @@ public final class ZipMemberStream {
 
     /// Reads up to `buffer.count` bytes into `buffer` (reused between calls, so streaming a large member allocates
     /// nothing per chunk); returns how many were read, 0 at the end of the member.
-    public func read(into buffer: inout [UInt8]) throws(ArchiveError) -> Int {
+    package func read(into buffer: inout [UInt8]) throws(ArchiveError) -> Int {
         guard !buffer.isEmpty else { return 0 }
         guard position < archive.limits.maximumStreamedBytes else {
             throw ArchiveError(
@@ -84,7 +84,7 @@ public final class ZipMemberStream {
     }
 
     /// Reads exactly `count` bytes, or fewer only at the end of the member.
-    public func read(exactly count: Int) throws(ArchiveError) -> [UInt8] {
+    package func read(exactly count: Int) throws(ArchiveError) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(min(count, 1 << 20))
         while result.count < count {
@@ -96,7 +96,7 @@ public final class ZipMemberStream {
     }
 
     /// Discards bytes until ``position`` is `offset` (or the member ends); returns whether it got there.
-    public func skip(to offset: Int) throws(ArchiveError) -> Bool {
+    package func skip(to offset: Int) throws(ArchiveError) -> Bool {
         while position < offset {
             let chunk = try read(maximumCount: min(64 * 1024, offset - position))
             if chunk.isEmpty { return false }

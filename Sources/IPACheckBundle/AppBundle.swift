@@ -1,41 +1,41 @@
-public import IPACheckPlist
+package import IPACheckPlist
 
 /// One bundle of an ipa: its identity from Info.plist and where its executable, profile and seal are.
-public struct AppBundle: Sendable, Hashable, Encodable {
+package struct AppBundle: Sendable, Hashable, Encodable {
     /// The bundle's folder inside the archive (`Payload/App.app/PlugIns/Share.appex`).
-    public let path: String
+    package let path: String
     /// What kind of bundle it is.
-    public let kind: BundleKind
+    package let kind: BundleKind
     /// The folder of the bundle that contains this one, or nil for the main app.
-    public let parent: String?
+    package let parent: String?
     /// `CFBundleIdentifier`.
-    public let bundleID: String?
+    package let bundleID: String?
     /// `CFBundleDisplayName`, else `CFBundleName`.
-    public let name: String?
+    package let name: String?
     /// `CFBundleShortVersionString`.
-    public let version: String?
+    package let version: String?
     /// `CFBundleVersion`.
-    public let build: String?
+    package let build: String?
     /// `DTPlatformName`, else the first of `CFBundleSupportedPlatforms` (`iphoneos`, `iphonesimulator`, …).
-    public let platform: String?
+    package let platform: String?
     /// `MinimumOSVersion` (or `LSMinimumSystemVersion`).
-    public let minimumOSVersion: String?
+    package let minimumOSVersion: String?
     /// The executable's path inside the archive, if Info.plist names one that exists.
-    public let executable: String?
+    package let executable: String?
     /// The path of `embedded.mobileprovision`, if the bundle has one.
-    public let provisioningProfile: String?
+    package let provisioningProfile: String?
     /// The path of `_CodeSignature/CodeResources`, if the bundle has one.
-    public let codeResources: String?
+    package let codeResources: String?
     /// The path of `Info.plist`.
-    public let infoPlistPath: String
+    package let infoPlistPath: String
     /// The whole Info.plist, for checks that need more keys.
-    public let infoPlist: PlistValue
+    package let infoPlist: PlistValue
     /// The digests of Info.plist's bytes, taken when it was read to find the bundle: what special slot −1 and a
     /// parent's resource seal compare, so the file is never read twice.
-    public let infoPlistDigests: FileDigests
+    package let infoPlistDigests: FileDigests
 
     /// The bundle's folder name (`Share.appex`).
-    public var folderName: String {
+    package var folderName: String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 

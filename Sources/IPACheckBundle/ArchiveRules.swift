@@ -1,17 +1,17 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// Rules about the archive's own structure: what iOS would refuse or what we refuse to follow.
 ///
 /// A rule that describes an archive iOS refuses to install (ARC003, ARC004, ARC007–ARC009, ARC012) is an error, so
 /// it fails every distribution gate; the others are warnings or notes about what was read.
-public enum ArchiveRules {
+package enum ArchiveRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// A member name that escapes the archive (`..`, absolute path, backslash, NUL).
-        public let unsafeMemberPath = Rule(
+        package let unsafeMemberPath = Rule(
             "ARC001",
             .warning,
             "unsafe member path",
@@ -21,7 +21,7 @@ public enum ArchiveRules {
         )
 
         /// The same name stored twice.
-        public let duplicateMember = Rule(
+        package let duplicateMember = Rule(
             "ARC002",
             .warning,
             "duplicate member",
@@ -31,7 +31,7 @@ public enum ArchiveRules {
         )
 
         /// An encrypted or oddly compressed member: iOS cannot extract it, so the ipa does not install.
-        public let unreadableMember = Rule(
+        package let unreadableMember = Rule(
             "ARC003",
             .error,
             "member cannot be read",
@@ -42,7 +42,7 @@ public enum ArchiveRules {
         )
 
         /// `Payload/` is not at the archive's root: iOS does not install the ipa.
-        public let nestedPayload = Rule(
+        package let nestedPayload = Rule(
             "ARC004",
             .error,
             "Payload folder is not at the archive root",
@@ -53,7 +53,7 @@ public enum ArchiveRules {
         )
 
         /// More than one app under `Payload/`.
-        public let severalApps = Rule(
+        package let severalApps = Rule(
             "ARC005",
             .warning,
             "several apps in Payload",
@@ -63,7 +63,7 @@ public enum ArchiveRules {
         )
 
         /// A member name that is not UTF-8.
-        public let nonUTF8Name = Rule(
+        package let nonUTF8Name = Rule(
             "ARC006",
             .note,
             "member name is not UTF-8",
@@ -72,7 +72,7 @@ public enum ArchiveRules {
         )
 
         /// A nested bundle without a readable Info.plist.
-        public let bundleInfoPlist = Rule(
+        package let bundleInfoPlist = Rule(
             "ARC007",
             .error,
             "bundle Info.plist missing or malformed",
@@ -82,7 +82,7 @@ public enum ArchiveRules {
         )
 
         /// Info.plist names an executable that is not in the bundle.
-        public let missingExecutable = Rule(
+        package let missingExecutable = Rule(
             "ARC008",
             .error,
             "executable missing",
@@ -92,7 +92,7 @@ public enum ArchiveRules {
         )
 
         /// A nested bundle's executable is not a readable Mach-O.
-        public let unreadableExecutable = Rule(
+        package let unreadableExecutable = Rule(
             "ARC009",
             .error,
             "executable is not a readable Mach-O",
@@ -102,7 +102,7 @@ public enum ArchiveRules {
         )
 
         /// libzip's consistency check failed; the archive was read leniently.
-        public let inconsistentDirectory = Rule(
+        package let inconsistentDirectory = Rule(
             "ARC010",
             .note,
             "zip fails the strict consistency check",
@@ -112,7 +112,7 @@ public enum ArchiveRules {
         )
 
         /// A symbolic link of a bundle folder points outside the bundle.
-        public let linkLeavesBundle = Rule(
+        package let linkLeavesBundle = Rule(
             "ARC012",
             .error,
             "symbolic link leaves the bundle",
@@ -124,6 +124,6 @@ public enum ArchiveRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
 }

@@ -1,5 +1,5 @@
 /// What a bundle inside an ipa is, which decides where iOS looks for it and which rules apply.
-public enum BundleKind: String, Codable, Sendable, CaseIterable {
+package enum BundleKind: String, Codable, Sendable, CaseIterable {
     /// The main app (`Payload/X.app`).
     case app
     /// An app extension (`PlugIns/*.appex`, `Extensions/*.appex`).

@@ -1,18 +1,18 @@
 import Crypto
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// The digests of one file that seals compare with: SHA-1 (CodeResources `hash`, old CodeDirectories) and
 /// SHA-256 (CodeResources `hash2`, current CodeDirectories), each only when some seal asked for it.
-public struct FileDigests: Hashable, Sendable {
+package struct FileDigests: Hashable, Sendable {
     /// SHA-1 of the file, if computed.
-    public var sha1: [UInt8]?
+    package var sha1: [UInt8]?
     /// SHA-256 of the file, if computed.
-    public var sha256: [UInt8]?
+    package var sha256: [UInt8]?
     /// The file's size in bytes.
-    public var size: Int
+    package var size: Int
 
     /// Digests of bytes already in memory (both algorithms).
-    public init(of bytes: some Collection<UInt8>) {
+    package init(of bytes: some Collection<UInt8>) {
         var digester = FileDigester(kinds: [.sha1, .sha256])
         digester.update(Array(bytes)[...])
         self = digester.finish()
@@ -26,7 +26,7 @@ public struct FileDigests: Hashable, Sendable {
 
     /// The digest a CodeDirectory of `type` stores for this file, or `nil` when it was not computed (or the hash
     /// type is one the stream does not compute, SHA-384).
-    public func digest(for type: CodeSignHashType) -> [UInt8]? {
+    package func digest(for type: CodeSignHashType) -> [UInt8]? {
         switch type {
         case .sha1: sha1
         case .sha256: sha256
@@ -37,7 +37,7 @@ public struct FileDigests: Hashable, Sendable {
 }
 
 /// The digest algorithms a seal asks for.
-public enum DigestKind: Hashable, Sendable, CaseIterable {
+package enum DigestKind: Hashable, Sendable, CaseIterable {
     /// SHA-1.
     case sha1
     /// SHA-256.

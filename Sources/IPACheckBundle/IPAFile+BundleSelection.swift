@@ -1,10 +1,10 @@
-public import IPACheckReport
+package import IPACheckReport
 
 extension IPAFile {
     /// Finds a bundle by its folder path, folder name (`Share.appex`) or bundle ID; nil selects the main app.
     ///
     /// - Throws: ``InputError`` naming the bundles there are when nothing matches.
-    public func bundle(matching selector: String?) throws(InputError) -> AppBundle {
+    package func bundle(matching selector: String?) throws(InputError) -> AppBundle {
         guard let selector, !selector.isEmpty else { return mainApp }
         let trimmed = selector.hasSuffix("/") ? String(selector.dropLast()) : selector
         let match =

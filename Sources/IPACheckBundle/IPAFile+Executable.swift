@@ -1,16 +1,16 @@
 import IPACheckArchive
-public import IPACheckBinary
-public import IPACheckReport
+package import IPACheckBinary
+package import IPACheckReport
 
 extension IPAFile {
     /// The largest executable read whole (for `verify`, which must hash every code page).
-    public static let maximumExecutableBytes = 2 * 1024 * 1024 * 1024
+    package static let maximumExecutableBytes = 2 * 1024 * 1024 * 1024
 
     /// Parses a bundle executable's Mach-O headers and code signatures, streaming it from the archive.
     ///
     /// Only the fat header, each slice's load commands and each signature are kept in memory; the code in
     /// between is decompressed and dropped.
-    public func machO(of bundle: AppBundle) throws(InputError) -> MachOContainer {
+    package func machO(of bundle: AppBundle) throws(InputError) -> MachOContainer {
         guard let member = bundle.executable else {
             throw InputError("no-executable", file: path, "\(bundle.path) has no executable")
         }
@@ -39,7 +39,7 @@ extension IPAFile {
     }
 
     /// Reads a bundle's whole executable, for checks that hash every page.
-    public func executableBytes(of bundle: AppBundle) throws(InputError) -> [UInt8] {
+    package func executableBytes(of bundle: AppBundle) throws(InputError) -> [UInt8] {
         guard let member = bundle.executable else {
             throw InputError("no-executable", file: path, "\(bundle.path) has no executable")
         }

@@ -1,17 +1,17 @@
-public import IPACheckArchive
+package import IPACheckArchive
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 
 /// An opened ipa: its bundles (main app first), found without unpacking anything to disk.
 ///
 /// Holds the libzip handle, so it is not `Sendable`; open one per task.
-public final class IPAFile {
+package final class IPAFile {
     /// The path the user gave.
-    public let path: String
+    package let path: String
     /// Every bundle: the main app first, then nested bundles depth first in name order.
-    public let bundles: [AppBundle]
+    package let bundles: [AppBundle]
     /// Problems with the archive itself (unsafe names, duplicates, nested Payload, unreadable nested bundles).
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// Reads the members, on the thread that opened the file.
     package let reader: IPAMemberReader
@@ -25,7 +25,7 @@ public final class IPAFile {
     static let maximumInfoPlistBytes = 1024 * 1024
 
     /// The main app.
-    public var mainApp: AppBundle {
+    package var mainApp: AppBundle {
         // `init` throws unless it found the main app, so `bundles` is never empty.
         bundles[0]
     }
@@ -34,7 +34,7 @@ public final class IPAFile {
     ///
     /// - Throws: ``InputError`` when the file is not a zip, has no `Payload/*.app`, or the main app's Info.plist is
     ///   missing or malformed.
-    public init(path: String, limits: ArchiveLimits = .standard) throws(InputError) {
+    package init(path: String, limits: ArchiveLimits = .standard) throws(InputError) {
         self.path = path
         let archive: ZipArchive
         do {
@@ -103,7 +103,7 @@ public final class IPAFile {
     }
 
     /// Whether the archive holds a readable member with this exact name.
-    public func contains(_ member: String) -> Bool {
+    package func contains(_ member: String) -> Bool {
         members[member] != nil
     }
 
@@ -114,19 +114,19 @@ public final class IPAFile {
     }
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
-    public func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
+    package func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
         try reader.read(member, limit: limit)
     }
 
     /// Opens a forward-only stream over a member, to take only the parts of a large file that matter.
-    public func stream(_ member: String) throws(InputError) -> ZipMemberStream {
+    package func stream(_ member: String) throws(InputError) -> ZipMemberStream {
         try reader.stream(member)
     }
 
     /// The bundle's own files, relative to its folder, excluding nested bundles' contents and folders.
     ///
     /// This is the set `_CodeSignature/CodeResources` seals.
-    public func files(of bundle: AppBundle) -> [String] {
+    package func files(of bundle: AppBundle) -> [String] {
         let prefix = bundle.path + "/"
         let nestedPrefixes = bundles.filter { $0.parent == bundle.path }.map { $0.path + "/" }
         return members.keys.filter { name in
@@ -137,12 +137,12 @@ public final class IPAFile {
     }
 
     /// The declared uncompressed size of a member (informative only).
-    public func declaredSize(of member: String) -> UInt64? {
+    package func declaredSize(of member: String) -> UInt64? {
         members[member]?.declaredSize
     }
 
     /// Every readable member's name.
-    public var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }
+    package var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }
 
     /// The given members in the order they are stored in the archive, so a pass reads the file front to back.
     package func inArchiveOrder(_ names: [String]) -> [String] {

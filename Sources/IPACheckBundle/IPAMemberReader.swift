@@ -1,14 +1,14 @@
-public import IPACheckArchive
-public import IPACheckReport
+package import IPACheckArchive
+package import IPACheckReport
 
 /// Reads an ipa's screened members by name, through one libzip handle.
 ///
 /// A libzip handle must stay on one thread, so this is not `Sendable`; a pass that reads on several threads gives
 /// each a ``Reopening`` and opens one reader per thread from it.
-public final class IPAMemberReader {
+package final class IPAMemberReader {
     /// What another thread needs to open its own reader on the same file: the path, and what the first open
     /// listed, so that a file changed in between is noticed rather than read.
-    public struct Reopening: Sendable {
+    package struct Reopening: Sendable {
         let path: String
         let archive: ZipArchive.Reopening
         let members: [String: ZipEntry]
@@ -16,7 +16,7 @@ public final class IPAMemberReader {
         /// Opens a second handle on the file.
         ///
         /// - Throws: ``InputError`` when the file cannot be opened again or no longer lists the same members.
-        public func open() throws(InputError) -> IPAMemberReader {
+        package func open() throws(InputError) -> IPAMemberReader {
             do {
                 let archive = try ZipArchive(reopening: archive)
                 return IPAMemberReader(path: path, archive: archive, members: members)
@@ -27,7 +27,7 @@ public final class IPAMemberReader {
     }
 
     /// The path the user gave.
-    public let path: String
+    package let path: String
     private let archive: ZipArchive
     /// Readable member names, each mapped to its entry (the first one, for duplicates).
     let members: [String: ZipEntry]
@@ -39,7 +39,7 @@ public final class IPAMemberReader {
     }
 
     /// How to open another reader on the same file, for another thread.
-    public var reopening: Reopening {
+    package var reopening: Reopening {
         Reopening(path: path, archive: archive.reopening, members: members)
     }
 
@@ -53,7 +53,7 @@ public final class IPAMemberReader {
     package var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
-    public func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
+    package func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
         guard let entry = members[member] else {
             throw InputError("missing-member", file: path, "\(member) is not in the archive")
         }
@@ -65,7 +65,7 @@ public final class IPAMemberReader {
     }
 
     /// Opens a forward-only stream over a member, to take only the parts of a large file that matter.
-    public func stream(_ member: String) throws(InputError) -> ZipMemberStream {
+    package func stream(_ member: String) throws(InputError) -> ZipMemberStream {
         guard let entry = members[member] else {
             throw InputError("missing-member", file: path, "\(member) is not in the archive")
         }

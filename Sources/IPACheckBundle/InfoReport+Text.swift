@@ -1,9 +1,9 @@
-public import IPACheckReport
+package import IPACheckReport
 
 extension InfoReport {
     /// The bundle tree as a report section: JSON `bundles`, and for people one block per bundle, nested bundles
     /// indented under their parent.
-    public func section() throws -> ReportSection {
+    package func section() throws -> ReportSection {
         var lines: [StyledLine] = []
         var depthOf: [String: Int] = [:]
         for bundle in bundles {

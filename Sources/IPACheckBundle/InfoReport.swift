@@ -1,21 +1,21 @@
 import IPACheckBinary
-public import IPACheckReport
+package import IPACheckReport
 
 /// What `ipacheck info` reports about one bundle: its identity (the ``AppBundle``), the executable's
 /// architectures and a signing summary.
 ///
 /// Encodes flat: the bundle's identity keys, then `architectures` and `signing`.
 @dynamicMemberLookup
-public struct BundleInfo: Encodable, Sendable, Hashable {
+package struct BundleInfo: Encodable, Sendable, Hashable {
     /// The bundle.
-    public let bundle: AppBundle
+    package let bundle: AppBundle
     /// The executable's architectures, one per slice (`armv7`, `arm64`).
-    public let architectures: [String]
+    package let architectures: [String]
     /// A summary of the code signature, from the Mach-O itself.
-    public let signing: SigningSummary
+    package let signing: SigningSummary
 
     /// The bundle's own facts (`path`, `bundleID`, `version`, …), read through to ``AppBundle``.
-    public subscript<Value>(dynamicMember keyPath: KeyPath<AppBundle, Value>) -> Value {
+    package subscript<Value>(dynamicMember keyPath: KeyPath<AppBundle, Value>) -> Value {
         bundle[keyPath: keyPath]
     }
 
@@ -24,7 +24,7 @@ public struct BundleInfo: Encodable, Sendable, Hashable {
     }
 
     /// Writes the bundle's identity keys and this summary's into one object.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try bundle.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(architectures, forKey: .architectures)
@@ -33,40 +33,40 @@ public struct BundleInfo: Encodable, Sendable, Hashable {
 }
 
 /// The code signature at a glance, read from the executable's `LC_CODE_SIGNATURE` (every slice).
-public struct SigningSummary: Encodable, Sendable, Hashable {
+package struct SigningSummary: Encodable, Sendable, Hashable {
     /// Whether every slice carries a code signature.
-    public let signed: Bool
+    package let signed: Bool
     /// Whether the signature is ad hoc (no certificate).
-    public let adHoc: Bool
+    package let adHoc: Bool
     /// The signing identifier (normally the bundle ID).
-    public let identifier: String?
+    package let identifier: String?
     /// The team ID embedded in the CodeDirectory.
-    public let teamID: String?
+    package let teamID: String?
     /// The CodeDirectory hash types (`sha1`, `sha256`).
-    public let hashTypes: [String]
+    package let hashTypes: [String]
     /// Whether the signature embeds XML entitlements.
-    public let xmlEntitlements: Bool
+    package let xmlEntitlements: Bool
     /// Whether the signature embeds DER entitlements (what iOS 15+ enforces).
-    public let derEntitlements: Bool
+    package let derEntitlements: Bool
     /// Whether the signature carries a CMS blob with content (not ad hoc).
-    public let cmsSigned: Bool
+    package let cmsSigned: Bool
     /// Whether any slice is FairPlay-encrypted (an App Store download, not an export).
-    public let encrypted: Bool
+    package let encrypted: Bool
     /// The embedded provisioning profile's path, if any.
-    public let provisioningProfile: String?
+    package let provisioningProfile: String?
     /// Whether `_CodeSignature/CodeResources` is present.
-    public let sealedResources: Bool
+    package let sealedResources: Bool
     /// Why the executable could not be read, if it could not.
-    public let problem: String?
+    package let problem: String?
     /// The distribution the build itself shows, when it is unmistakable: `App Store (FairPlay-encrypted)` for an
     /// app as the App Store delivers it (see ``appStoreDistribution``); `nil` otherwise (a profile tells the rest).
-    public let distribution: String?
+    package let distribution: String?
 
     /// What ``distribution`` says of an app as the App Store delivers it.
-    public static let appStoreDistribution = "App Store (FairPlay-encrypted)"
+    package static let appStoreDistribution = "App Store (FairPlay-encrypted)"
 
     /// The common name of the certificate the App Store signs the apps it delivers with.
-    public static let appStoreSignerName = "Apple iPhone OS Application Signing"
+    package static let appStoreSignerName = "Apple iPhone OS Application Signing"
 
     /// Summarises a parsed executable.
     init(container: MachOContainer?, bundle: AppBundle, problem: String?) {
@@ -111,21 +111,21 @@ public struct SigningSummary: Encodable, Sendable, Hashable {
 }
 
 /// The whole `ipacheck info` answer.
-public struct InfoReport: Encodable, Sendable {
+package struct InfoReport: Encodable, Sendable {
     /// The ipa, as the user named it.
-    public let file: String
+    package let file: String
     /// Every bundle, the main app first.
-    public let bundles: [BundleInfo]
+    package let bundles: [BundleInfo]
     /// Problems found while reading (archive structure, unreadable nested bundles).
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// The rules `info` applies: the archive's.
-    public static let rules = ArchiveRules.rules.all
+    package static let rules = ArchiveRules.rules.all
 
     /// Reads the bundle tree of an ipa.
     ///
     /// - Throws: ``InputError`` when the ipa, its main app or the main executable cannot be read.
-    public static func make(for ipa: IPAFile) throws(InputError) -> InfoReport {
+    package static func make(for ipa: IPAFile) throws(InputError) -> InfoReport {
         var findings = ipa.findings
         var infos: [BundleInfo] = []
         for bundle in ipa.bundles {

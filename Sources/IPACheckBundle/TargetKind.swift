@@ -1,9 +1,9 @@
 import Foundation
 import IPACheckBinary
-public import IPACheckReport
+package import IPACheckReport
 
 /// What kind of file the user pointed a command at, judged by its first bytes rather than its name.
-public enum TargetKind: Sendable, Hashable {
+package enum TargetKind: Sendable, Hashable {
     /// A zip archive (an ipa, or something that claims to be one), or a folder read as one (an `.app`, an
     /// `.xcarchive`, an unpacked ipa).
     case archive
@@ -16,7 +16,7 @@ public enum TargetKind: Sendable, Hashable {
     /// or an `.xcarchive`; links inside a bundle are never followed, see ``IPAFile``).
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is neither a zip nor a Mach-O.
-    public static func of(path: String) throws(InputError) -> TargetKind {
+    package static func of(path: String) throws(InputError) -> TargetKind {
         var isDirectory: ObjCBool = false
         // `&isDirectory` lends Foundation a pointer to a local for the call only.
         if unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -5,11 +5,11 @@ import SwiftASN1
 /// codesign writes two attributes: `1.2.840.113635.100.9.1` holds a property list
 /// `{cdhashes = [<data>, …]}` (truncated to 20 bytes), `1.2.840.113635.100.9.2` one `SEQUENCE { digestAlgorithm,
 /// OCTET STRING }` per code directory. Comparing them with the code directories is the signature check's job.
-public struct AppleCodeDirectoryHashes: Sendable {
+package struct AppleCodeDirectoryHashes: Sendable {
     /// The property list of the first attribute, as bytes; nil when it is absent or not a primitive value.
-    public let propertyList: [UInt8]?
+    package let propertyList: [UInt8]?
     /// The entries of the second attribute (the digest algorithm, nil when unknown, and the hash); nil when absent.
-    public let digests: [(algorithm: CMSDigestAlgorithm?, hash: [UInt8])]?
+    package let digests: [(algorithm: CMSDigestAlgorithm?, hash: [UInt8])]?
 
     static let propertyListOID: ASN1ObjectIdentifier = "1.2.840.113635.100.9.1"
     static let digestsOID: ASN1ObjectIdentifier = "1.2.840.113635.100.9.2"
@@ -17,7 +17,7 @@ public struct AppleCodeDirectoryHashes: Sendable {
     /// Reads both attributes from `attributes`.
     ///
     /// - Throws: ``CMSError`` when the second attribute's values are not `SEQUENCE`s or name no valid algorithm.
-    public init(_ attributes: CMSSignedAttributes) throws(CMSError) {
+    package init(_ attributes: CMSSignedAttributes) throws(CMSError) {
         let name = "CDHashes2 attribute"
         if let value = attributes.values(of: Self.propertyListOID)?.first, case .primitive(let plist) = value.content {
             propertyList = Array(plist)

@@ -1,4 +1,4 @@
-public import SwiftASN1
+package import SwiftASN1
 import X509
 
 /// Apple's marker extensions, which say what one of Apple's certificates is for.
@@ -14,13 +14,13 @@ import X509
 /// beside `6.1.4` on every Apple Distribution leaf, `6.1.2` with `6.1.12` on Apple Development, `6.2.1` on every WWDR
 /// CA, `6.2.18` on the 2017 Apple iPhone Certification Authority, `6.2.2.1` and `6.58` on the profile-signing
 /// certificates, `6.22` on Apple's own Software Signing certificate).
-public enum AppleCertificateExtensions {
+package enum AppleCertificateExtensions {
     /// One marker: its OID and what Apple means by it.
-    public struct Marker: Hashable, Sendable {
+    package struct Marker: Hashable, Sendable {
         /// The extension's OID.
-        public let oid: ASN1ObjectIdentifier
+        package let oid: ASN1ObjectIdentifier
         /// What it marks, in Apple's words where Apple has some.
-        public let meaning: String
+        package let meaning: String
     }
 
     /// `1.2.840.113635.100.6`.
@@ -32,7 +32,7 @@ public enum AppleCertificateExtensions {
 
     /// The markers of signing identities and other end-entity certificates (`6.1.x`, push `6.3.x` and the rest):
     /// a certificate that carries one signs; it never issues certificates.
-    public static let leafMarkers: [Marker] = [
+    package static let leafMarkers: [Marker] = [
         marker([1, 1], "Apple code signing (Apple's own released code)"),
         marker([1, 2], "iPhone Developer / Apple Development (iOS)"),
         marker([1, 3], "Apple iPhone OS Application Signing (the App Store's signer)"),
@@ -69,7 +69,7 @@ public enum AppleCertificateExtensions {
     ///
     /// `6.2.2.1` is one Apple puts on its (leaf) provisioning-profile signer, so these say nothing about a
     /// certificate's place in a chain.
-    public static let intermediateMarkers: [Marker] = [
+    package static let intermediateMarkers: [Marker] = [
         marker([2, 1], "Apple Worldwide Developer Relations CA (every generation but G2)"),
         marker([2, 2, 1], "Apple iPhone OS Provisioning Profile Signing"),
         marker([2, 3], "Apple Application Integration CA / Apple ID CA"),
@@ -89,15 +89,15 @@ public enum AppleCertificateExtensions {
     ].compactMap { $0 }
 
     /// Every marker ipacheck knows.
-    public static var all: [Marker] { leafMarkers + intermediateMarkers }
+    package static var all: [Marker] { leafMarkers + intermediateMarkers }
 
     /// What `oid` marks, or `nil` when it is not a marker ipacheck knows.
-    public static func meaning(of oid: ASN1ObjectIdentifier) -> String? {
+    package static func meaning(of oid: ASN1ObjectIdentifier) -> String? {
         all.first { $0.oid == oid }?.meaning
     }
 
     /// Whether `oid` lies in Apple's marker arc, known or not.
-    public static func isInAppleArc(_ oid: ASN1ObjectIdentifier) -> Bool {
+    package static func isInAppleArc(_ oid: ASN1ObjectIdentifier) -> Bool {
         oid.oidComponents.starts(with: arc)
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import SwiftASN1
 // The chain is judged at a fixed time (the signing time); `RFC5280Policy(fixedExpiryValidationTime:)` is how
 // swift-certificates 1.21 spells that (its `init(validationTime:)` is deprecated in favour of it).
@@ -14,23 +14,23 @@ import SwiftASN1
 /// The verdict says what is really wrong: no chain at all (``Verdict/untrusted(reason:)``), a chain whose
 /// certificates were not all valid at the time it was judged (``Verdict/expired(_:)``), or a chain that breaks
 /// another rule (``Verdict/invalidChain(root:reason:)``).
-public enum AppleTrust {
+package enum AppleTrust {
     /// When the chain must have been valid, and why that time.
-    public enum JudgementTime: Hashable, Sendable {
+    package enum JudgementTime: Hashable, Sendable {
         /// The CMS signing time the message states (a signed attribute).
         case signingTime(Date)
         /// The time of the check, because the message states no signing time.
         case now(Date)
 
         /// The time itself.
-        public var date: Date {
+        package var date: Date {
             switch self {
             case .signingTime(let date), .now(let date): return date
             }
         }
 
         /// `at the CMS signing time, 2021-01-14T02:35:36Z`.
-        public var words: String {
+        package var words: String {
             switch self {
             case .signingTime(let date): return "at the CMS signing time, \(AppleTrust.timestamp(date))"
             case .now(let date):
@@ -40,20 +40,20 @@ public enum AppleTrust {
     }
 
     /// A certificate of a chain that was outside its validity period when the chain was judged.
-    public struct Lapse: Hashable, Sendable {
+    package struct Lapse: Hashable, Sendable {
         /// Its common name (or whole subject when it has none).
-        public let certificate: String
+        package let certificate: String
         /// Whether it is the signer's own certificate (else an intermediate or root).
-        public let isSigner: Bool
+        package let isSigner: Bool
         /// Start of its validity.
-        public let notValidBefore: Date
+        package let notValidBefore: Date
         /// End of its validity.
-        public let notValidAfter: Date
+        package let notValidAfter: Date
         /// Whether it had expired (else it was not valid yet).
-        public let hasExpired: Bool
+        package let hasExpired: Bool
 
         /// Describes a lapsed certificate.
-        public init(certificate: String, isSigner: Bool, notValidBefore: Date, notValidAfter: Date, hasExpired: Bool) {
+        package init(certificate: String, isSigner: Bool, notValidBefore: Date, notValidAfter: Date, hasExpired: Bool) {
             self.certificate = certificate
             self.isSigner = isSigner
             self.notValidBefore = notValidBefore
@@ -62,7 +62,7 @@ public enum AppleTrust {
         }
 
         /// `"Apple Worldwide Developer Relations Certification Authority" expired on 2023-02-07T21:48:47Z`.
-        public var words: String {
+        package var words: String {
             hasExpired
                 ? "\"\(certificate)\" expired on \(AppleTrust.timestamp(notValidAfter))"
                 : "\"\(certificate)\" was not valid until \(AppleTrust.timestamp(notValidBefore))"
@@ -70,29 +70,29 @@ public enum AppleTrust {
     }
 
     /// A chain to an Apple root that holds in every respect but time.
-    public struct Expiry: Hashable, Sendable {
+    package struct Expiry: Hashable, Sendable {
         /// The certificates that were outside their validity, signer first.
-        public let lapses: [Lapse]
+        package let lapses: [Lapse]
         /// When the chain was judged.
-        public let judgedAt: JudgementTime
+        package let judgedAt: JudgementTime
         /// The names of the chain, signer first, root last.
-        public let chain: [String]
+        package let chain: [String]
 
         /// Describes a chain that held but for time.
-        public init(lapses: [Lapse], judgedAt: JudgementTime, chain: [String]) {
+        package init(lapses: [Lapse], judgedAt: JudgementTime, chain: [String]) {
             self.lapses = lapses
             self.judgedAt = judgedAt
             self.chain = chain
         }
 
         /// What is wrong, in words: which certificate, its date, and when the chain was judged.
-        public var reason: String {
+        package var reason: String {
             lapses.map(\.words).joined(separator: " and ") + "; the chain was judged " + judgedAt.words
         }
     }
 
     /// The verdict on one signer.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// The chain from the signer leads to an Apple root; the names of the chain, signer first.
         case trusted(chain: [String])
         /// A chain leads to an Apple root but a certificate on it was not valid when the chain was judged.
@@ -103,14 +103,14 @@ public enum AppleTrust {
         case untrusted(reason: String)
 
         /// Whether the signer is Apple-issued and its chain valid when judged.
-        public var isTrusted: Bool {
+        package var isTrusted: Bool {
             if case .trusted = self { return true }
             return false
         }
     }
 
     /// The names and fingerprints of the roots ipacheck trusts (only those whose bytes match their pin).
-    public static var roots: [(name: String, sha256: String)] {
+    package static var roots: [(name: String, sha256: String)] {
         AppleRootCertificates.pinned.filter { root in
             AppleRootCertificates.certificates.contains { certificate in
                 CertificateSummary.attribute(.RDNAttributeType.commonName, in: certificate.subject) == root.name
@@ -119,12 +119,12 @@ public enum AppleTrust {
     }
 
     /// The names and fingerprints of the intermediates ipacheck offers as path candidates (never as anchors).
-    public static var intermediates: [(name: String, sha256: String)] {
+    package static var intermediates: [(name: String, sha256: String)] {
         AppleIntermediateCertificates.matching.map { ($0.name, $0.sha256) }
     }
 
     /// What the signer's certificate signed, which decides the extended key usage it must allow.
-    public enum Purpose: Hashable, Sendable {
+    package enum Purpose: Hashable, Sendable {
         /// Code (a CodeDirectory): the certificate, if it restricts its usage, must allow code signing.
         case codeSigning
         /// A provisioning profile or a signed AASA file: any usage is accepted.
@@ -140,7 +140,7 @@ public enum AppleTrust {
     ///     only the pinned ones anchor a chain).
     ///   - time: When the chain must have been valid: the signing time when the message states one, else now.
     ///   - purpose: What was signed.
-    public static func evaluate(
+    package static func evaluate(
         signer: [UInt8],
         intermediates: [[UInt8]],
         at time: JudgementTime,
@@ -157,7 +157,7 @@ public enum AppleTrust {
     }
 
     /// Judges `signer` at `time`, taken as the message's signing time.
-    public static func evaluate(
+    package static func evaluate(
         signer: [UInt8],
         intermediates: [[UInt8]],
         at time: Date,

@@ -1,9 +1,9 @@
 import Crypto
-public import SwiftASN1
-public import X509
+package import SwiftASN1
+package import X509
 
 /// The digest algorithms CMS signers use, by OID, with the hash each names.
-public enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
+package enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
     /// `id-sha1` (1.3.14.3.2.26): Apple's older profile and code signers.
     case sha1
     /// `id-sha256` (2.16.840.1.101.3.4.2.1).
@@ -14,13 +14,13 @@ public enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
     case sha512
 
     /// The algorithm an `AlgorithmIdentifier` names, or `nil` for one not supported.
-    public init?(oid: ASN1ObjectIdentifier) {
+    package init?(oid: ASN1ObjectIdentifier) {
         guard let match = Self.allCases.first(where: { $0.oid == oid }) else { return nil }
         self = match
     }
 
     /// The algorithm's OID.
-    public var oid: ASN1ObjectIdentifier {
+    package var oid: ASN1ObjectIdentifier {
         switch self {
         case .sha1: [1, 3, 14, 3, 2, 26]
         case .sha256: [2, 16, 840, 1, 101, 3, 4, 2, 1]
@@ -30,7 +30,7 @@ public enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The name as standards write it: `SHA-1`, `SHA-256`, `SHA-384`, `SHA-512`.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .sha1: "SHA-1"
         case .sha256: "SHA-256"
@@ -40,7 +40,7 @@ public enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The digest of `bytes`.
-    public func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let data = Array(bytes)
         return switch self {
         case .sha1: Array(Insecure.SHA1.hash(data: data))
@@ -55,7 +55,7 @@ public enum CMSDigestAlgorithm: String, Hashable, Sendable, CaseIterable {
     ///
     /// CMS signers often name only the key type (`rsaEncryption`, as Apple does, or `id-ecPublicKey`) and leave
     /// the digest to `digestAlgorithm`.
-    public func signatureAlgorithm(for oid: ASN1ObjectIdentifier) -> Certificate.SignatureAlgorithm? {
+    package func signatureAlgorithm(for oid: ASN1ObjectIdentifier) -> Certificate.SignatureAlgorithm? {
         let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 1, 1]
         let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
         let rsa: [CMSDigestAlgorithm: Certificate.SignatureAlgorithm] = [

@@ -1,12 +1,12 @@
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// A CMS message that could not be read: what is wrong and in which structure, as a value with a stable code.
 ///
 /// Equality compares ``code`` only, so tests can write `#expect(throws: CMSError(.malformed, "", ""))`; callers
 /// map it to their own error (``description`` is a complete sentence fragment naming the place).
-public struct CMSError: CodedError {
+package struct CMSError: CodedError {
     /// What kind of problem it is; stable, so callers can switch on it.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// More bytes than ``CMSSignedData/maximumSize``; not read at all.
         case tooLarge
         /// The BER/DER is damaged (truncated, a length past the end, trailing bytes, nested too deeply) or a
@@ -19,19 +19,19 @@ public struct CMSError: CodedError {
     }
 
     /// What kind of problem it is.
-    public let code: Code
+    package let code: Code
     /// The structure being read (`ContentInfo`, `SignedData.signerInfos`, `SignerInfo.signedAttrs`).
-    public let context: String
+    package let context: String
     /// What is wrong, in words a person can act on.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
-    public init(_ code: Code, _ context: String, _ reason: String) {
+    package init(_ code: Code, _ context: String, _ reason: String) {
         self.code = code
         self.context = context
         self.reason = reason
     }
 
     /// `<context>: <reason>`.
-    public var description: String { "\(context): \(reason)" }
+    package var description: String { "\(context): \(reason)" }
 }

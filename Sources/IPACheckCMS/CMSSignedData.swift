@@ -1,4 +1,4 @@
-public import SwiftASN1
+package import SwiftASN1
 
 /// A CMS `SignedData` message (RFC 5652, PKCS #7), read from BER or DER: what provisioning profiles, code
 /// signatures (`0xfade0b01` blobs) and iOS 8 signed AASA files are wrapped in.
@@ -19,40 +19,40 @@ public import SwiftASN1
 ///   eContent OCTET STRING. Hence this reader, on public swift-asn1 API, and ``verify(signer:content:now:)``.
 /// - Note: a `SignedData` without `signerInfos` (which RFC 5652 requires) is read as having no signers, so that
 ///   the content of a damaged signed AASA file can still be extracted; verification then has nobody to check.
-public struct CMSSignedData: Hashable, Sendable {
+package struct CMSSignedData: Hashable, Sendable {
     /// The largest message read: 16 MiB, eight times the largest real provisioning profile allowed.
-    public static let maximumSize = 16 * 1024 * 1024
+    package static let maximumSize = 16 * 1024 * 1024
     /// The most digest algorithms, certificates, signers, attributes and attribute values read per list; real
     /// messages have one signer and at most a handful of certificates.
-    public static let maximumElements = 64
+    package static let maximumElements = 64
 
     /// `id-signedData`.
-    public static let signedDataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
+    package static let signedDataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 2]
     /// `id-data`.
-    public static let dataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 1]
+    package static let dataOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 7, 1]
 
     /// `version`.
-    public var version: Int
+    package var version: Int
     /// `digestAlgorithms`.
-    public var digestAlgorithms: [ASN1ObjectIdentifier]
+    package var digestAlgorithms: [ASN1ObjectIdentifier]
     /// `eContentType`: `id-data` in every Apple message.
-    public var contentType: ASN1ObjectIdentifier
+    package var contentType: ASN1ObjectIdentifier
     /// `eContent` with constructed OCTET STRING chunks joined; `nil` for a detached signature (code signatures,
     /// whose content is the CodeDirectory).
-    public var content: [UInt8]?
+    package var content: [UInt8]?
     /// The encoding of each certificate in `certificates`, in file order (other `CertificateChoices` are
     /// skipped).
-    public var certificates: [[UInt8]]
+    package var certificates: [[UInt8]]
     /// `signerInfos`, in file order.
-    public var signers: [CMSSignerInfo]
+    package var signers: [CMSSignerInfo]
 
     /// Whether the content is carried in the message (attached) rather than supplied by the caller (detached).
-    public var isDetached: Bool { content == nil }
+    package var isDetached: Bool { content == nil }
 
     /// Reads `bytes` as a BER (or DER) `ContentInfo` holding `SignedData`.
     ///
     /// - Throws: ``CMSError`` naming the structure that is damaged, too large or of the wrong type.
-    public static func parse(_ bytes: [UInt8]) throws(CMSError) -> CMSSignedData {
+    package static func parse(_ bytes: [UInt8]) throws(CMSError) -> CMSSignedData {
         guard bytes.count <= maximumSize else {
             throw CMSError(.tooLarge, "ContentInfo", "\(bytes.count) bytes is over the \(maximumSize)-byte limit")
         }

@@ -1,6 +1,6 @@
-public import Foundation
-public import SwiftASN1
-public import X509
+package import Foundation
+package import SwiftASN1
+package import X509
 
 /// One `SignerInfo` of a ``CMSSignedData`` message: who signed, with which algorithms, over which attributes.
 ///
@@ -13,9 +13,9 @@ public import X509
 ///     issuerAndSerialNumber IssuerAndSerialNumber, subjectKeyIdentifier [0] SubjectKeyIdentifier }
 /// IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber CertificateSerialNumber }
 /// ```
-public struct CMSSignerInfo: Hashable, Sendable {
+package struct CMSSignerInfo: Hashable, Sendable {
     /// How the signer names its certificate (`sid`).
-    public enum Identifier: Hashable, Sendable {
+    package enum Identifier: Hashable, Sendable {
         /// The certificate's issuer and serial number (the big-endian INTEGER content octets).
         case issuerAndSerialNumber(issuer: DistinguishedName, serialNumber: [UInt8])
         /// The certificate's subject key identifier extension.
@@ -23,18 +23,18 @@ public struct CMSSignerInfo: Hashable, Sendable {
     }
 
     /// `version`: 1 with `issuerAndSerialNumber`, 3 with `subjectKeyIdentifier`.
-    public var version: Int
+    package var version: Int
     /// `sid`.
-    public var identifier: Identifier
+    package var identifier: Identifier
     /// `digestAlgorithm`.
-    public var digestAlgorithm: ASN1ObjectIdentifier
+    package var digestAlgorithm: ASN1ObjectIdentifier
     /// `signedAttrs`; without them the signature covers the content itself.
-    public var signedAttributes: CMSSignedAttributes?
+    package var signedAttributes: CMSSignedAttributes?
     /// `signatureAlgorithm`: a combined algorithm (`sha256WithRSAEncryption`) or, as Apple writes it, only the key
     /// type (`rsaEncryption`), leaving the digest to ``digestAlgorithm``.
-    public var signatureAlgorithm: ASN1ObjectIdentifier
+    package var signatureAlgorithm: ASN1ObjectIdentifier
     /// `signature`.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     init(berEncoded node: ASN1Node) throws(CMSError) {
         let fields = try ASN1Reading.children(of: node, identifier: .sequence, named: "SignerInfo", count: 5...7)
@@ -82,36 +82,36 @@ public struct CMSSignerInfo: Hashable, Sendable {
 /// ```
 /// Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF AttributeValue }
 /// ```
-public struct CMSSignedAttributes: Hashable, Sendable {
+package struct CMSSignedAttributes: Hashable, Sendable {
     /// One attribute: its type and its values, as parsed nodes for the caller to decode.
-    public struct Attribute: Hashable, Sendable {
+    package struct Attribute: Hashable, Sendable {
         /// `attrType`.
-        public var type: ASN1ObjectIdentifier
+        package var type: ASN1ObjectIdentifier
         /// `attrValues`.
-        public var values: [ASN1Node]
+        package var values: [ASN1Node]
     }
 
     /// `id-contentType`.
-    public static let contentTypeOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 3]
+    package static let contentTypeOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 3]
     /// `id-messageDigest`.
-    public static let messageDigestOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 4]
+    package static let messageDigestOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 4]
     /// `id-signingTime`.
-    public static let signingTimeOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 5]
+    package static let signingTimeOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 5]
 
     /// Every attribute, in file order.
-    public var attributes: [Attribute]
+    package var attributes: [Attribute]
     /// The bytes the signature covers: the attributes tagged `SET` (`0x31`) instead of `[0] IMPLICIT`, with
     /// definite lengths.
-    public var signedBytes: [UInt8]
+    package var signedBytes: [UInt8]
     /// The `messageDigest` attribute's value, if present.
-    public var messageDigest: [UInt8]?
+    package var messageDigest: [UInt8]?
     /// The `contentType` attribute's value, if present.
-    public var contentType: ASN1ObjectIdentifier?
+    package var contentType: ASN1ObjectIdentifier?
     /// The `signingTime` attribute's value, if present and a valid `UTCTime` or `GeneralizedTime`.
-    public var signingTime: Date?
+    package var signingTime: Date?
 
     /// The values of the first attribute of `type`, or `nil` when there is none.
-    public func values(of type: ASN1ObjectIdentifier) -> [ASN1Node]? {
+    package func values(of type: ASN1ObjectIdentifier) -> [ASN1Node]? {
         attributes.first { $0.type == type }?.values
     }
 

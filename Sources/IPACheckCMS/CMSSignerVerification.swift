@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import SwiftASN1
 import X509
 
@@ -7,9 +7,9 @@ import X509
 ///
 /// Trust is not judged: ipacheck ships no trust store, so callers compare the chain's root themselves (by
 /// ``CertificateSummary/sha256Fingerprint``).
-public struct CMSSignerVerification: Hashable, Sendable {
+package struct CMSSignerVerification: Hashable, Sendable {
     /// The judgement on integrity, from the first check that fails.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// The signature verifies with the signer certificate's key, and `messageDigest` (when the signer has
         /// signed attributes) is the content's digest.
         case valid
@@ -23,35 +23,35 @@ public struct CMSSignerVerification: Hashable, Sendable {
     }
 
     /// The verdict.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// The signer's digest algorithm, when supported.
-    public var digestAlgorithm: CMSDigestAlgorithm?
+    package var digestAlgorithm: CMSDigestAlgorithm?
     /// The signer's certificate, when found among the message's certificates.
-    public var signer: CertificateSummary?
+    package var signer: CertificateSummary?
     /// The signer followed by each issuer found in the message whose signature over the previous certificate
     /// verifies; it stops at a self-issued certificate or where the issuer is not included.
-    public var chain: [CertificateSummary]
+    package var chain: [CertificateSummary]
     /// The issuer's common name where the chain stops because that issuer's certificate is not in the message.
-    public var missingIssuer: String?
+    package var missingIssuer: String?
     /// Whether the signature verifies with the signer certificate's public key (over the signed attributes, or
     /// over the content when there are none).
-    public var signatureVerifies: Bool
+    package var signatureVerifies: Bool
     /// Whether the signed `messageDigest` equals the content's digest; `nil` when the signer has no signed
     /// attributes, or when it could not be computed (unsupported digest, no content).
-    public var messageDigestMatches: Bool?
+    package var messageDigestMatches: Bool?
     /// Whether the signer certificate was within its validity period at the `now` given to the check; `nil`
     /// without a signer certificate.
-    public var signerValidAtNow: Bool?
+    package var signerValidAtNow: Bool?
     /// The signer certificate's DER, for trust evaluation (``AppleTrust``).
-    public var signerCertificate: [UInt8]?
+    package var signerCertificate: [UInt8]?
     /// Every certificate the message carries (DER), the candidate intermediates for trust evaluation.
-    public var messageCertificates: [[UInt8]] = []
+    package var messageCertificates: [[UInt8]] = []
 
     /// Whether the signature mathematics hold (``Verdict/valid``).
-    public var isValid: Bool { verdict == .valid }
+    package var isValid: Bool { verdict == .valid }
 
     /// Whether the chain ends at a self-signed certificate (a root, trusted or not).
-    public var chainEndsAtSelfSignedRoot: Bool { chain.last?.isSelfSigned ?? false }
+    package var chainEndsAtSelfSignedRoot: Bool { chain.last?.isSelfSigned ?? false }
 }
 
 extension CMSSignedData {
@@ -60,7 +60,7 @@ extension CMSSignedData {
     /// Follows RFC 5652 §5.6: with signed attributes, their `messageDigest` must be the content's digest and the
     /// signature covers their DER; without, the signature covers the content. The signer certificate is looked up
     /// by `sid` among ``certificates``, the chain followed from it, and its validity compared with `now`.
-    public func verify(signer: CMSSignerInfo, content: [UInt8]? = nil, now: Date = Date()) -> CMSSignerVerification {
+    package func verify(signer: CMSSignerInfo, content: [UInt8]? = nil, now: Date = Date()) -> CMSSignerVerification {
         var result = CMSSignerVerification(verdict: .valid, chain: [], signatureVerifies: false)
         let certificates = self.certificates.compactMap { der in
             CertificateReading.certificate(der: der).map { (certificate: $0, der: der) }

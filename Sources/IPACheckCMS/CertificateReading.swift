@@ -1,5 +1,5 @@
 import SwiftASN1
-public import X509
+package import X509
 
 /// The one way ipacheck reads a DER certificate: swift-certificates' parser, after the validity times are checked.
 ///
@@ -7,9 +7,9 @@ public import X509
 /// that time into a date (TimeCalculations.swift: seconds in 0..<61). A release build compiles the assertion out and
 /// computes a date a second off, a debug build traps: found by the MachO fuzzer in a code signature's certificate.
 /// A certificate whose validity holds a time outside what swift-certificates accepts is refused as unreadable.
-public enum CertificateReading {
+package enum CertificateReading {
     /// The certificate in `der`, or nil when it is not one or its validity times are out of range.
-    public static func certificate(der: [UInt8]) -> Certificate? {
+    package static func certificate(der: [UInt8]) -> Certificate? {
         guard validityTimesAreInRange(der) else { return nil }
         return try? Certificate(derEncoded: der)
     }

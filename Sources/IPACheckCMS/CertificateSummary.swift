@@ -1,48 +1,48 @@
 import Crypto
-public import Foundation
+package import Foundation
 import IPACheckBinary
-public import SwiftASN1
-public import X509
+package import SwiftASN1
+package import X509
 
 /// What a report needs to know about one certificate (a CMS signer, a chain member, a profile's developer
 /// certificate) without dumping it: names, serial, validity, fingerprint.
 ///
 /// - Important: developer certificates name people (`Apple Development: Jane Doe (…)`); print ``subject`` and
 ///   ``subjectCommonName`` only where the output stays with the user.
-public struct CertificateSummary: Hashable, Sendable, Codable {
+package struct CertificateSummary: Hashable, Sendable, Codable {
     /// The subject's distinguished name (`CN=iPhone Developer: ..., OU=..., O=..., C=US`).
-    public var subject: String
+    package var subject: String
     /// The issuer's distinguished name.
-    public var issuer: String
+    package var issuer: String
     /// The subject's common name (CN).
-    public var subjectCommonName: String?
+    package var subjectCommonName: String?
     /// The subject's organization (O).
-    public var subjectOrganization: String?
+    package var subjectOrganization: String?
     /// The issuer's common name (CN).
-    public var issuerCommonName: String?
+    package var issuerCommonName: String?
     /// The issuer's organization (O).
-    public var issuerOrganization: String?
+    package var issuerOrganization: String?
     /// The serial number in upper-case hex, as Keychain Access and `openssl x509 -serial` show it.
-    public var serialNumber: String
+    package var serialNumber: String
     /// Start of validity.
-    public var notValidBefore: Date
+    package var notValidBefore: Date
     /// End of validity.
-    public var notValidAfter: Date
+    package var notValidAfter: Date
     /// SHA-256 of the DER encoding, upper-case hex without separators.
-    public var sha256Fingerprint: String
+    package var sha256Fingerprint: String
     /// Whether subject and issuer are the same name and the certificate's signature verifies with its own key.
     ///
     /// That makes it a root, trusted or not: callers judge trust themselves, by ``sha256Fingerprint``.
-    public var isSelfSigned: Bool
+    package var isSelfSigned: Bool
 
     /// Whether subject and issuer have the same common name and organization (a root, or a self-made test
     /// certificate), whatever its signature.
-    public var isSelfIssued: Bool {
+    package var isSelfIssued: Bool {
         subjectCommonName == issuerCommonName && subjectOrganization == issuerOrganization
     }
 
     /// Summarises `certificate`, whose encoding is `derEncoding` (for the fingerprint).
-    public init(_ certificate: Certificate, derEncoding: some Collection<UInt8>) {
+    package init(_ certificate: Certificate, derEncoding: some Collection<UInt8>) {
         subject = certificate.subject.description
         issuer = certificate.issuer.description
         subjectCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.subject)
@@ -59,21 +59,21 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
     }
 
     /// Summarises the DER certificate `bytes`, or returns `nil` when they are not one.
-    public init?(der bytes: [UInt8]) {
+    package init?(der bytes: [UInt8]) {
         guard let certificate = CertificateReading.certificate(der: bytes) else { return nil }
         self.init(certificate, derEncoding: bytes)
     }
 
     /// The name people know a certificate by: its common name, else its whole subject.
-    public var displayName: String { subjectCommonName ?? subject }
+    package var displayName: String { subjectCommonName ?? subject }
 
     /// Whether `now` lies within the validity period.
-    public func isValid(at now: Date) -> Bool {
+    package func isValid(at now: Date) -> Bool {
         notValidBefore <= now && now < notValidAfter
     }
 
     /// The first value of attribute `type` (such as `.RDNAttributeType.commonName`) in `name`.
-    public static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
+    package static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
         for rdn in name {
             for attribute in rdn where attribute.type == type {
                 return String(attribute.value)

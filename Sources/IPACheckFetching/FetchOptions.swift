@@ -1,40 +1,40 @@
-public import Foundation
+package import Foundation
 
 /// The network options every fetching subcommand shares (`--timeout`, `--ca-file`, `--resolve`, `--cdn-url`,
 /// `--no-cdn`, `--offline --aasa-dir`), as one value the CLI fills and the fetchers read.
-public struct FetchOptions: Hashable, Sendable {
+package struct FetchOptions: Hashable, Sendable {
     /// Apple's public AASA CDN lookup base; the host name is appended.
-    public static let appleCDNBase = URL(string: "https://app-site-association.cdn-apple.com/a/v1/")
+    package static let appleCDNBase = URL(string: "https://app-site-association.cdn-apple.com/a/v1/")
     /// The default per-request timeout (the contract's `--timeout` default).
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
     /// The default body cap: well above Apple's 128 KB limit, so an oversize file's real size can be reported.
-    public static let defaultBodyLimit = 1 << 20
+    package static let defaultBodyLimit = 1 << 20
 
     /// Each request (connect, TLS, headers and body) must finish within this.
-    public var timeout: Duration
+    package var timeout: Duration
     /// A PEM file of extra trust anchors, used on top of the system's roots.
-    public var extraCAFile: URL?
+    package var extraCAFile: URL?
     /// `--resolve HOST:PORT:ADDRESS` overrides: connect to the address, keep the name for SNI and `Host`.
-    public var resolve: [ResolveOverride]
+    package var resolve: [ResolveOverride]
     /// The CDN lookup base (must end in `/`); `nil` only if the default could not be built.
-    public var cdnBase: URL?
+    package var cdnBase: URL?
     /// Skip Apple's CDN entirely.
-    public var skipCDN: Bool
+    package var skipCDN: Bool
     /// When set, nothing touches the network: `DIR/HOST/apple-app-site-association` is read instead.
-    public var offlineDirectory: URL?
+    package var offlineDirectory: URL?
     /// At most this many body bytes are read per response.
-    public var bodyLimit: Int
+    package var bodyLimit: Int
     /// At most this many hosts are fetched at the same time (see ``defaultMaximumConcurrentHosts``).
-    public var maximumConcurrentHosts: Int
+    package var maximumConcurrentHosts: Int
     /// The default cap on hosts fetched at once: high enough that an app's hosts all run together.
     ///
     /// Slow hosts then cost one timeout, not one per batch. The cap only bounds open connections: a host has at most three open at once (its file and Apple's CDN, then two
     /// more user agents), so 64 hosts stay under 200 file descriptors, within macOS's default limit of 256 per
     /// process (Linux allows 1,024). Apps rarely claim more than 30 domains.
-    public static let defaultMaximumConcurrentHosts = 64
+    package static let defaultMaximumConcurrentHosts = 64
 
     /// Creates options; the defaults are the contract's.
-    public init(
+    package init(
         timeout: Duration = FetchOptions.defaultTimeout,
         extraCAFile: URL? = nil,
         resolve: [ResolveOverride] = [],
@@ -55,25 +55,25 @@ public struct FetchOptions: Hashable, Sendable {
     }
 
     /// Whether the options forbid network access.
-    public var isOffline: Bool { offlineDirectory != nil }
+    package var isOffline: Bool { offlineDirectory != nil }
 }
 
 /// One `--resolve HOST:PORT:ADDRESS` override, as curl spells it.
-public struct ResolveOverride: Hashable, Sendable, Codable {
+package struct ResolveOverride: Hashable, Sendable, Codable {
     /// The host name as it appears in URLs (lowercased).
-    public var host: String
+    package var host: String
     /// The port the override applies to.
-    public var port: Int
+    package var port: Int
     /// The address to connect to instead (IPv4, IPv6 without brackets, or a host name).
-    public var address: String
+    package var address: String
     /// The port to connect to instead of ``port`` (curl's `--connect-to`); `nil` keeps the port.
     ///
     /// Lets tests serve `https://example.com/` (port 443) from a server on `127.0.0.1:<free port>` while SNI and
     /// `Host` still say `example.com`.
-    public var connectPort: Int?
+    package var connectPort: Int?
 
     /// Creates an override.
-    public init(host: String, port: Int, address: String, connectPort: Int? = nil) {
+    package init(host: String, port: Int, address: String, connectPort: Int? = nil) {
         self.host = host.lowercased()
         self.port = port
         self.address = address
@@ -83,7 +83,7 @@ public struct ResolveOverride: Hashable, Sendable, Codable {
     /// Parses `HOST:PORT:ADDRESS` (`example.com:443:127.0.0.1`, `example.com:443:[::1]`).
     ///
     /// - Throws: ``ResolveOverride/SyntaxError`` naming what is wrong with the value.
-    public init(parsing text: String) throws(SyntaxError) {
+    package init(parsing text: String) throws(SyntaxError) {
         let pieces = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard pieces.count == 3 else { throw SyntaxError(value: text, reason: "expected HOST:PORT:ADDRESS") }
         let host = String(pieces[0])
@@ -102,13 +102,13 @@ public struct ResolveOverride: Hashable, Sendable, Codable {
     }
 
     /// Why a `--resolve` value was refused.
-    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The value as given.
-        public var value: String
+        package var value: String
         /// What is wrong with it.
-        public var reason: String
+        package var reason: String
 
         /// A one-line message naming the value and the problem.
-        public var description: String { "--resolve '\(value)': \(reason)" }
+        package var description: String { "--resolve '\(value)': \(reason)" }
     }
 }

@@ -1,42 +1,42 @@
-public import Foundation
+package import Foundation
 
 /// Fetches one HTTPS resource the way Apple's fetchers do: no redirects followed, body capped, one deadline.
 ///
 /// The seam between the pure checks in ``AASASiteFetcher`` and the network: `IPACheckHTTP` implements it with
 /// AsyncHTTPClient, and tests implement it with canned responses. It never throws: every transport problem comes
 /// back as a classified ``FetchFailure`` so that the caller can turn it into a finding a person can act on.
-public protocol HTTPFetching: Sendable {
+package protocol HTTPFetching: Sendable {
     /// Performs `request` and returns the response (any status, including 3xx) or why there is none.
     func fetch(_ request: FetchRequest) async -> FetchOutcome
 }
 
 /// One header line, kept in the order the server sent it.
-public struct HTTPHeaderField: Hashable, Sendable, Codable {
+package struct HTTPHeaderField: Hashable, Sendable, Codable {
     /// The header name as sent.
-    public var name: String
+    package var name: String
     /// The header value as sent.
-    public var value: String
+    package var value: String
 
     /// Creates a header line.
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// What to fetch and how long and how much to read.
-public struct FetchRequest: Hashable, Sendable {
+package struct FetchRequest: Hashable, Sendable {
     /// The absolute `https` URL.
-    public var url: URL
+    package var url: URL
     /// Extra request headers (`User-Agent`, `Accept`); `Host` comes from the URL.
-    public var headers: [HTTPHeaderField]
+    package var headers: [HTTPHeaderField]
     /// The whole request (connect, TLS, headers, body) must finish within this.
-    public var timeout: Duration
+    package var timeout: Duration
     /// At most this many body bytes are kept; reading stops once more arrive.
-    public var bodyLimit: Int
+    package var bodyLimit: Int
 
     /// Creates a request.
-    public init(url: URL, headers: [HTTPHeaderField] = [], timeout: Duration, bodyLimit: Int) {
+    package init(url: URL, headers: [HTTPHeaderField] = [], timeout: Duration, bodyLimit: Int) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
@@ -45,22 +45,22 @@ public struct FetchRequest: Hashable, Sendable {
 }
 
 /// A response as received: status, headers in order, and the body up to the request's limit.
-public struct FetchResponse: Hashable, Sendable {
+package struct FetchResponse: Hashable, Sendable {
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// The response headers, in order.
-    public var headers: [HTTPHeaderField]
+    package var headers: [HTTPHeaderField]
     /// The body bytes (after content decoding, if the fetcher decodes), at most the request's `bodyLimit`.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// Whether the server sent more than `bodyLimit` bytes (reading stopped there).
-    public var bodyTruncated: Bool
+    package var bodyTruncated: Bool
     /// Time from sending the request to the end of the body (or the cap).
-    public var elapsed: Duration
+    package var elapsed: Duration
     /// The TLS version the connection negotiated, when the fetcher knows it.
-    public var tlsVersion: TLSProtocolVersion?
+    package var tlsVersion: TLSProtocolVersion?
 
     /// Creates a response.
-    public init(
+    package init(
         status: Int,
         headers: [HTTPHeaderField],
         body: [UInt8],
@@ -77,13 +77,13 @@ public struct FetchResponse: Hashable, Sendable {
     }
 
     /// The first value of header `name` (case-insensitive), if present.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 
 /// A TLS protocol version, oldest first, so that versions below Apple's minimum can be told apart.
-public enum TLSProtocolVersion: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+package enum TLSProtocolVersion: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
     /// TLS 1.0 (RFC 2246), deprecated by RFC 8996.
     case tlsv1 = "TLS 1.0"
     /// TLS 1.1 (RFC 4346), deprecated by RFC 8996.
@@ -94,16 +94,16 @@ public enum TLSProtocolVersion: String, Hashable, Sendable, Codable, CaseIterabl
     case tlsv13 = "TLS 1.3"
 
     /// Whether `lhs` is older than `rhs`.
-    public static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool {
+    package static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool {
         let order = allCases
         return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
     }
 }
 
 /// Why a request produced no response, classified so that each kind gets its own advice.
-public struct FetchFailure: Error, Hashable, Sendable, Codable {
+package struct FetchFailure: Error, Hashable, Sendable, Codable {
     /// The kinds of transport failure that need different fixes.
-    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         /// The host name does not resolve.
         case dnsFailure
         /// Nothing listens on the port (or a firewall rejects the connection).
@@ -139,14 +139,14 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
     }
 
     /// The classified kind.
-    public var kind: Kind
+    package var kind: Kind
     /// The underlying error, as text, for the person reading the report.
-    public var detail: String
+    package var detail: String
     /// Time spent before the failure, in seconds.
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
 
     /// Creates a failure.
-    public init(_ kind: Kind, _ detail: String, elapsed: Duration = .zero) {
+    package init(_ kind: Kind, _ detail: String, elapsed: Duration = .zero) {
         self.kind = kind
         self.detail = detail
         self.elapsedSeconds = elapsed.seconds
@@ -155,7 +155,7 @@ public struct FetchFailure: Error, Hashable, Sendable, Codable {
 
 extension FetchFailure.Kind {
     /// The kind in a few words, for people (`DNS lookup failed`).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .dnsFailure: "DNS lookup failed"
         case .connectionRefused: "connection refused"
@@ -178,7 +178,7 @@ extension FetchFailure.Kind {
 }
 
 /// The result of one fetch: a response (any status), or a classified failure.
-public enum FetchOutcome: Hashable, Sendable {
+package enum FetchOutcome: Hashable, Sendable {
     /// The server answered.
     case response(FetchResponse)
     /// The server could not be asked or did not answer.

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import IPACheckBinary
-public import IPACheckFetching
+package import IPACheckFetching
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
@@ -21,7 +21,7 @@ import NIOSSL
 /// A connection that fails is not tried again, so a refused connection or a rejected certificate is reported at
 /// once instead of at the deadline. Create one fetcher per run and call ``shutdown()``, or use
 /// ``withFetcher(options:_:)`` which always does: it waits until every connection is closed.
-public final class AsyncHTTPFetcher: HTTPFetching {
+package final class AsyncHTTPFetcher: HTTPFetching {
     /// At most this many header lines are accepted in one answer; more is a header flood. (SwiftNIO's parser
     /// already refuses more than 80 KiB of headers.)
     static let maximumHeaderFields = 500
@@ -34,7 +34,7 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     /// timeout and body cap).
     ///
     /// - Throws: ``AsyncHTTPFetcher/SetupError`` when the CA file cannot be read or parsed.
-    public init(options: FetchOptions) throws(SetupError) {
+    package init(options: FetchOptions) throws(SetupError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         // TLS 1.0 and 1.1 stay allowed, so that a server offering nothing newer is read and reported (SERVE009)
@@ -87,7 +87,7 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     }
 
     /// Runs `body` with a fetcher and shuts it down afterwards, whatever happens.
-    public static func withFetcher<Result: Sendable>(
+    package static func withFetcher<Result: Sendable>(
         options: FetchOptions,
         _ body: (AsyncHTTPFetcher) async throws -> Result
     ) async throws -> Result {
@@ -103,22 +103,22 @@ public final class AsyncHTTPFetcher: HTTPFetching {
     }
 
     /// Waits until the connections of every request made so far are closed; call once, when done.
-    public func shutdown() async {
+    package func shutdown() async {
         await closing.waitForAll()
     }
 
     /// Why the fetcher could not be created.
-    public struct SetupError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct SetupError: Error, Hashable, Sendable, CustomStringConvertible {
         /// What went wrong, naming the file.
-        public var message: String
+        package var message: String
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     // MARK: - Fetching
 
     /// Performs one request within its timeout; see ``HTTPFetching/fetch(_:)``.
-    public func fetch(_ request: FetchRequest) async -> FetchOutcome {
+    package func fetch(_ request: FetchRequest) async -> FetchOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         guard request.url.scheme?.lowercased() == "https", let host = request.url.host, !host.isEmpty,

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Dates as property lists hold them, read and written without losing a year or a second, for any year from 1 to
 /// 9999.
@@ -11,12 +11,12 @@ public import Foundation
 /// A date is a float in a binary file, so a hostile one can be NaN, infinite or 1e300: those are refused with a
 /// ``PlistError``, as is anything outside the years 1 to 9999 (the years ISO 8601 writes with four digits;
 /// `NSDate.distantPast` and `distantFuture`, years 1 and 4001, are inside).
-public enum PlistDate {
+package enum PlistDate {
     /// 0001-01-01T00:00:00Z, the earliest date read, in seconds since 2001-01-01.
-    public static let earliest: TimeInterval = -63_113_904_000
+    package static let earliest: TimeInterval = -63_113_904_000
 
     /// 10000-01-01T00:00:00Z, the first moment past the latest date read, in seconds since 2001-01-01.
-    public static let end: TimeInterval = 252_423_993_600
+    package static let end: TimeInterval = 252_423_993_600
 
     /// Seconds from 1970-01-01 to 2001-01-01.
     private static let unixToReference: Int64 = 978_307_200
@@ -26,7 +26,7 @@ public enum PlistDate {
     /// The date `seconds` after 2001-01-01T00:00:00Z, the value of a binary plist's date object.
     ///
     /// - Throws: ``PlistError`` when `seconds` is NaN, infinite or outside the years 1 to 9999.
-    public static func date(secondsSinceReferenceDate seconds: Double) throws(PlistError) -> Date {
+    package static func date(secondsSinceReferenceDate seconds: Double) throws(PlistError) -> Date {
         guard !seconds.isNaN else { throw PlistError("a date holds NaN (not a number) instead of a time") }
         guard seconds >= earliest, seconds < end else {
             throw PlistError("a date lies \(seconds) seconds from 2001-01-01, outside the years 1 to 9999")
@@ -39,7 +39,7 @@ public enum PlistDate {
     ///
     /// Years run from 0001 to 9999; months, days (in that month of that year), hours, minutes and seconds must be
     /// in range. Nothing else is accepted: no time-zone offset, no missing part, no spaces.
-    public static func date(iso8601 text: some StringProtocol) -> Date? {
+    package static func date(iso8601 text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
         // "YYYY-MM-DDTHH:MM:SS" then an optional fraction, then "Z".
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"),
@@ -70,7 +70,7 @@ public enum PlistDate {
     ///
     /// Years outside 0000 to 9999 are written with a sign (`+10000-01-01T00:00:00Z`), ISO 8601's expanded form; a
     /// time too far out for 64-bit seconds, or not a number, is written as its number of seconds from 2001.
-    public static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         let interval = date.timeIntervalSinceReferenceDate
         // 1e15 seconds is 31 million years: the arithmetic below stays far inside Int64.
         guard interval.isFinite, abs(interval) < 1e15 else { return "\(interval) seconds from 2001-01-01" }

@@ -1,13 +1,13 @@
 /// A property list that could not be read.
-public struct PlistError: Error, Hashable, CustomStringConvertible, Sendable {
+package struct PlistError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What went wrong, in words a person can act on.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error with a reason.
-    public init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 
     /// The reason.
-    public var description: String { reason }
+    package var description: String { reason }
 }

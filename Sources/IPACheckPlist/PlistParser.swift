@@ -6,23 +6,23 @@ import Foundation
 /// libplist owns the grammar; this type owns the tree it returns (freed before returning), and caps the tree's size
 /// before libplist builds it and its nesting before it is walked, so a hostile file can exhaust neither memory nor
 /// the stack.
-public enum PlistParser {
+package enum PlistParser {
     /// The deepest nesting accepted; real plists rarely pass 10.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// The largest input accepted (libplist takes a 32-bit length).
-    public static let maximumSize = 64 * 1024 * 1024
+    package static let maximumSize = 64 * 1024 * 1024
 
     /// The most nodes (values, keys and containers) a tree may have.
     ///
     /// Real Info.plists, profiles and entitlements
     /// have hundreds to a few thousand; this many cost about 15 MiB between libplist's tree and ours.
-    public static let maximumNodes = 50_000
+    package static let maximumNodes = 50_000
 
     /// Parses `bytes` as a binary or XML property list.
     ///
     /// - Throws: ``PlistError`` when the bytes are not a property list.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(PlistError) -> PlistValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(PlistError) -> PlistValue {
         let buffer = Array(bytes)
         guard !buffer.isEmpty else { throw PlistError("empty file, not a property list") }
         guard buffer.count <= maximumSize, let length = UInt32(exactly: buffer.count) else {

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 extension PlistValue {
     /// An XML property-list document, laid out as Apple's tools write it (tabs, sorted keys), so
     /// `ipacheck entitlements --format xml` reads like `codesign -d --entitlements -`.
-    public var xmlDocument: String {
+    package var xmlDocument: String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -53,7 +53,7 @@ extension PlistValue {
 
     /// The date as ISO 8601 in UTC (`2026-11-22T01:47:50Z`), the form plists and our JSON use, for any year from
     /// 1 to 9999 (``PlistDate/iso8601(_:)``).
-    public static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         PlistDate.iso8601(date)
     }
 
@@ -75,7 +75,7 @@ extension PlistValue {
 extension PlistValue {
     /// The value on one line, for text reports: text, numbers and dates as they are, a list of strings joined,
     /// anything larger by its shape (`<dictionary of 3>`).
-    public var oneLine: String {
+    package var oneLine: String {
         switch self {
         case .string(let text): text
         case .bool(let flag): flag ? "true" : "false"
@@ -94,7 +94,7 @@ extension PlistValue {
 
 extension PlistValue: Encodable {
     /// Encodes as plain JSON: data as base64, dates as ISO 8601, dictionaries as objects.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
             var container = encoder.singleValueContainer()

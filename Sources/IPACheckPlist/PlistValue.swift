@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// A property-list value: the one model for Info.plist, XML and DER entitlements, profiles and
 /// GoogleService-Info.plist, so every source of entitlements can be compared with `==`.
-public enum PlistValue: Hashable, Sendable {
+package enum PlistValue: Hashable, Sendable {
     /// A UTF-8 string.
     case string(String)
     /// A signed integer (plists store 64 bits).
@@ -21,59 +21,59 @@ public enum PlistValue: Hashable, Sendable {
     case dictionary([String: PlistValue])
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The Boolean, if this is a Boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The integer, if this is an integer.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The date, if this is a date.
-    public var dateValue: Date? {
+    package var dateValue: Date? {
         if case .date(let value) = self { return value }
         return nil
     }
 
     /// The bytes, if this is data.
-    public var dataValue: [UInt8]? {
+    package var dataValue: [UInt8]? {
         if case .data(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [PlistValue]? {
+    package var arrayValue: [PlistValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The entries, if this is a dictionary.
-    public var dictionaryValue: [String: PlistValue]? {
+    package var dictionaryValue: [String: PlistValue]? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
 
     /// The value under `key`, if this is a dictionary that has it.
-    public subscript(key: String) -> PlistValue? {
+    package subscript(key: String) -> PlistValue? {
         dictionaryValue?[key]
     }
 
     /// The strings of an array, skipping anything that is not a string (as iOS does for entitlement arrays).
-    public var stringArray: [String]? {
+    package var stringArray: [String]? {
         arrayValue.map { $0.compactMap(\.stringValue) }
     }
 
     /// A short name of the value's type, for messages (`"string"`, `"dictionary"`).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "string"
         case .integer: "integer"

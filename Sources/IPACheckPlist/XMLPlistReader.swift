@@ -9,7 +9,7 @@ import Foundation
 /// the empty forms (`<dict/>`, `<string/>`), comments, processing instructions, a DOCTYPE without an internal
 /// subset, the five predefined entities, character references and CDATA sections. Nesting is capped at
 /// ``PlistParser/maximumDepth``; every read is bounds-checked and every error names the byte offset.
-public struct XMLPlistReader {
+package struct XMLPlistReader {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
@@ -19,7 +19,7 @@ public struct XMLPlistReader {
     /// Positions the reader on the document's top value (inside `<plist>`, if present).
     ///
     /// - Throws: ``PlistError`` when the bytes are not an XML document or have no value.
-    public init(_ bytes: [UInt8]) throws(PlistError) {
+    package init(_ bytes: [UInt8]) throws(PlistError) {
         guard bytes.count <= PlistParser.maximumSize else {
             throw PlistError("\(bytes.count) bytes is larger than the \(PlistParser.maximumSize)-byte limit")
         }
@@ -40,7 +40,7 @@ public struct XMLPlistReader {
     /// Checks that nothing but `</plist>`, comments and whitespace follow the top value, once it is read.
     ///
     /// - Throws: ``PlistError`` when anything else follows.
-    public mutating func finish() throws(PlistError) {
+    package mutating func finish() throws(PlistError) {
         if insidePlist {
             try closeElement("plist")
             insidePlist = false
@@ -50,7 +50,7 @@ public struct XMLPlistReader {
     }
 
     /// Whether `bytes` look like an XML property list rather than a binary one.
-    public static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+    package static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
         let head = bytes.prefix(64).drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || isSpace($0) }
         return head.first == UInt8(ascii: "<")
     }
@@ -60,7 +60,7 @@ public struct XMLPlistReader {
     /// Reads the next value whole.
     ///
     /// - Throws: ``PlistError`` when it is malformed or nested deeper than ``PlistParser/maximumDepth``.
-    public mutating func readValue() throws(PlistError) -> PlistValue {
+    package mutating func readValue() throws(PlistError) -> PlistValue {
         let tag = try readOpeningTag()
         switch tag.name {
         case "dict":
@@ -109,7 +109,7 @@ public struct XMLPlistReader {
     /// Passes over the next value without keeping it.
     ///
     /// - Throws: ``PlistError`` when it is malformed.
-    public mutating func skipValue() throws(PlistError) {
+    package mutating func skipValue() throws(PlistError) {
         let tag = try readOpeningTag()
         switch tag.name {
         case "dict":
@@ -133,7 +133,7 @@ public struct XMLPlistReader {
     /// must read or skip that value.
     ///
     /// - Throws: ``PlistError`` when the next value is not a dictionary or is malformed; what `body` throws.
-    public mutating func forEachEntry(
+    package mutating func forEachEntry(
         _ body: (String, inout XMLPlistReader) throws(PlistError) -> Void
     ) throws(PlistError) {
         let tag = try readOpeningTag()

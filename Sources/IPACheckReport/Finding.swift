@@ -1,30 +1,30 @@
 /// One problem found, as data: renderers (text, JSON, SARIF, JUnit, GitHub) only format these.
-public struct Finding: Hashable, Sendable, Codable {
+package struct Finding: Hashable, Sendable, Codable {
     /// The ``Rule/id`` that raised it.
-    public var rule: String
+    package var rule: String
     /// How bad it is: the rule's effective severity (``Report`` sets it from its catalogue).
-    public var severity: Severity
+    package var severity: Severity
     /// What is wrong, in one sentence.
-    public var message: String
+    package var message: String
     /// The bundle it concerns (`Payload/App.app/PlugIns/Share.appex`), if any.
-    public var bundle: String?
+    package var bundle: String?
     /// The associated domain or AASA host it concerns, if any.
-    public var domain: String?
+    package var domain: String?
     /// The URL it concerns, if any.
-    public var url: String?
+    package var url: String?
     /// Where exactly: a file inside the ipa, an AASA JSON path (`applinks.details[0].components[2]`), a key path.
-    public var location: String?
+    package var location: String?
     /// How to fix it.
-    public var fix: String?
+    package var fix: String?
     /// Everything else the same cause affects: the slices (`arm64`), or the bundles when one cause touches
     /// several (`Payload/App.app (arm64, armv7)`), so one cause is one finding.
-    public var affects: [String]?
+    package var affects: [String]?
     /// How many occurrences this finding stands for, when more than one: the finding that counts those a rule
     /// raised beyond ``FindingList/perRule`` (JSON `occurrences`, absent otherwise); the report's counts add them.
-    public var occurrences: Int?
+    package var occurrences: Int?
 
     /// Creates a finding; prefer ``Rule/finding(_:bundle:domain:url:location:fix:affects:)``.
-    public init(
+    package init(
         rule: String,
         severity: Severity,
         message: String,
@@ -51,7 +51,7 @@ public struct Finding: Hashable, Sendable, Codable {
 
 extension Finding: Comparable {
     /// Worst first, then by bundle, domain, rule, location and message, so reports are stable and diffable.
-    public static func < (lhs: Finding, rhs: Finding) -> Bool {
+    package static func < (lhs: Finding, rhs: Finding) -> Bool {
         if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }
         let left = [lhs.bundle ?? "", lhs.domain ?? "", lhs.rule, lhs.location ?? "", lhs.url ?? "", lhs.message]
         let right = [rhs.bundle ?? "", rhs.domain ?? "", rhs.rule, rhs.location ?? "", rhs.url ?? "", rhs.message]
@@ -67,7 +67,7 @@ extension Finding {
     ///
     /// Within one bundle the slices are united; across bundles the finding names no single bundle and
     /// ``affects`` lists each bundle with its slices (`Payload/App.app (arm64, armv7)`).
-    public static func merged(_ findings: [Finding]) -> [Finding] {
+    package static func merged(_ findings: [Finding]) -> [Finding] {
         struct Cause: Hashable {
             let rule: String
             let message: String

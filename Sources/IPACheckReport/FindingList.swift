@@ -5,9 +5,9 @@
 /// listed as found; the others are counted, and one more finding of the same rule says how many were left out (and
 /// stands for them in the report's counts, ``Finding/occurrences``), so the report stays small and still says what
 /// it saw.
-public struct FindingList: Sendable {
+package struct FindingList: Sendable {
     /// How many findings of one rule are listed.
-    public static let perRule = 50
+    package static let perRule = 50
 
     private var kept: [Finding] = []
     /// `kept` as a set, to drop repeats of a listed finding at once.
@@ -18,11 +18,11 @@ public struct FindingList: Sendable {
     private var counts: [String: Int] = [:]
 
     /// An empty list.
-    public init() {}
+    package init() {}
 
     /// Adds a finding, or counts it when its rule already has ``perRule`` listed; a finding equal to one already
     /// listed is the same cause said again and is dropped (the report would merge it anyway).
-    public mutating func append(_ finding: Finding) {
+    package mutating func append(_ finding: Finding) {
         guard !listed.contains(finding) else { return }
         let count = counts[finding.rule, default: 0]
         counts[finding.rule] = count + 1
@@ -39,12 +39,12 @@ public struct FindingList: Sendable {
     }
 
     /// Adds findings in order.
-    public mutating func append(contentsOf findings: some Sequence<Finding>) {
+    package mutating func append(contentsOf findings: some Sequence<Finding>) {
         for finding in findings { append(finding) }
     }
 
     /// The listed findings, then one for each rule that had more, saying how many were not listed.
-    public var findings: [Finding] {
+    package var findings: [Finding] {
         kept
             + unlisted.keys.sorted().compactMap { rule in
                 guard let (example, count) = unlisted[rule] else { return nil }

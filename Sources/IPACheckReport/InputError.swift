@@ -3,32 +3,32 @@ import Foundation
 /// An input that could not be read or is not what it claims (exit code 2).
 ///
 /// The CLI prints it as one line, `FILE: what is wrong`, so a person sees at once which file to look at.
-public struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
+package struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
     /// A stable, kebab-case code for scripts and tests (`not-a-zip`, `no-app-bundle`).
-    public let code: String
+    package let code: String
     /// The file the problem is in, as the user named it.
-    public let file: String
+    package let file: String
     /// What is wrong, in one sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(_ code: String, file: String, _ message: String) {
+    package init(_ code: String, file: String, _ message: String) {
         self.code = code
         self.file = file
         self.message = message
     }
 
     /// The one line the CLI prints, such as `App.ipa: not a zip archive`.
-    public var description: String { "\(file): \(message)" }
+    package var description: String { "\(file): \(message)" }
 }
 
 /// What went wrong with a file, in words: Foundation's and the C library's file errors (`NSCocoaErrorDomain` 260,
 /// `ENOENT`, `EACCES`, …) as a phrase a person can act on, never `Error Domain=…` or an errno tuple.
-public enum FileProblem {
+package enum FileProblem {
     /// A phrase for `error`, to follow `cannot read FILE:` (`no such file`, `permission denied: …`).
     ///
     /// Errors that are not file-system errors get a generic phrase rather than a dump of their type.
-    public static func words(_ error: any Error) -> String {
+    package static func words(_ error: any Error) -> String {
         if let code = posixCode(of: error) { return words(posix: code) }
         let ns = error as NSError
         if ns.domain == NSCocoaErrorDomain {
@@ -49,7 +49,7 @@ public enum FileProblem {
     }
 
     /// A phrase for the C library's `errno` value `code`.
-    public static func words(posix code: Int32) -> String {
+    package static func words(posix code: Int32) -> String {
         switch code {
         case ENOENT: "no such file"
         case EACCES, EPERM: "permission denied (this user may not open it; check its permissions)"

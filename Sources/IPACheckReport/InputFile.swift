@@ -3,13 +3,13 @@ import Foundation
 /// Reads a local input (a profile, a config file, an AASA file, an entitlements file) whole, refusing one larger
 /// than its limit before reading it: a huge file costs its first `limit + 1` bytes, never its size, so memory stays
 /// bounded whatever the user passes.
-public enum InputFile {
+package enum InputFile {
     /// The bytes of the file at `path`, at most `limit` of them.
     ///
     /// - Parameter what: What the file is, for the message (`a provisioning profile`).
     /// - Throws: ``InputError`` when the file does not exist, is a folder, cannot be read, or holds more than
     ///   `limit` bytes (code `too-large`, with the file's size).
-    public static func read(_ path: String, limit: Int, what: String) throws(InputError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int, what: String) throws(InputError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         // `&isDirectory` lends Foundation a pointer to a local for the call only.
         guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -1,17 +1,17 @@
 extension Report {
     /// Counts of findings by severity; JSON `{"errors": n, "warnings": n, "notes": n}` (plus `suppressed`).
-    public struct Summary: Hashable, Sendable, Codable, CustomStringConvertible {
+    package struct Summary: Hashable, Sendable, Codable, CustomStringConvertible {
         /// Unsuppressed findings of severity error.
-        public var errors: Int
+        package var errors: Int
         /// Unsuppressed findings of severity warning.
-        public var warnings: Int
+        package var warnings: Int
         /// Unsuppressed findings of severity note.
-        public var notes: Int
+        package var notes: Int
         /// Findings a configuration suppressed (of any severity): still reported, never counted above.
-        public var suppressed: Int
+        package var suppressed: Int
 
         /// Counts given directly.
-        public init(errors: Int = 0, warnings: Int = 0, notes: Int = 0, suppressed: Int = 0) {
+        package init(errors: Int = 0, warnings: Int = 0, notes: Int = 0, suppressed: Int = 0) {
             self.errors = errors
             self.warnings = warnings
             self.notes = notes
@@ -19,7 +19,7 @@ extension Report {
         }
 
         /// Counts these severities (all unsuppressed).
-        public init(counting severities: some Sequence<Severity>) {
+        package init(counting severities: some Sequence<Severity>) {
             self.init()
             for severity in severities { count(severity) }
         }
@@ -46,10 +46,10 @@ extension Report {
         }
 
         /// Unsuppressed findings counted.
-        public var total: Int { errors + warnings + notes }
+        package var total: Int { errors + warnings + notes }
 
         /// `3 errors, 1 warning, 0 notes` (and `, 2 suppressed` when there are any).
-        public var description: String {
+        package var description: String {
             var text = [(errors, "error"), (warnings, "warning"), (notes, "note")]
                 .map { count, noun in "\(count) \(noun)\(count == 1 ? "" : "s")" }
                 .joined(separator: ", ")
@@ -62,7 +62,7 @@ extension Report {
         }
 
         /// Reads the counts; `suppressed` may be absent.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             errors = try container.decode(Int.self, forKey: .errors)
             warnings = try container.decode(Int.self, forKey: .warnings)
@@ -71,7 +71,7 @@ extension Report {
         }
 
         /// Writes the contract's three counts, and `suppressed` only when some finding was suppressed.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(errors, forKey: .errors)
             try container.encode(warnings, forKey: .warnings)

@@ -8,27 +8,27 @@
 /// Build it with ``init(tool:gate:rules:)``, then ``add(input:findings:suppressed:coverage:)`` once per input
 /// that was read and ``add(unreadable:reason:)`` for one that was not. Every change recomputes the summary and
 /// verdicts, so the value is always consistent, and no input that could not be read is ever a pass.
-public struct Report: Hashable, Sendable, Codable {
+package struct Report: Hashable, Sendable, Codable {
     /// The program that produced the report.
-    public private(set) var tool: Tool
+    package private(set) var tool: Tool
     /// The `--fail-on` threshold the verdicts were judged against.
-    public private(set) var gate: FailThreshold
+    package private(set) var gate: FailThreshold
     /// The inputs, in the order given on the command line, each with its own counts and verdict.
-    public private(set) var inputs: [Input]
+    package private(set) var inputs: [Input]
     /// Every finding with its input: unsuppressed first, then worst first, by input order, by ``Finding``'s order.
-    public private(set) var findings: [Entry]
+    package private(set) var findings: [Entry]
     /// The counts over all inputs (suppressed findings counted apart).
-    public private(set) var summary: Summary
+    package private(set) var summary: Summary
     /// The run's verdict: `error` when an input could not be read, else `fail` when a finding reaches ``gate``.
-    public private(set) var verdict: Verdict
+    package private(set) var verdict: Verdict
     /// The rule catalogue (one per ID, sorted by ID), with each rule's effective severity; every finding of a
     /// rule in it carries that severity.
-    public private(set) var rules: [Rule]
+    package private(set) var rules: [Rule]
     /// Whether the report judges its inputs against ``gate`` (`check`, `verify`, `lint`, `aasa`) or lists what
     /// they hold (`info`, `domains`: no pass or fail, exit 0 unless an input could not be read).
-    public private(set) var kind: Kind
+    package private(set) var kind: Kind
     /// What the command shows besides findings, in order.
-    public private(set) var sections: [ReportSection]
+    package private(set) var sections: [ReportSection]
 
     /// An empty report: no inputs yet.
     ///
@@ -36,7 +36,7 @@ public struct Report: Hashable, Sendable, Codable {
     ///   - tool: Name, version and home page of the program.
     ///   - gate: The `--fail-on` threshold (default: errors fail).
     ///   - rules: Every rule the command can apply, with its effective severity; duplicates by ID are dropped.
-    public init(tool: Tool, gate: FailThreshold = .default, rules: [Rule] = [], kind: Kind = .gate) {
+    package init(tool: Tool, gate: FailThreshold = .default, rules: [Rule] = [], kind: Kind = .gate) {
         self.tool = tool
         self.gate = gate
         self.kind = kind
@@ -51,7 +51,7 @@ public struct Report: Hashable, Sendable, Codable {
 
     /// A report over several inputs at once, in the order given, every rule carried out for each (handy for
     /// tests and for commands that always run every rule they list).
-    public init(
+    package init(
         tool: Tool,
         gate: FailThreshold = .default,
         rules: [Rule] = [],
@@ -72,7 +72,7 @@ public struct Report: Hashable, Sendable, Codable {
     ///   - findings: What the checks found in it; may be empty.
     ///   - suppressed: Findings the configuration suppressed, each with its reason: they stay in the report.
     ///   - coverage: Which rules ran for this input; by default every rule of the catalogue.
-    public mutating func add(
+    package mutating func add(
         input path: String,
         findings found: [Finding],
         suppressed: [Suppressed] = [],
@@ -88,7 +88,7 @@ public struct Report: Hashable, Sendable, Codable {
     }
 
     /// Adds what the command shows besides findings; a section with the same key replaces the earlier one.
-    public mutating func add(section: ReportSection) {
+    package mutating func add(section: ReportSection) {
         sections.removeAll { $0.key == section.key }
         sections.append(section)
     }
@@ -98,7 +98,7 @@ public struct Report: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - path: The input as the user named it.
     ///   - reason: What is wrong with it, in a few words (`not a zip archive`).
-    public mutating func add(unreadable path: String, reason: String) {
+    package mutating func add(unreadable path: String, reason: String) {
         let index = inputIndex(path)
         inputs[index].error = reason
         inputs[index].coverage = RuleCoverage()
@@ -107,7 +107,7 @@ public struct Report: Hashable, Sendable, Codable {
 
     /// The process exit status the contract asks for: 2 when an input could not be read, 1 when the gate fails,
     /// 0 when it passes.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch verdict {
         case .pass: 0
         case .fail: 1
@@ -116,13 +116,13 @@ public struct Report: Hashable, Sendable, Codable {
     }
 
     /// The rule with this ID in the catalogue, if it is there.
-    public func rule(withID id: String) -> Rule? {
+    package func rule(withID id: String) -> Rule? {
         rules.first { $0.id == id }
     }
 
     /// What happened to a rule for one input: it failed (an unsuppressed finding), passed, or was not carried out
     /// (with the reason).
-    public func outcome(of rule: String, for input: Input) -> RuleOutcome {
+    package func outcome(of rule: String, for input: Input) -> RuleOutcome {
         if input.error != nil { return .notRun(reason: "the input could not be read") }
         let own = findings.filter { $0.input == input.path && $0.rule == rule }
         if own.contains(where: { $0.suppression == nil }) { return .failed }
@@ -134,7 +134,7 @@ public struct Report: Hashable, Sendable, Codable {
 
     /// The rules of the catalogue that were carried out for at least one input (or raised a finding): SARIF's
     /// `tool.driver.rules`.
-    public var rulesThatRan: [Rule] {
+    package var rulesThatRan: [Rule] {
         let raised = Set(findings.map(\.rule))
         return rules.filter { rule in
             raised.contains(rule.id)
@@ -144,7 +144,7 @@ public struct Report: Hashable, Sendable, Codable {
 
     /// For one input, the rules of the catalogue that were not carried out, grouped by reason (reasons in the
     /// order of their first rule ID, rule IDs sorted); empty for an input that could not be read.
-    public func notChecked(_ input: Input) -> [NotChecked] {
+    package func notChecked(_ input: Input) -> [NotChecked] {
         input.notChecked
     }
 
@@ -212,7 +212,7 @@ public struct Report: Hashable, Sendable, Codable {
 
 extension Report {
     /// What a report is for.
-    public enum Kind: String, Hashable, Sendable, Codable {
+    package enum Kind: String, Hashable, Sendable, Codable {
         /// It judges: findings at or above the gate fail the run (exit 1).
         case gate
         /// It lists what the inputs hold; findings are shown, nothing passes or fails (exit 0 unless an input
@@ -221,19 +221,19 @@ extension Report {
     }
 
     /// The program that produced a report: SARIF's `tool.driver`, JUnit's root name.
-    public struct Tool: Hashable, Sendable, Codable {
+    package struct Tool: Hashable, Sendable, Codable {
         /// The program's name (`ipacheck`).
-        public var name: String
+        package var name: String
         /// Its version (`1.2.0`).
-        public var version: String
+        package var version: String
         /// Its home page, an absolute URL.
-        public var informationUri: String?
+        package var informationUri: String?
         /// The page documenting every rule, an absolute URL; a rule's help link is this plus `#` and the lowercased
         /// rule ID (the home page's when not given).
-        public var rulesUri: String?
+        package var rulesUri: String?
 
         /// Describes the program.
-        public init(
+        package init(
             name: String = "ipacheck",
             version: String,
             informationUri: String? = nil,
@@ -247,7 +247,7 @@ extension Report {
     }
 
     /// What a run or an input came to.
-    public enum Verdict: String, Hashable, Sendable, Codable {
+    package enum Verdict: String, Hashable, Sendable, Codable {
         /// Read and checked; nothing at or above the gate.
         case pass
         /// Read and checked; something at or above the gate: exit status 1.
@@ -257,19 +257,19 @@ extension Report {
     }
 
     /// One input with its own counts and verdict.
-    public struct Input: Hashable, Sendable, Codable {
+    package struct Input: Hashable, Sendable, Codable {
         /// The path as the user gave it.
-        public var path: String
+        package var path: String
         /// Its findings, counted.
-        public var summary: Summary
+        package var summary: Summary
         /// Whether it passes the gate, fails it, or could not be read.
-        public var verdict: Verdict
+        package var verdict: Verdict
         /// Why it could not be read; `nil` for an input that was read.
-        public var error: String?
+        package var error: String?
         /// Which rules were carried out for it.
-        public var coverage: RuleCoverage
+        package var coverage: RuleCoverage
         /// The catalogue's rules that were not carried out for it, grouped by reason.
-        public fileprivate(set) var notChecked: [NotChecked]
+        package fileprivate(set) var notChecked: [NotChecked]
 
         init(path: String) {
             self.path = path
@@ -281,31 +281,31 @@ extension Report {
     }
 
     /// A finding a configuration suppressed, with the reason it gave.
-    public struct Suppressed: Hashable, Sendable {
+    package struct Suppressed: Hashable, Sendable {
         /// The finding.
-        public var finding: Finding
+        package var finding: Finding
         /// Why it is suppressed (required by the configuration).
-        public var reason: String
+        package var reason: String
 
         /// Pairs a finding with its suppression's reason.
-        public init(_ finding: Finding, reason: String) {
+        package init(_ finding: Finding, reason: String) {
             self.finding = finding
             self.reason = reason
         }
     }
 
     /// Why a finding does not count: SARIF's `suppressions[].justification`.
-    public struct Suppression: Hashable, Sendable, Codable {
+    package struct Suppression: Hashable, Sendable, Codable {
         /// The reason the configuration gives.
-        public var reason: String
+        package var reason: String
     }
 
     /// Rules not carried out for an input, for one reason (`offline: Apple's CDN was not asked`).
-    public struct NotChecked: Hashable, Sendable, Codable {
+    package struct NotChecked: Hashable, Sendable, Codable {
         /// Why they were not carried out.
-        public var reason: String
+        package var reason: String
         /// The rule IDs, sorted.
-        public var rules: [String]
+        package var rules: [String]
     }
 
     /// A finding together with the input it was found in, and its suppression if a configuration suppressed it.
@@ -313,23 +313,23 @@ extension Report {
     /// In JSON it is the finding's own keys plus `"input"` (and `"suppressed": {"reason": …}`), so `findings`
     /// stays a flat list of finding objects.
     @dynamicMemberLookup
-    public struct Entry: Hashable, Sendable, Codable {
+    package struct Entry: Hashable, Sendable, Codable {
         /// The input path, as in ``Report/Input/path``.
-        public var input: String
+        package var input: String
         /// The finding.
-        public var finding: Finding
+        package var finding: Finding
         /// Set when a configuration suppressed the finding: it is shown, but counts for nothing.
-        public var suppression: Suppression?
+        package var suppression: Suppression?
 
         /// Pairs a finding with its input.
-        public init(input: String, finding: Finding, suppression: Suppression? = nil) {
+        package init(input: String, finding: Finding, suppression: Suppression? = nil) {
             self.input = input
             self.finding = finding
             self.suppression = suppression
         }
 
         /// The finding's fields, read through the entry (`entry.severity`).
-        public subscript<Value>(dynamicMember keyPath: KeyPath<Finding, Value>) -> Value {
+        package subscript<Value>(dynamicMember keyPath: KeyPath<Finding, Value>) -> Value {
             finding[keyPath: keyPath]
         }
 
@@ -339,7 +339,7 @@ extension Report {
         }
 
         /// Reads a flat finding object with an `input` key.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             finding = try Finding(from: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             input = try container.decode(String.self, forKey: .input)
@@ -347,7 +347,7 @@ extension Report {
         }
 
         /// Writes the finding's keys, `input`, and `suppressed` when it is.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try finding.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(input, forKey: .input)
@@ -370,7 +370,7 @@ extension Report {
     ]
 
     /// Reads a report written by ``encode(to:)``; top-level keys it does not know become sections.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         tool = try container.decode(Tool.self, forKey: Key("tool"))
         kind = try container.decodeIfPresent(Kind.self, forKey: Key("kind")) ?? .gate
@@ -388,7 +388,7 @@ extension Report {
 
     /// Writes the contract's keys (`findings`, `summary`, `verdict`, `inputs`, …) and each section under its key;
     /// a listing report has no `gate`, and a `verdict` only when an input could not be read.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(tool, forKey: Key("tool"))
         try container.encode(inputs, forKey: Key("inputs"))
@@ -410,13 +410,13 @@ extension Report {
 
 extension Report.Input {
     /// Inputs are equal when everything the JSON shows is (how coverage was recorded is not compared).
-    public static func == (lhs: Report.Input, rhs: Report.Input) -> Bool {
+    package static func == (lhs: Report.Input, rhs: Report.Input) -> Bool {
         lhs.path == rhs.path && lhs.summary == rhs.summary && lhs.verdict == rhs.verdict && lhs.error == rhs.error
             && lhs.notChecked == rhs.notChecked
     }
 
     /// Hashes what ``==`` compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(summary)
         hasher.combine(verdict)
@@ -429,7 +429,7 @@ extension Report.Input {
     }
 
     /// Reads an input; its coverage is not part of the JSON (only what was not checked is).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(String.self, forKey: .path)
         summary = try container.decode(Report.Summary.self, forKey: .summary)
@@ -444,7 +444,7 @@ extension Report.Input {
     }
 
     /// Writes `path`, `summary`, `verdict`, and `error` or `notChecked` when they apply.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(summary, forKey: .summary)

@@ -3,18 +3,18 @@ import Foundation
 /// What a command shows besides its findings (the bundle tree of `info`, the domains of `domains`, the signatures
 /// of `verify`, the sites of `aasa`), kept as data so every renderer formats it the same way: JSON puts ``value``
 /// under ``key`` at the top level, text prints ``lines`` before the findings.
-public struct ReportSection: Hashable, Sendable {
+package struct ReportSection: Hashable, Sendable {
     /// The top-level JSON key (`bundles`, `subjects`, `sites`).
-    public var key: String
+    package var key: String
     /// The value, as JSON.
-    public var value: JSONValue
+    package var value: JSONValue
     /// The same for people.
-    public var lines: [StyledLine]
+    package var lines: [StyledLine]
 
     /// Creates a section from any encodable value.
     ///
     /// - Throws: `EncodingError` when the value cannot be encoded as JSON.
-    public init(key: String, value: some Encodable, lines: [StyledLine]) throws {
+    package init(key: String, value: some Encodable, lines: [StyledLine]) throws {
         self.key = key
         self.value = try JSONValue(encoding: value)
         self.lines = lines
@@ -28,7 +28,7 @@ public struct ReportSection: Hashable, Sendable {
 }
 
 /// A JSON value: what a ``ReportSection`` holds, so a report stays plain data whatever the command.
-public enum JSONValue: Hashable, Sendable, Codable {
+package enum JSONValue: Hashable, Sendable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -45,7 +45,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     case object([String: JSONValue])
 
     /// The JSON form of `value`, as `JSONEncoder` writes it (dates as ISO 8601 text, not seconds since 2001).
-    public init(encoding value: some Encodable) throws {
+    package init(encoding value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
@@ -53,7 +53,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     }
 
     /// Reads any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -73,7 +73,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     }
 
     /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -87,16 +87,16 @@ public enum JSONValue: Hashable, Sendable, Codable {
     }
 
     /// The member `key` of an object, or `nil`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 }
 
 /// One line of text for people, in spans that may be emphasised (bold, dim, coloured on a terminal).
-public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
+package struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
     /// How a span is shown on a terminal; plain text everywhere else.
-    public enum Emphasis: Hashable, Sendable {
+    package enum Emphasis: Hashable, Sendable {
         /// Bold (names, headings).
         case bold
         /// Dim (details).
@@ -110,50 +110,50 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
     }
 
     /// A piece of the line.
-    public struct Span: Hashable, Sendable {
+    package struct Span: Hashable, Sendable {
         /// The text; from an input, it is made visible before printing (``UntrustedText``).
-        public var text: String
+        package var text: String
         /// How it is emphasised, if at all.
-        public var emphasis: Emphasis?
+        package var emphasis: Emphasis?
     }
 
     /// The pieces, in order.
-    public var spans: [Span]
+    package var spans: [Span]
 
     /// An empty line.
-    public init() {
+    package init() {
         spans = []
     }
 
     /// A plain line.
-    public init(stringLiteral text: String) {
+    package init(stringLiteral text: String) {
         spans = [Span(text: text, emphasis: nil)]
     }
 
     /// Appends plain or emphasised text.
     @discardableResult
-    public mutating func append(_ text: String, _ emphasis: Emphasis? = nil) -> StyledLine {
+    package mutating func append(_ text: String, _ emphasis: Emphasis? = nil) -> StyledLine {
         spans.append(Span(text: text, emphasis: emphasis))
         return self
     }
 
     /// Appends another line's spans.
-    public mutating func append(contentsOf other: StyledLine) {
+    package mutating func append(contentsOf other: StyledLine) {
         spans += other.spans
     }
 
     /// A line of one span.
-    public static func text(_ text: String, _ emphasis: Emphasis? = nil) -> StyledLine {
+    package static func text(_ text: String, _ emphasis: Emphasis? = nil) -> StyledLine {
         var line = StyledLine()
         line.append(text, emphasis)
         return line
     }
 
     /// The line without emphasis, control characters made visible.
-    public var plain: String { render(TextStyle.plain) }
+    package var plain: String { render(TextStyle.plain) }
 
     /// The line in a text style: ANSI colours when the style has them.
-    public func render(_ style: TextStyle) -> String {
+    package func render(_ style: TextStyle) -> String {
         spans.map { span in
             let text = UntrustedText.visibleOnOneLine(span.text)
             switch span.emphasis {

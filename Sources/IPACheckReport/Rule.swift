@@ -2,27 +2,27 @@
 ///
 /// Each rule is declared once, as a `static let` next to the code that raises it; the README's rule table, the
 /// SARIF rule catalogue and `ipacheck rules` are all generated from these values.
-public struct Rule: Hashable, Sendable, Codable {
+package struct Rule: Hashable, Sendable, Codable {
     /// The stable identifier (`AASA104`); never renumbered, since CI suppressions and SARIF refer to it.
-    public let id: String
+    package let id: String
     /// The severity findings of this rule get unless they say otherwise.
-    public let severity: Severity
+    package let severity: Severity
     /// A short title (`mixed legacy and modern formats`).
-    public let title: String
+    package let title: String
     /// What the rule means and why it matters, in one or two sentences.
-    public let summary: String
+    package let summary: String
     /// How to fix what it finds.
-    public let fix: String
+    package let fix: String
     /// Inputs that raise the rule and inputs that do not, for a rule whose input is text (an AASA document, an
     /// associated-domains entry, a config file); a test runs every one, and `ipacheck rules ID` prints them.
-    public private(set) var examples: RuleExamples? = nil
+    package private(set) var examples: RuleExamples? = nil
 
     private enum CodingKeys: String, CodingKey {
         case id, severity, title, summary, fix
     }
 
     /// Declares a rule.
-    public init(
+    package init(
         _ id: String,
         _ severity: Severity,
         _ title: String,
@@ -45,7 +45,7 @@ public struct Rule: Hashable, Sendable, Codable {
     ///   - message: What is wrong in this instance, in one sentence.
     ///   - fix: Overrides the rule's generic fix with advice for this instance.
     ///   - affects: The slices (or other parts) the same cause affects.
-    public func finding(
+    package func finding(
         _ message: String,
         bundle: String? = nil,
         domain: String? = nil,
@@ -69,16 +69,16 @@ public struct Rule: Hashable, Sendable, Codable {
 
     /// The same rule with another severity: what a report's catalogue lists when an option (`verify --strict`)
     /// makes a rule fail the run.
-    public func withSeverity(_ severity: Severity) -> Rule {
+    package func withSeverity(_ severity: Severity) -> Rule {
         Rule(id, severity, title, summary: summary, fix: fix, examples: examples)
     }
 }
 
 /// A rule's examples, as SwiftLint's `triggeringExamples` and `nonTriggeringExamples`: each triggering input must
 /// raise the rule and each non-triggering one must not.
-public struct RuleExamples: Hashable, Sendable, Codable {
+package struct RuleExamples: Hashable, Sendable, Codable {
     /// What an example is, and so how the test runs it.
-    public enum Input: String, Hashable, Sendable, Codable {
+    package enum Input: String, Hashable, Sendable, Codable {
         /// A whole `apple-app-site-association` document, linted as `ipacheck lint` does.
         case aasaDocument
         /// One `com.apple.developer.associated-domains` entry (`applinks:example.com`).
@@ -90,14 +90,14 @@ public struct RuleExamples: Hashable, Sendable, Codable {
     }
 
     /// What the examples are.
-    public let input: Input
+    package let input: Input
     /// Inputs that raise the rule.
-    public let triggering: [String]
+    package let triggering: [String]
     /// Inputs that do not.
-    public let nonTriggering: [String]
+    package let nonTriggering: [String]
 
     /// Declares examples.
-    public init(_ input: Input, triggering: [String], nonTriggering: [String]) {
+    package init(_ input: Input, triggering: [String], nonTriggering: [String]) {
         self.input = input
         self.triggering = triggering
         self.nonTriggering = nonTriggering

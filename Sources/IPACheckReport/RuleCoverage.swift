@@ -3,9 +3,9 @@
 /// A check that did not run is never a pass: every renderer shows a rule that is neither ``ran(_:)`` nor covered
 /// by ``everyRule`` as not checked, with the reason given to ``skip(_:because:)`` (or "not checked" when no
 /// reason was given, which the tests treat as a bug).
-public struct RuleCoverage: Hashable, Sendable {
+package struct RuleCoverage: Hashable, Sendable {
     /// Whether a rule was carried out.
-    public enum Status: Hashable, Sendable {
+    package enum Status: Hashable, Sendable {
         /// The check behind the rule was carried out for this input.
         case ran
         /// It was not, for this reason.
@@ -13,17 +13,17 @@ public struct RuleCoverage: Hashable, Sendable {
     }
 
     /// The reason given for rules nobody accounted for.
-    public static let unaccounted = "not checked for this input"
+    package static let unaccounted = "not checked for this input"
 
     private var ran: Set<String> = []
     private var skipped: [String: String] = [:]
     private var everyOtherRuleRan = false
 
     /// No rule carried out yet.
-    public init() {}
+    package init() {}
 
     /// Every rule of the report's catalogue carried out (for commands that always apply all the rules they list).
-    public static var everyRule: RuleCoverage {
+    package static var everyRule: RuleCoverage {
         var coverage = RuleCoverage()
         coverage.everyOtherRuleRan = true
         return coverage
@@ -32,39 +32,39 @@ public struct RuleCoverage: Hashable, Sendable {
     /// Records that the checks behind these rules were carried out.
     ///
     /// A rule that ran for one subject (a domain, a bundle) counts as carried out even if it was skipped for another.
-    public mutating func ran(_ rules: some Sequence<String>) {
+    package mutating func ran(_ rules: some Sequence<String>) {
         ran.formUnion(rules)
     }
 
     /// Records that these rules were carried out.
-    public mutating func ran(_ rules: [Rule]) {
+    package mutating func ran(_ rules: [Rule]) {
         ran(rules.map(\.id))
     }
 
     /// Records that these rules were not carried out, and why (the first reason given for a rule is kept).
-    public mutating func skip(_ rules: some Sequence<String>, because reason: String) {
+    package mutating func skip(_ rules: some Sequence<String>, because reason: String) {
         for rule in rules where skipped[rule] == nil { skipped[rule] = reason }
     }
 
     /// Records that these rules were not carried out, and why.
-    public mutating func skip(_ rules: [Rule], because reason: String) {
+    package mutating func skip(_ rules: [Rule], because reason: String) {
         skip(rules.map(\.id), because: reason)
     }
 
     /// Treats every rule not mentioned so far as carried out.
-    public mutating func assumeTheRestRan() {
+    package mutating func assumeTheRestRan() {
         everyOtherRuleRan = true
     }
 
     /// Adds what `other` recorded.
-    public mutating func merge(_ other: RuleCoverage) {
+    package mutating func merge(_ other: RuleCoverage) {
         ran.formUnion(other.ran)
         for (rule, reason) in other.skipped where skipped[rule] == nil { skipped[rule] = reason }
         everyOtherRuleRan = everyOtherRuleRan || other.everyOtherRuleRan
     }
 
     /// Whether `rule` was carried out, or why not.
-    public func status(of rule: String) -> Status {
+    package func status(of rule: String) -> Status {
         if ran.contains(rule) { return .ran }
         if let reason = skipped[rule] { return .notRun(reason: reason) }
         return everyOtherRuleRan ? .ran : .notRun(reason: Self.unaccounted)

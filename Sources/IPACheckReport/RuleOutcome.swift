@@ -1,5 +1,5 @@
 /// What happened to one rule for one input.
-public enum RuleOutcome: Hashable, Sendable {
+package enum RuleOutcome: Hashable, Sendable {
     /// Carried out, and nothing found (or only suppressed findings).
     case passed
     /// Carried out, and at least one unsuppressed finding.

@@ -2,11 +2,11 @@
 ///
 /// ``all`` lists them by reflection, in declaration order, so the list cannot miss a rule: adding a rule is one
 /// declaration in its own file (and its test). The rule catalogue is the union of every set.
-public protocol RuleSet: Sendable {}
+package protocol RuleSet: Sendable {}
 
 extension RuleSet {
     /// Every rule declared in this set, in declaration order.
-    public var all: [Rule] {
+    package var all: [Rule] {
         Mirror(reflecting: self).children.compactMap { $0.value as? Rule }
     }
 }

@@ -1,5 +1,5 @@
 /// How bad a finding is; ordered so that `error > warning > note`.
-public enum Severity: String, Codable, Comparable, CaseIterable, Sendable {
+package enum Severity: String, Codable, Comparable, CaseIterable, Sendable {
     /// Worth knowing; never fails a gate on its own unless asked.
     case note
     /// Probably wrong, or right only by luck.
@@ -17,5 +17,5 @@ public enum Severity: String, Codable, Comparable, CaseIterable, Sendable {
     }
 
     /// Orders by badness.
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }

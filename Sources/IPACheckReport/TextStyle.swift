@@ -1,29 +1,29 @@
 /// Whether and how text output is coloured: ANSI colours only on a terminal and never with `NO_COLOR`.
-public struct TextStyle: Sendable, Hashable {
+package struct TextStyle: Sendable, Hashable {
     /// Whether ANSI escape codes are written.
-    public let colored: Bool
+    package let colored: Bool
 
     /// Creates a style.
-    public init(colored: Bool) {
+    package init(colored: Bool) {
         self.colored = colored
     }
 
     /// No colour: for files, pipes and tests.
-    public static let plain = TextStyle(colored: false)
+    package static let plain = TextStyle(colored: false)
 
     /// Bold text.
-    public func bold(_ text: String) -> String { wrap(text, "1") }
+    package func bold(_ text: String) -> String { wrap(text, "1") }
     /// Red text (errors).
-    public func red(_ text: String) -> String { wrap(text, "31") }
+    package func red(_ text: String) -> String { wrap(text, "31") }
     /// Yellow text (warnings).
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    package func yellow(_ text: String) -> String { wrap(text, "33") }
     /// Green text (passes).
-    public func green(_ text: String) -> String { wrap(text, "32") }
+    package func green(_ text: String) -> String { wrap(text, "32") }
     /// Dim text (notes, details).
-    public func dim(_ text: String) -> String { wrap(text, "2") }
+    package func dim(_ text: String) -> String { wrap(text, "2") }
 
     /// The severity's label, coloured by badness (`error`, `warning`, `note`).
-    public func severity(_ severity: Severity) -> String {
+    package func severity(_ severity: Severity) -> String {
         switch severity {
         case .error: red("error")
         case .warning: yellow("warning")

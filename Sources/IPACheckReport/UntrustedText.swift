@@ -4,14 +4,14 @@
 /// C0 controls (except line feed, which reports use for their own layout), DEL, C1 controls and the Unicode bidi
 /// controls (which can make a line read differently than it is, CVE-2021-42574) are written as visible
 /// `\u{…}` escapes instead.
-public enum UntrustedText {
+package enum UntrustedText {
     /// `text` with every control and bidi override written as a visible escape; line feeds kept.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         replacingUnsafe(in: text, keeping: []) { hex in "\\u{" + hex + "}" }
     }
 
     /// `text` on one line: as ``visible(_:)``, with line feeds escaped too.
-    public static func visibleOnOneLine(_ text: String) -> String {
+    package static func visibleOnOneLine(_ text: String) -> String {
         visible(text).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
     }
 
@@ -20,7 +20,7 @@ public enum UntrustedText {
     /// Encoders escape C0 controls inside strings themselves, but pass C1 controls and bidi overrides through;
     /// those only ever stand inside strings, so the JSON means the same and shows the same on a terminal. Line
     /// feeds (the pretty printer's layout) are kept.
-    public static func escapedInJSON(_ json: String) -> String {
+    package static func escapedInJSON(_ json: String) -> String {
         replacingUnsafe(in: json, keeping: []) { hex in
             "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         }
@@ -28,7 +28,7 @@ public enum UntrustedText {
 
     /// An XML document (a property list as `codesign` prints it) with every control character and bidi override
     /// written as a character reference (`&#x1B;`); tabs and line feeds, its own layout, are kept.
-    public static func escapedInXML(_ xml: String) -> String {
+    package static func escapedInXML(_ xml: String) -> String {
         replacingUnsafe(in: xml, keeping: ["\t"]) { hex in "&#x" + hex + ";" }
     }
 
@@ -50,7 +50,7 @@ public enum UntrustedText {
     }
 
     /// Whether a scalar must not reach a terminal as it is.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A: false
         case 0x00...0x1F, 0x7F...0x9F: true

@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckAASA
-public import IPACheckFetching
+package import IPACheckFetching
 import IPACheckLinks
-public import IPACheckReport
+package import IPACheckReport
 
 /// Fetches and judges hosts' AASA files the way Apple's CDN and devices fetch them, and compares Apple's CDN copy
 /// with the origin's file by meaning.
@@ -12,19 +12,19 @@ public import IPACheckReport
 /// Apple user agent and a browser's, to expose WAF blocking; Apple's CDN copy (`<cdn-base><host>`) with its
 /// failure headers decoded. All hosts run at once (up to a cap that bounds open connections); a failed host never
 /// stops the others.
-public struct AASASiteFetcher: Sendable {
+package struct AASASiteFetcher: Sendable {
     /// The user agent of Apple's CDN fetcher.
-    public static let cdnUserAgent = "AASA-Bot/1.0.0"
+    package static let cdnUserAgent = "AASA-Bot/1.0.0"
     /// A user agent like the one devices use when they fetch directly (developer and managed modes).
-    public static let deviceUserAgent = "com.apple.swcd (unknown version) CFNetwork/1496.0.7 Darwin/23.5.0"
+    package static let deviceUserAgent = "com.apple.swcd (unknown version) CFNetwork/1496.0.7 Darwin/23.5.0"
     /// A desktop Safari user agent, for comparison with Apple's fetchers.
-    public static let browserUserAgent =
+    package static let browserUserAgent =
         "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
         + "Version/17.5 Safari/605.1.15"
     /// Apple's archived size limit for the decompressed file.
-    public static let appleSizeLimit = 131_072
+    package static let appleSizeLimit = 131_072
     /// The CDN's observed origin timeout; slower answers are reported.
-    public static let cdnOriginTimeout: Duration = .seconds(5)
+    package static let cdnOriginTimeout: Duration = .seconds(5)
 
     let fetcher: (any HTTPFetching)?
     let options: FetchOptions
@@ -34,7 +34,7 @@ public struct AASASiteFetcher: Sendable {
     /// - Parameters:
     ///   - fetcher: Performs the requests; may be `nil` when `options` are offline (nothing is fetched then).
     ///   - options: Timeouts, body cap, CDN base, offline folder.
-    public init(fetcher: (any HTTPFetching)?, options: FetchOptions) {
+    package init(fetcher: (any HTTPFetching)?, options: FetchOptions) {
         self.fetcher = fetcher
         self.options = options
     }
@@ -43,7 +43,7 @@ public struct AASASiteFetcher: Sendable {
     /// timeout; results in the targets' order.
     ///
     /// Targets that need the same fetch (`example.com` and `*.example.com`, both via the CDN) are fetched once.
-    public func check(_ targets: [AASAFetchTarget]) async -> [AASASiteResult] {
+    package func check(_ targets: [AASAFetchTarget]) async -> [AASASiteResult] {
         struct Key: Hashable {
             var host: String
             var mode: AASAFetchTarget.Mode?
@@ -77,7 +77,7 @@ public struct AASASiteFetcher: Sendable {
     }
 
     /// Checks one target: origin, user agents, CDN, comparison.
-    public func check(_ target: AASAFetchTarget) async -> AASASiteResult {
+    package func check(_ target: AASAFetchTarget) async -> AASASiteResult {
         let host = target.fetchHost
         var report = AASASiteReport(host: target.host, fetchHost: host, mode: target.mode)
         guard Self.isFetchableHost(host) else {
@@ -139,7 +139,7 @@ public struct AASASiteFetcher: Sendable {
     }
 
     /// Records which serving and CDN rules a run with `options` carries out, and why the others are not.
-    public static func recordCoverage(options: FetchOptions, into coverage: inout RuleCoverage) {
+    package static func recordCoverage(options: FetchOptions, into coverage: inout RuleCoverage) {
         if options.isOffline {
             coverage.ran(ServingRules.offline)
             coverage.skip(

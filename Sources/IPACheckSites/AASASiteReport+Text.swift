@@ -1,11 +1,11 @@
 import IPACheckFetching
 import IPACheckLinks
-public import IPACheckReport
+package import IPACheckReport
 
 extension AASASiteReport {
     /// The host's observations for people: what the origin served, to whom, and what Apple's CDN holds (the
     /// findings are the report's own).
-    public var lines: [StyledLine] {
+    package var lines: [StyledLine] {
         var title = StyledLine.text(host, .bold)
         if fetchHost != host { title.append("  (served by \(fetchHost))") }
         if let mode { title.append("  [mode \(mode.rawValue): devices fetch from the origin, not the CDN]") }

@@ -1,16 +1,16 @@
 import Foundation
-public import IPACheckFetching
-public import IPACheckReport
+package import IPACheckFetching
+package import IPACheckReport
 
 /// The `CDN` rules: what Apple's associated-domains CDN holds for a host (since iOS 14 devices read the file from Apple's CDN).
-public enum CDNRules {
+package enum CDNRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// The CDN has no usable copy and says why.
-        public let noCopy = Rule(
+        package let noCopy = Rule(
             "CDN001",
             .error,
             "Apple's CDN has no copy",
@@ -21,7 +21,7 @@ public enum CDNRules {
         )
 
         /// The CDN copy means something different from the origin's file.
-        public let stale = Rule(
+        package let stale = Rule(
             "CDN002",
             .warning,
             "Apple's CDN copy differs from the origin",
@@ -32,7 +32,7 @@ public enum CDNRules {
         )
 
         /// The CDN copy agrees with the origin.
-        public let current = Rule(
+        package let current = Rule(
             "CDN003",
             .note,
             "Apple's CDN copy matches the origin",
@@ -41,7 +41,7 @@ public enum CDNRules {
         )
 
         /// The CDN could not be asked, or answered in an unexpected way.
-        public let unavailable = Rule(
+        package let unavailable = Rule(
             "CDN004",
             .warning,
             "Apple's CDN could not be checked",
@@ -51,7 +51,7 @@ public enum CDNRules {
         )
 
         /// The CDN step was skipped because of the entry's alternate mode.
-        public let skippedForMode = Rule(
+        package let skippedForMode = Rule(
             "CDN005",
             .note,
             "Apple's CDN not used in this mode",
@@ -61,7 +61,7 @@ public enum CDNRules {
         )
 
         /// The CDN still serves a copy while the origin is broken.
-        public let servingDespiteOriginFailure = Rule(
+        package let servingDespiteOriginFailure = Rule(
             "CDN006",
             .warning,
             "Apple's CDN still serves an older copy",
@@ -71,7 +71,7 @@ public enum CDNRules {
         )
 
         /// The CDN fetched a different URL than the `.well-known` one.
-        public let fetchedElsewhere = Rule(
+        package let fetchedElsewhere = Rule(
             "CDN007",
             .note,
             "Apple's CDN fetched another URL",
@@ -82,23 +82,23 @@ public enum CDNRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
 }
 
 /// An `Apple-Failure-Reason` header, split into its SWCERR code and text, with advice a person can act on.
-public struct AppleFailureReason: Hashable, Sendable, Codable {
+package struct AppleFailureReason: Hashable, Sendable, Codable {
     /// The header as sent (`SWCERR00101 Bad HTTP Response: 403 Forbidden`).
-    public var raw: String
+    package var raw: String
     /// The `SWCERR…` code, if the header starts with one.
-    public var code: String?
+    package var code: String?
     /// The text after the code (`Bad HTTP Response: 403 Forbidden`).
-    public var text: String
+    package var text: String
     /// What it means and what to do.
-    public var advice: String
+    package var advice: String
 
     /// Decodes a header value.
-    public init(header: String) {
+    package init(header: String) {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         raw = trimmed
         let firstWord = trimmed.prefix { !$0.isWhitespace }
@@ -158,31 +158,31 @@ public struct AppleFailureReason: Hashable, Sendable, Codable {
 
 /// What Apple's CDN answered for one host, decoded from its headers (status, failure reason and details,
 /// origin URL, format, try-direct hint, cache age).
-public struct CDNObservation: Hashable, Sendable, Codable {
+package struct CDNObservation: Hashable, Sendable, Codable {
     /// The lookup URL (`https://app-site-association.cdn-apple.com/a/v1/example.com`).
-    public var url: String
+    package var url: String
     /// The HTTP status, if the CDN answered.
-    public var status: Int?
+    package var status: Int?
     /// Why the CDN could not be asked, if it could not.
-    public var failure: FetchFailure?
+    package var failure: FetchFailure?
     /// `Apple-Failure-Reason`, decoded.
-    public var failureReason: AppleFailureReason?
+    package var failureReason: AppleFailureReason?
     /// `Apple-Failure-Details`: its JSON object members as text, or the raw value under `raw` if not JSON.
-    public var failureDetails: [String: String]?
+    package var failureDetails: [String: String]?
     /// `Apple-From`: the origin URL the CDN fetched.
-    public var from: String?
+    package var from: String?
     /// `Apple-Origin-Format` (`json` on success).
-    public var originFormat: String?
+    package var originFormat: String?
     /// `Apple-Try-Direct`: whether devices may fetch from the origin directly.
-    public var tryDirect: Bool?
+    package var tryDirect: Bool?
     /// `Cache-Control` max-age in seconds.
-    public var maxAgeSeconds: Int?
+    package var maxAgeSeconds: Int?
     /// `Age` in seconds: how long the CDN's edge has held this answer.
-    public var ageSeconds: Int?
+    package var ageSeconds: Int?
     /// Seconds until this answer expires at the edge (`max-age − Age`, not below 0).
-    public var freshForSeconds: Int?
+    package var freshForSeconds: Int?
     /// The size of the copy the CDN returned, for a 200.
-    public var bodyBytes: Int?
+    package var bodyBytes: Int?
 
     /// Decodes a CDN answer.
     init(url: String, outcome: FetchOutcome) {

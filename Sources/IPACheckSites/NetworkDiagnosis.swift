@@ -2,22 +2,22 @@ import IPACheckFetching
 
 /// Tells a machine without network from sites that are down: when every origin and Apple's CDN failed to resolve
 /// or connect, the environment is at fault, and the run says so once instead of blaming every domain.
-public struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+package struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
     /// How many hosts were asked.
-    public let hosts: Int
+    package let hosts: Int
     /// One failure, as an example of what happened.
-    public let example: String
+    package let example: String
 
     /// `no network: none of 3 hosts nor Apple's CDN could be reached (example.com could not be resolved: …);
     /// check this machine's network, or run with --offline --aasa-dir DIR`.
-    public var description: String {
+    package var description: String {
         "no network: none of the \(hosts) host\(hosts == 1 ? "" : "s") nor Apple's CDN could be reached from this "
             + "machine (\(example)); check its network, DNS and proxy, or run with --offline --aasa-dir DIR"
     }
 
     /// The verdict on a run's fetches: `nil` when anything was reached (or the CDN was never asked, so a site's
     /// failure cannot be told from the machine's).
-    public static func diagnose(_ results: [AASASiteResult]) -> NetworkUnavailable? {
+    package static func diagnose(_ results: [AASASiteResult]) -> NetworkUnavailable? {
         guard !results.isEmpty else { return nil }
         var example: String?
         var cdnAsked = false

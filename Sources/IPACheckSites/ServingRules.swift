@@ -1,14 +1,14 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// The `SERVE` rules: how the origin serves `/.well-known/apple-app-site-association` (Apple's "Supporting associated domains" and TN3155).
-public enum ServingRules {
+package enum ServingRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// The file is missing: 404/410 at `.well-known` and at the root.
-        public let notFound = Rule(
+        package let notFound = Rule(
             "SERVE001",
             .error,
             "AASA file not found",
@@ -20,7 +20,7 @@ public enum ServingRules {
         )
 
         /// The file is served only at the legacy root path.
-        public let rootOnly = Rule(
+        package let rootOnly = Rule(
             "SERVE002",
             .warning,
             "AASA file served only at the root path",
@@ -30,7 +30,7 @@ public enum ServingRules {
         )
 
         /// The AASA URL answers with a redirect.
-        public let redirect = Rule(
+        package let redirect = Rule(
             "SERVE003",
             .error,
             "AASA URL redirects",
@@ -41,7 +41,7 @@ public enum ServingRules {
         )
 
         /// The AASA URL answers with a status other than 200, 3xx or 404.
-        public let badStatus = Rule(
+        package let badStatus = Rule(
             "SERVE004",
             .error,
             "AASA URL does not answer 200",
@@ -52,7 +52,7 @@ public enum ServingRules {
         )
 
         /// The TLS handshake fails: untrusted chain, wrong host name, expired certificate.
-        public let tls = Rule(
+        package let tls = Rule(
             "SERVE005",
             .error,
             "TLS certificate not accepted",
@@ -62,7 +62,7 @@ public enum ServingRules {
         )
 
         /// The request timed out.
-        public let timeout = Rule(
+        package let timeout = Rule(
             "SERVE006",
             .error,
             "AASA request timed out",
@@ -73,7 +73,7 @@ public enum ServingRules {
         )
 
         /// The host could not be reached (DNS, refused, no route).
-        public let unreachable = Rule(
+        package let unreachable = Rule(
             "SERVE007",
             .error,
             "host unreachable",
@@ -85,7 +85,7 @@ public enum ServingRules {
         )
 
         /// The server's TLS is older than 1.2.
-        public let oldTLS = Rule(
+        package let oldTLS = Rule(
             "SERVE009",
             .warning,
             "TLS older than 1.2",
@@ -96,7 +96,7 @@ public enum ServingRules {
         )
 
         /// The file is served as HTML.
-        public let htmlContentType = Rule(
+        package let htmlContentType = Rule(
             "SERVE010",
             .error,
             "AASA served as text/html",
@@ -107,7 +107,7 @@ public enum ServingRules {
         )
 
         /// The file is served with a lenient but not recommended Content-Type.
-        public let looseContentType = Rule(
+        package let looseContentType = Rule(
             "SERVE011",
             .warning,
             "AASA not served as application/json",
@@ -117,7 +117,7 @@ public enum ServingRules {
         )
 
         /// `application/pkcs7-mime` without a CMS body.
-        public let signedMismatch = Rule(
+        package let signedMismatch = Rule(
             "SERVE012",
             .error,
             "pkcs7-mime Content-Type without a signed body",
@@ -126,7 +126,7 @@ public enum ServingRules {
         )
 
         /// The decompressed file is larger than 128 KB.
-        public let tooLarge = Rule(
+        package let tooLarge = Rule(
             "SERVE020",
             .error,
             "AASA larger than 128 KB",
@@ -137,7 +137,7 @@ public enum ServingRules {
         )
 
         /// The body is compressed on the wire.
-        public let compressed = Rule(
+        package let compressed = Rule(
             "SERVE021",
             .note,
             "AASA served compressed",
@@ -147,7 +147,7 @@ public enum ServingRules {
         )
 
         /// The body exceeds the fetch cap, so the file could not be read whole.
-        public let exceedsFetchLimit = Rule(
+        package let exceedsFetchLimit = Rule(
             "SERVE022",
             .error,
             "AASA body exceeds the fetch limit",
@@ -157,7 +157,7 @@ public enum ServingRules {
         )
 
         /// The server answered, but its answer is broken: reset, cut short, flooded with headers or not HTTP.
-        public let brokenAnswer = Rule(
+        package let brokenAnswer = Rule(
             "SERVE023",
             .error,
             "broken HTTP answer",
@@ -171,7 +171,7 @@ public enum ServingRules {
         )
 
         /// Apple's user agents get a different answer from a browser's.
-        public let userAgentBlocked = Rule(
+        package let userAgentBlocked = Rule(
             "SERVE030",
             .error,
             "Apple's fetchers are blocked",
@@ -183,7 +183,7 @@ public enum ServingRules {
         )
 
         /// Apple's user agents get a different body than a browser.
-        public let userAgentBodyDiffers = Rule(
+        package let userAgentBodyDiffers = Rule(
             "SERVE031",
             .warning,
             "AASA differs by user agent",
@@ -193,7 +193,7 @@ public enum ServingRules {
         )
 
         /// The origin answered, but slower than Apple's CDN waits.
-        public let slow = Rule(
+        package let slow = Rule(
             "SERVE040",
             .warning,
             "AASA served slowly",
@@ -203,7 +203,7 @@ public enum ServingRules {
         )
 
         /// The body is not a JSON object (nor a CMS-signed one).
-        public let notJSON = Rule(
+        package let notJSON = Rule(
             "SERVE050",
             .error,
             "AASA body is not a JSON object",
@@ -213,7 +213,7 @@ public enum ServingRules {
         )
 
         /// The offline folder has no file for this host.
-        public let offlineMissing = Rule(
+        package let offlineMissing = Rule(
             "SERVE060",
             .error,
             "no offline AASA for this host",
@@ -223,7 +223,7 @@ public enum ServingRules {
         )
 
         /// The host name cannot be fetched at all.
-        public let invalidHost = Rule(
+        package let invalidHost = Rule(
             "SERVE061",
             .error,
             "not a fetchable host name",
@@ -232,7 +232,7 @@ public enum ServingRules {
         )
 
         /// A developer-mode host's certificate is not accepted here, which developer-mode devices tolerate.
-        public let developerModeTLS = Rule(
+        package let developerModeTLS = Rule(
             "SERVE008",
             .warning,
             "TLS certificate not accepted (developer mode)",
@@ -243,10 +243,10 @@ public enum ServingRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The rules judged on a file read from `--aasa-dir` (the others need the host itself).
-    public static let offline: [Rule] = [
+    package static let offline: [Rule] = [
         ServingRules.rules.offlineMissing, ServingRules.rules.tooLarge, ServingRules.rules.exceedsFetchLimit,
         ServingRules.rules.notJSON, ServingRules.rules.invalidHost,
     ]

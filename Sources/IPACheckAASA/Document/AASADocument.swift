@@ -1,39 +1,39 @@
-public import Foundation
+package import Foundation
 import IPACheckCMS
-public import IPACheckReport
+package import IPACheckReport
 
 /// A parsed apple-app-site-association file: the JSON as written plus the model Apple's swcd builds from it.
 ///
 /// Parsing is lenient where Apple is lenient (wrong types and unknown keys are ignored, as swcd does; ``AASALinter``
 /// reports them) and strict where Apple is strict (the JSON syntax itself).
-public struct AASADocument: Sendable {
+package struct AASADocument: Sendable {
     /// The size limits applied while reading.
-    public enum Limits {
+    package enum Limits {
         /// Apple's documented limit (iOS 9.3.1+): more than this many bytes is an error finding.
-        public static let appleByteLimit = 131_072
+        package static let appleByteLimit = 131_072
         /// Beyond this the file is not read at all.
-        public static let hardByteCap = 8 * 1024 * 1024
+        package static let hardByteCap = 8 * 1024 * 1024
         /// Deepest JSON nesting accepted (real files need about 6).
-        public static let maximumDepth = 64
+        package static let maximumDepth = 64
     }
 
     /// The JSON document (the CMS payload for signed files, without any BOM).
-    public let root: AASAJSON
+    package let root: AASAJSON
     /// The size of the file as given, envelope included.
-    public let byteCount: Int
+    package let byteCount: Int
     /// The CMS envelope, when the file was signed (iOS 8 style).
-    public let signedEnvelope: AASASignedEnvelope?
+    package let signedEnvelope: AASASignedEnvelope?
     /// The `applinks` object, when present and an object.
-    public let applinks: AASAAppLinks?
+    package let applinks: AASAAppLinks?
     /// The `apps` lists of `webcredentials`, `appclips` and `activitycontinuation` (string elements only).
-    public let serviceApps: [AASAService: [String]]
+    package let serviceApps: [AASAService: [String]]
 
     /// Parses an AASA file: plain JSON or CMS-signed, with findings about how it is encoded.
     ///
     /// Throws when Apple could not use the file at all (bad JSON, non-object root, broken CMS, far too large).
     /// The findings cover what Apple tolerates or what limits the file breaks (BOM, duplicate keys, 128 KB,
     /// signing); structural problems are ``AASALinter``'s job. `now` is when a signed file's certificate is judged.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8],
         now: Date = Date()
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
@@ -123,7 +123,7 @@ public struct AASADocument: Sendable {
     }
 
     /// Builds the model from an already parsed JSON object, for callers that already hold the JSON.
-    public init(root: AASAJSON, byteCount: Int = 0, signedEnvelope: AASASignedEnvelope? = nil) {
+    package init(root: AASAJSON, byteCount: Int = 0, signedEnvelope: AASASignedEnvelope? = nil) {
         self.root = root
         self.byteCount = byteCount
         self.signedEnvelope = signedEnvelope
@@ -145,7 +145,7 @@ public struct AASADocument: Sendable {
     ///
     /// For `applinks` these are the effective IDs of the details entries (M20), for the other services the
     /// string elements of their `apps` array.
-    public func appIDs(for service: AASAService) -> [String] {
+    package func appIDs(for service: AASAService) -> [String] {
         var seen = Set<String>()
         let all: [String]
         if service == .applinks {
@@ -157,12 +157,12 @@ public struct AASADocument: Sendable {
     }
 
     /// The services the file has a usable section for, in ``AASAService`` order.
-    public var services: [AASAService] {
+    package var services: [AASAService] {
         AASAService.allCases.filter { $0 == .applinks ? applinks != nil : serviceApps[$0] != nil }
     }
 
     /// The details entry whose rules apply to `appID`: the first one listing it (M22), if any.
-    public func detail(for appID: String) -> AASADetail? {
+    package func detail(for appID: String) -> AASADetail? {
         applinks?.details.first { $0.appIDs.contains(appID) }
     }
 

@@ -3,24 +3,24 @@
 /// Defaults are merged in (M16, M17), legacy paths expressed as components, path slashes normalized, and the custom
 /// substitution variables it uses resolved. Two documents whose rule sets are equal behave the same for that app,
 /// whatever their formatting, key order or comments.
-public struct AASAEffectiveRule: Sendable, Hashable, Codable {
+package struct AASAEffectiveRule: Sendable, Hashable, Codable {
     /// The `/` pattern with leading and trailing slashes removed (M5, M6); nil = any path.
-    public var path: String?
+    package var path: String?
     /// The `?` predicate; nil = any query (also for an ignored non-string dictionary, M12).
-    public var query: AASAQueryPattern?
+    package var query: AASAQueryPattern?
     /// The `#` pattern; nil = any fragment.
-    public var fragment: String?
+    package var fragment: String?
     /// Whether a match blocks the link.
-    public var exclude: Bool
+    package var exclude: Bool
     /// Case-sensitive comparison (default true).
-    public var caseSensitive: Bool
+    package var caseSensitive: Bool
     /// Compare the URL as percent-encoded (default true).
-    public var percentEncoded: Bool
+    package var percentEncoded: Bool
     /// The custom substitution variables the patterns use, with their values.
-    public var variables: [String: [String]]
+    package var variables: [String: [String]]
 
     /// The effective form of `rule` in `detail`, given the domain-level defaults and variables.
-    public init(rule: AASARule, detail: AASADetail, appLinks: AASAAppLinks) {
+    package init(rule: AASARule, detail: AASADetail, appLinks: AASAAppLinks) {
         let inherited = detail.defaults.overlaid(on: appLinks.defaults)
         let fields: AASAFields
         switch rule.kind {
@@ -57,7 +57,7 @@ public struct AASAEffectiveRule: Sendable, Hashable, Codable {
     }
 
     /// Whether this rule matches every URL (no constraint left).
-    public var matchesEverything: Bool {
+    package var matchesEverything: Bool {
         guard path == nil, fragment == nil else { return false }
         switch query {
         case nil: return true
@@ -81,19 +81,19 @@ public struct AASAEffectiveRule: Sendable, Hashable, Codable {
 }
 
 /// What one app ID gets from a document for one service: for `applinks`, its effective rules in order.
-public struct AASAAppEntry: Sendable, Hashable, Codable {
+package struct AASAAppEntry: Sendable, Hashable, Codable {
     /// The service.
-    public var service: AASAService
+    package var service: AASAService
     /// The app ID.
-    public var appID: String
+    package var appID: String
     /// The effective rules (applinks only; empty for the flat services).
-    public var rules: [AASAEffectiveRule]
+    package var rules: [AASAEffectiveRule]
 }
 
 /// How one app ID's treatment differs between two documents, such as the origin file and Apple's CDN copy.
-public struct AASAEntryDifference: Sendable, Hashable, Codable {
+package struct AASAEntryDifference: Sendable, Hashable, Codable {
     /// What changed.
-    public enum Change: String, Sendable, Hashable, Codable {
+    package enum Change: String, Sendable, Hashable, Codable {
         /// Only the other document lists the app for this service.
         case added
         /// Only this document lists the app for this service.
@@ -103,31 +103,31 @@ public struct AASAEntryDifference: Sendable, Hashable, Codable {
     }
 
     /// The service.
-    public var service: AASAService
+    package var service: AASAService
     /// The app ID.
-    public var appID: String
+    package var appID: String
     /// What changed.
-    public var change: Change
+    package var change: Change
     /// The rules in this document (nil when absent here).
-    public var before: [AASAEffectiveRule]?
+    package var before: [AASAEffectiveRule]?
     /// The rules in the other document (nil when absent there).
-    public var after: [AASAEffectiveRule]?
+    package var after: [AASAEffectiveRule]?
 }
 
 extension AASADocument {
     /// Every (service, app ID) the document serves, with the effective rules that apply (M20–M22 applied), sorted
     /// by service then app ID so two documents can be compared entry by entry.
-    public var appEntries: [AASAAppEntry] { entriesWithDetails().map(\.entry) }
+    package var appEntries: [AASAAppEntry] { entriesWithDetails().map(\.entry) }
 
     /// The effective rules iOS applies to `appID` for universal links (empty when the app is not listed).
-    public func effectiveRules(for appID: String) -> [AASAEffectiveRule] {
+    package func effectiveRules(for appID: String) -> [AASAEffectiveRule] {
         guard let applinks, let detail = detail(for: appID) else { return [] }
         return detail.rules.map { AASAEffectiveRule(rule: $0, detail: detail, appLinks: applinks) }
     }
 
     /// What would change for each app ID if `other` replaced this document: a semantic comparison that ignores
     /// formatting, key order, comments and equivalent spellings (`"/buy/"` vs `"buy"`).
-    public func differences(to other: AASADocument) -> [AASAEntryDifference] {
+    package func differences(to other: AASADocument) -> [AASAEntryDifference] {
         typealias Keyed = [String: (entry: AASAAppEntry, detail: Int?)]
         let mine: Keyed = Dictionary(
             entriesWithDetails().map { ("\($0.entry.service.rawValue) \($0.entry.appID)", $0) }

@@ -1,9 +1,9 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// Why an AASA file could not be read at all: Apple would reject it, so there is nothing to match or lint.
-public struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; each maps to a stable rule ID.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// The file is empty (or only a BOM and white space).
         case empty
         /// The bytes are not valid UTF-8.
@@ -21,27 +21,27 @@ public struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The kind of failure.
-    public var code: Code
+    package var code: Code
     /// What is wrong, in one sentence that names the place.
-    public var message: String
+    package var message: String
     /// Where in the JSON text (or the CMS envelope, as a byte offset) it went wrong, if known.
-    public var position: AASASourcePosition?
+    package var position: AASASourcePosition?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, at position: AASASourcePosition? = nil) {
+    package init(_ code: Code, _ message: String, at position: AASASourcePosition? = nil) {
         self.code = code
         self.message = message
         self.position = position
     }
 
     /// The message with its position: `invalid JSON at line 3, column 5: trailing comma before '}'`.
-    public var description: String {
+    package var description: String {
         if let position { return "\(message) (\(position), byte \(position.offset))" }
         return message
     }
 
     /// The rule this failure reports under.
-    public var rule: Rule {
+    package var rule: Rule {
         switch code {
         case .empty: AASARules.rules.emptyFile
         case .invalidUTF8: AASARules.rules.invalidUTF8
@@ -54,7 +54,7 @@ public struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// This failure as a finding, for reports that list it beside other problems.
-    public func finding(domain: String? = nil) -> Finding {
+    package func finding(domain: String? = nil) -> Finding {
         rule.finding(description, domain: domain, location: position.map { "\($0)" })
     }
 }

@@ -1,16 +1,16 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// The catalogue of every rule the AASA engine raises, for `ipacheck rules`, the README table and SARIF.
 ///
 /// Each rule is declared once, in an extension beside the code that raises it.
-public enum AASARules {
+package enum AASARules {
     /// Every AASA rule, ordered by ID.
-    public static var all: [Rule] {
+    package static var all: [Rule] {
         sets.flatMap(\.all).sorted { $0.id < $1.id }
     }
 
     /// The sets the AASA rules are declared in: the document's own, parsing's and linting's.
-    public static let sets: [any RuleSet] = [rules, document, lint]
+    package static let sets: [any RuleSet] = [rules, document, lint]
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     struct Rules: RuleSet {

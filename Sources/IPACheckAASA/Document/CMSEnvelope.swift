@@ -1,22 +1,22 @@
-public import Foundation
-public import IPACheckCMS
+package import Foundation
+package import IPACheckCMS
 
 /// The content of an iOS 8-era signed AASA file: CMS (PKCS#7) SignedData with the JSON embedded.
 ///
 /// Read by ``CMSSignedData/parse(_:)``, and its first signer verified (signature, message digest, certificate
 /// validity at `now`): QA1916 lists an expired signing certificate among the causes of broken universal links.
-public struct AASASignedEnvelope: Sendable, Hashable {
+package struct AASASignedEnvelope: Sendable, Hashable {
     /// The embedded JSON bytes (eContent, with constructed OCTET STRING chunks joined).
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// The DER encoding of each certificate in SignedData's `certificates` field, in file order.
-    public var certificates: [[UInt8]]
+    package var certificates: [[UInt8]]
     /// The first signer's verification, or nil when the file names no signer.
-    public var verification: CMSSignerVerification?
+    package var verification: CMSSignerVerification?
 
     /// Whether `bytes` starts the way a DER/BER ContentInfo does (SEQUENCE with a long or indefinite length).
     ///
     /// A JSON document never starts with 0x30 0x8x, so this cannot misfire on text.
-    public static func looksSigned(_ bytes: [UInt8]) -> Bool {
+    package static func looksSigned(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x30 && bytes[1] >= 0x80
     }
 
@@ -24,7 +24,7 @@ public struct AASASignedEnvelope: Sendable, Hashable {
     ///
     /// - Throws: ``AASAParseError/Code/malformedCMS`` when the blob is not readable SignedData or carries no
     ///   content (a detached signature).
-    public static func extract(from bytes: [UInt8], now: Date = Date()) throws(AASAParseError) -> AASASignedEnvelope {
+    package static func extract(from bytes: [UInt8], now: Date = Date()) throws(AASAParseError) -> AASASignedEnvelope {
         let message: CMSSignedData
         do {
             message = try CMSSignedData.parse(bytes)

@@ -1,6 +1,6 @@
 /// A JSON value as written in an AASA file: objects keep their key order and every value its source position,
 /// so lint can talk about "the second details entry" and point at line and column.
-public indirect enum AASAJSON: Sendable, Hashable {
+package indirect enum AASAJSON: Sendable, Hashable {
     /// A JSON object; members in source order (duplicate names already resolved, last one kept).
     case object([Member])
     /// A JSON array.
@@ -15,16 +15,16 @@ public indirect enum AASAJSON: Sendable, Hashable {
     case null
 
     /// One `"name": value` pair of an object, with the position of its name.
-    public struct Member: Sendable, Hashable {
+    package struct Member: Sendable, Hashable {
         /// The member's name.
-        public var key: String
+        package var key: String
         /// The member's value.
-        public var value: AASAJSON
+        package var value: AASAJSON
         /// Where the name starts in the source.
-        public var position: AASASourcePosition
+        package var position: AASASourcePosition
 
         /// Creates a member.
-        public init(key: String, value: AASAJSON, position: AASASourcePosition) {
+        package init(key: String, value: AASAJSON, position: AASASourcePosition) {
             self.key = key
             self.value = value
             self.position = position
@@ -32,37 +32,37 @@ public indirect enum AASAJSON: Sendable, Hashable {
     }
 
     /// The members, if this is an object.
-    public var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// The value of the member named `key`, if this is an object that has one.
-    public subscript(key: String) -> AASAJSON? {
+    package subscript(key: String) -> AASAJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
     /// The boolean, if this is `true` or `false`.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [AASAJSON]? {
+    package var arrayValue: [AASAJSON]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
 
     /// The JSON type's name, for messages (`"string"`, `"object"` …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .object: "object"
         case .array: "array"
@@ -74,7 +74,7 @@ public indirect enum AASAJSON: Sendable, Hashable {
     }
 
     /// Compact JSON text (`{"/": "/buy/*", "exclude": true}`), in source key order, for one-line explanations.
-    public var compactText: String {
+    package var compactText: String {
         var out = ""
         write(to: &out)
         return out
@@ -128,41 +128,41 @@ public indirect enum AASAJSON: Sendable, Hashable {
 }
 
 /// A place in the source document: byte offset (0-based) plus line and column (1-based, column in bytes).
-public struct AASASourcePosition: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct AASASourcePosition: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Byte offset from the start of the JSON text (after any CMS envelope or BOM was removed).
-    public var offset: Int
+    package var offset: Int
     /// Line number, starting at 1.
-    public var line: Int
+    package var line: Int
     /// Column number in bytes, starting at 1.
-    public var column: Int
+    package var column: Int
 
     /// Creates a position.
-    public init(offset: Int, line: Int, column: Int) {
+    package init(offset: Int, line: Int, column: Int) {
         self.offset = offset
         self.line = line
         self.column = column
     }
 
     /// `line 3, column 17`.
-    public var description: String { "line \(line), column \(column)" }
+    package var description: String { "line \(line), column \(column)" }
 }
 
 extension AASAJSON {
     /// A repeated member name in one object, with where it repeats.
-    public struct DuplicateKey: Hashable, Sendable {
+    package struct DuplicateKey: Hashable, Sendable {
         /// The member's name.
-        public var key: String
+        package var key: String
         /// The JSON path of the object holding it (`suppress[0]`).
-        public var objectPath: String
+        package var objectPath: String
         /// Where the repeated name starts.
-        public var position: AASASourcePosition
+        package var position: AASASourcePosition
     }
 
     /// Reads strict RFC 8259 JSON (no trailing commas, comments or junk), for any file ipacheck reads as JSON:
     /// the first error names its line and column, and repeated keys are returned rather than silently resolved.
     ///
     /// - Throws: ``AASAParseError`` with the position of the first error.
-    public static func parseStrict(
+    package static func parseStrict(
         _ bytes: [UInt8],
         maximumDepth: Int = 64
     ) throws(AASAParseError) -> (value: AASAJSON, duplicateKeys: [DuplicateKey]) {

@@ -1,19 +1,19 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// Finds what is wrong or fragile in an AASA document, offline: the structural and semantic problems that make
 /// universal links, web credentials or App Clips silently not work (`ipacheck lint`).
-public enum AASALinter {
+package enum AASALinter {
     /// Lints a parsed document.
     ///
     /// Findings are sorted (worst first) and carry JSON locations.
-    public static func lint(_ document: AASADocument, domain: String? = nil) -> [Finding] {
+    package static func lint(_ document: AASADocument, domain: String? = nil) -> [Finding] {
         var context = LintContext(document: document, domain: domain)
         context.lintTopLevel()
         return context.findings.findings.sorted()
     }
 
     /// Parses and lints a file: the parse findings (BOM, size, signing, duplicate keys) plus the lint findings.
-    public static func lint(
+    package static func lint(
         bytes: [UInt8],
         domain: String? = nil
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension AASADocument {
     /// A matcher answering "would iOS open this URL in `appID`?" for one service, with every pattern compiled once.
@@ -10,21 +10,21 @@ extension AASADocument {
     ///   - service: `applinks` matches URLs against rules; the other services only check that the app is listed.
     ///   - domain: When given, URLs whose host is not this domain get `none` (M23); `*.example.com` accepts
     ///     subdomains of example.com only.
-    public func matcher(for appID: String, service: AASAService = .applinks, domain: String? = nil) -> AASAMatcher {
+    package func matcher(for appID: String, service: AASAService = .applinks, domain: String? = nil) -> AASAMatcher {
         AASAMatcher(document: self, appID: appID, service: service, domain: domain)
     }
 }
 
 /// The compiled rules of one app ID in one document; evaluating a URL runs no regex and allocates little.
-public struct AASAMatcher: Sendable {
+package struct AASAMatcher: Sendable {
     /// The app ID this matcher answers for.
-    public let appID: String
+    package let appID: String
     /// The service.
-    public let service: AASAService
+    package let service: AASAService
     /// The domain URLs must be on, if checked.
-    public let domain: String?
+    package let domain: String?
     /// The details entry that applies (the first listing the app ID, M22), if any.
-    public let detailIndex: Int?
+    package let detailIndex: Int?
 
     private enum Scope {
         /// applinks: evaluate the rules.
@@ -76,7 +76,7 @@ public struct AASAMatcher: Sendable {
     }
 
     /// Whether iOS would open `url` in the app, and which rule decided.
-    public func evaluate(_ url: String) -> AASAMatchResult {
+    package func evaluate(_ url: String) -> AASAMatchResult {
         let parts = URLParts(url)
         if let domain, let host = parts.host, !Self.host(host, isOn: domain) {
             return AASAMatchResult(
@@ -114,7 +114,7 @@ public struct AASAMatcher: Sendable {
     }
 
     /// Only the verdict and the deciding rule, without building the `why` text: for bulk matching (sitemaps).
-    public func decide(_ url: String) -> (verdict: AASAVerdict, rule: AASARuleReference?) {
+    package func decide(_ url: String) -> (verdict: AASAVerdict, rule: AASARuleReference?) {
         let parts = URLParts(url)
         if let domain, let host = parts.host, !Self.host(host, isOn: domain) { return (.none, nil) }
         switch scope {
@@ -128,12 +128,12 @@ public struct AASAMatcher: Sendable {
     }
 
     /// Whether iOS would open `url` in the app, and which rule decided.
-    public func evaluate(_ url: URL) -> AASAMatchResult {
+    package func evaluate(_ url: URL) -> AASAMatchResult {
         evaluate(url.absoluteString)
     }
 
     /// The verdict plus every rule tried and why it did or did not match.
-    public func explain(_ url: String) -> AASAMatchExplanation {
+    package func explain(_ url: String) -> AASAMatchExplanation {
         run(url, trace: true)
     }
 

@@ -1,23 +1,23 @@
 /// A URL as ipacheck's checks read it: scheme, user info, host, port, path, query and fragment, split by the same
 /// parser the matcher uses (``URLParts``), so a host or a path means the same thing to every check.
-public struct LinkURL: Hashable, Sendable {
+package struct LinkURL: Hashable, Sendable {
     /// The scheme, lowercased (`https`), when the text has one.
-    public let scheme: String?
+    package let scheme: String?
     /// The user information before `@`, if any.
-    public let userInfo: String?
+    package let userInfo: String?
     /// The host, lowercased, without brackets or port; `nil` without `scheme://`.
-    public let host: String?
+    package let host: String?
     /// The port as written, if any.
-    public let port: String?
+    package let port: String?
     /// The raw (percent-encoded) path; empty when there is none.
-    public let path: String
+    package let path: String
     /// The raw query without `?`, if there is one.
-    public let query: String?
+    package let query: String?
     /// The raw fragment without `#`, if there is one.
-    public let fragment: String?
+    package let fragment: String?
 
     /// Splits `text`; anything can be split (a text without `scheme://` is a bare path).
-    public init(_ text: String) {
+    package init(_ text: String) {
         let parts = URLParts(text)
         scheme = parts.scheme.map { $0.lowercased() }
         userInfo = parts.userInfo.map(String.init)
@@ -29,20 +29,20 @@ public struct LinkURL: Hashable, Sendable {
     }
 
     /// Why a text is not a URL iOS could ever open as a universal link.
-    public struct NotAUniversalLink: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct NotAUniversalLink: Error, Hashable, Sendable, CustomStringConvertible {
         /// The text as given.
-        public let text: String
+        package let text: String
         /// What is wrong with it.
-        public let reason: String
+        package let reason: String
 
         /// `example.com/x: not a universal link (no http or https scheme)`.
-        public var description: String { "\(text): not a universal link (\(reason))" }
+        package var description: String { "\(text): not a universal link (\(reason))" }
     }
 
     /// Reads `text` as a link iOS may treat as a universal link: an `http` or `https` URL with a host.
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
-    public static func universalLink(_ text: String) throws(NotAUniversalLink) -> LinkURL {
+    package static func universalLink(_ text: String) throws(NotAUniversalLink) -> LinkURL {
         _ = try universalLinkHost(text)
         return LinkURL(text)
     }
@@ -51,14 +51,14 @@ public struct LinkURL: Hashable, Sendable {
     /// into strings: what checking a million-line sitemap needs.
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
-    public static func universalLinkHost(_ text: String) throws(NotAUniversalLink) -> String {
+    package static func universalLinkHost(_ text: String) throws(NotAUniversalLink) -> String {
         try universalLinkParts(text).host.map { $0.lowercased() } ?? ""
     }
 
     /// Checks that `text` is a link iOS may treat as a universal link, making no string at all.
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
-    public static func requireUniversalLink(_ text: String) throws(NotAUniversalLink) {
+    package static func requireUniversalLink(_ text: String) throws(NotAUniversalLink) {
         _ = try universalLinkParts(text)
     }
 
@@ -66,7 +66,7 @@ public struct LinkURL: Hashable, Sendable {
     /// they are not.
     ///
     /// - Throws: ``NotAUniversalLink`` naming what is missing (a scheme, the right scheme, a host).
-    public static func requireUniversalLink(utf8 bytes: ArraySlice<UInt8>) throws(NotAUniversalLink) {
+    package static func requireUniversalLink(utf8 bytes: ArraySlice<UInt8>) throws(NotAUniversalLink) {
         if URLParts.isPlainlyHTTPWithHost(bytes) { return }
         try requireUniversalLink(String(decoding: bytes, as: UTF8.self))
     }
@@ -93,7 +93,7 @@ public struct LinkURL: Hashable, Sendable {
 
     /// The query items in order, names and values percent-decoded (`+` kept literally, as iOS does); an item
     /// without `=` has an empty value.
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         guard let query else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { item in
             let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -104,7 +104,7 @@ public struct LinkURL: Hashable, Sendable {
     }
 
     /// `text` with `%XX` escapes decoded (invalid escapes and invalid UTF-8 kept as written).
-    public static func percentDecoded(_ text: String) -> String {
+    package static func percentDecoded(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         var bytes: [UInt8] = []
         var utf8 = text.utf8[...]

@@ -1,5 +1,5 @@
 /// Whether iOS would open a URL in the app.
-public enum AASAVerdict: String, Sendable, Hashable, Codable {
+package enum AASAVerdict: String, Sendable, Hashable, Codable {
     /// A rule accepts the URL: the app opens it.
     case match
     /// The first matching rule is an `exclude` (or legacy `NOT `): the link opens in the browser.
@@ -10,51 +10,51 @@ public enum AASAVerdict: String, Sendable, Hashable, Codable {
 
 /// Which rule decided: indices into the document (`applinks.details[detail].components[component]`, or the index
 /// in `paths` for legacy entries).
-public struct AASARuleReference: Sendable, Hashable, Codable {
+package struct AASARuleReference: Sendable, Hashable, Codable {
     /// Index of the details entry (source order for the legacy dictionary form).
-    public var detail: Int
+    package var detail: Int
     /// Index in `components`, or in `paths` for legacy entries.
-    public var component: Int
+    package var component: Int
 
     /// Creates a reference.
-    public init(detail: Int, component: Int) {
+    package init(detail: Int, component: Int) {
         self.detail = detail
         self.component = component
     }
 }
 
 /// The answer for one URL and app ID, in the shape of `ipacheck match --format json` results.
-public struct AASAMatchResult: Sendable, Hashable, Codable {
+package struct AASAMatchResult: Sendable, Hashable, Codable {
     /// The URL as given.
-    public var url: String
+    package var url: String
     /// The app ID asked about.
-    public var appID: String
+    package var appID: String
     /// What iOS would do.
-    public var verdict: AASAVerdict
+    package var verdict: AASAVerdict
     /// The deciding rule, or nil when no rule decided.
-    public var rule: AASARuleReference?
+    package var rule: AASARuleReference?
     /// One sentence a person understands: which rule did what to which part of the URL.
-    public var why: String
+    package var why: String
     /// The origin's answer, when devices read another copy (Apple's CDN) and the origin's file answers otherwise:
     /// what devices will do once that copy refreshes.
-    public var origin: OriginAnswer?
+    package var origin: OriginAnswer?
 
     /// How the origin's file answers a URL that devices judge on Apple's CDN copy.
-    public struct OriginAnswer: Sendable, Hashable, Codable {
+    package struct OriginAnswer: Sendable, Hashable, Codable {
         /// The origin's verdict.
-        public var verdict: AASAVerdict
+        package var verdict: AASAVerdict
         /// Why, in one sentence.
-        public var why: String
+        package var why: String
 
         /// Creates an answer.
-        public init(verdict: AASAVerdict, why: String) {
+        package init(verdict: AASAVerdict, why: String) {
             self.verdict = verdict
             self.why = why
         }
     }
 
     /// Creates a result.
-    public init(url: String, appID: String, verdict: AASAVerdict, rule: AASARuleReference?, why: String) {
+    package init(url: String, appID: String, verdict: AASAVerdict, rule: AASARuleReference?, why: String) {
         self.url = url
         self.appID = appID
         self.verdict = verdict
@@ -67,7 +67,7 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
     }
 
     /// Encodes `rule` as `null` when absent, as the contract requires.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)
         try container.encode(appID, forKey: .appID)
@@ -78,7 +78,7 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
     }
 
     /// `MATCH  https://example.com/r/1  component 0 {"/": "/r/*"} matches /r/1` (for text output).
-    public var textLine: String {
+    package var textLine: String {
         let label: String
         switch verdict {
         case .match: label = "MATCH"
@@ -90,7 +90,7 @@ public struct AASAMatchResult: Sendable, Hashable, Codable {
 }
 
 /// The outcome of one rule in an explanation trace.
-public enum AASATraceOutcome: String, Sendable, Hashable, Codable {
+package enum AASATraceOutcome: String, Sendable, Hashable, Codable {
     /// The rule matched and accepts the URL.
     case matched
     /// The rule matched and is an exclude.
@@ -103,7 +103,7 @@ public enum AASATraceOutcome: String, Sendable, Hashable, Codable {
     case notReached
 
     /// The outcome in words, for the text trace (`not reached`).
-    public var words: String {
+    package var words: String {
         switch self {
         case .matched: "matches"
         case .blocked: "blocks"
@@ -115,32 +115,32 @@ public enum AASATraceOutcome: String, Sendable, Hashable, Codable {
 }
 
 /// One rule tried while explaining a URL.
-public struct AASATraceStep: Sendable, Hashable, Codable {
+package struct AASATraceStep: Sendable, Hashable, Codable {
     /// The rule.
-    public var rule: AASARuleReference
+    package var rule: AASARuleReference
     /// The rule as written (compact JSON).
-    public var ruleText: String
+    package var ruleText: String
     /// What happened.
-    public var outcome: AASATraceOutcome
+    package var outcome: AASATraceOutcome
     /// Why, naming the URL part and the pattern.
-    public var reason: String
+    package var reason: String
 }
 
 /// A match result with every rule that was tried and why it did or did not match (for support triage).
-public struct AASAMatchExplanation: Sendable, Hashable, Codable {
+package struct AASAMatchExplanation: Sendable, Hashable, Codable {
     /// The verdict.
-    public var result: AASAMatchResult
+    package var result: AASAMatchResult
     /// Every rule of the entry that applies, in evaluation order.
-    public var steps: [AASATraceStep]
+    package var steps: [AASATraceStep]
 
     /// An explanation of `result` by `steps` (none when no rule was tried).
-    public init(result: AASAMatchResult, steps: [AASATraceStep]) {
+    package init(result: AASAMatchResult, steps: [AASATraceStep]) {
         self.result = result
         self.steps = steps
     }
 
     /// The explanation as indented text lines.
-    public var textLines: [String] {
+    package var textLines: [String] {
         var lines = [result.textLine]
         for step in steps {
             lines.append(

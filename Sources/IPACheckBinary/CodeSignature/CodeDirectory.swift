@@ -29,70 +29,70 @@
 ///     uint32_t preEncryptOffset; // >= 0x20500: offset of pre-encrypt hash slots
 /// } CS_CodeDirectory;
 /// ```
-public struct CodeDirectory: Hashable, Sendable {
+package struct CodeDirectory: Hashable, Sendable {
     /// The most special slots accepted; Apple defines 7 today, and a hostile count must not size anything.
-    public static let maximumSpecialSlots = 64
+    package static let maximumSpecialSlots = 64
     /// The largest hash size accepted (SHA-512 would be 64).
-    public static let maximumHashSize = 64
+    package static let maximumHashSize = 64
     /// `CS_ADHOC`: signed without an identity.
-    public static let adHocFlag: UInt32 = 0x2
+    package static let adHocFlag: UInt32 = 0x2
 
     /// The SuperBlob slot it came from: 0 for the primary, 0x1000 to 0x1004 for alternates.
-    public let slot: UInt32
+    package let slot: UInt32
     /// The whole blob, header included: what the cdhash and the CMS signature cover.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// `version`.
-    public let version: UInt32
+    package let version: UInt32
     /// `flags` (`CS_ADHOC` = 0x2, `CS_RUNTIME` = 0x10000, ...).
-    public let flags: UInt32
+    package let flags: UInt32
     /// `hashOffset`: where code slot 0 starts; special slot −i sits at `hashOffset − i × hashSize`.
-    public let hashOffset: Int
+    package let hashOffset: Int
     /// `nSpecialSlots`.
-    public let specialSlotCount: Int
+    package let specialSlotCount: Int
     /// `nCodeSlots`.
-    public let codeSlotCount: Int
+    package let codeSlotCount: Int
     /// The signed length of the slice: `codeLimit64` when set (version ≥ 0x20300), else `codeLimit`.
-    public let codeLimit: UInt64
+    package let codeLimit: UInt64
     /// `hashSize` in bytes.
-    public let hashSize: Int
+    package let hashSize: Int
     /// `hashType` as stored.
-    public let rawHashType: UInt8
+    package let rawHashType: UInt8
     /// `platform`.
-    public let platform: UInt8
+    package let platform: UInt8
     /// `pageSize`: log2 of the page size; 0 means the whole range is one page.
-    public let pageSizeLog2: UInt8
+    package let pageSizeLog2: UInt8
     /// The signing identifier (`identOffset`), normally the bundle ID.
-    public let identifier: String
+    package let identifier: String
     /// `scatterOffset` (version ≥ 0x20100), if non-zero.
-    public let scatterOffset: UInt32?
+    package let scatterOffset: UInt32?
     /// The team identifier (`teamOffset`, version ≥ 0x20200), if present.
-    public let teamID: String?
+    package let teamID: String?
     /// `codeLimit64` (version ≥ 0x20300), if non-zero.
-    public let codeLimit64: UInt64?
+    package let codeLimit64: UInt64?
     /// `execSegBase` (version ≥ 0x20400).
-    public let execSegmentBase: UInt64?
+    package let execSegmentBase: UInt64?
     /// `execSegLimit` (version ≥ 0x20400).
-    public let execSegmentLimit: UInt64?
+    package let execSegmentLimit: UInt64?
     /// `execSegFlags` (version ≥ 0x20400): `CS_EXECSEG_MAIN_BINARY` = 0x1, `CS_EXECSEG_ALLOW_UNSIGNED` = 0x10, ...
-    public let execSegmentFlags: UInt64?
+    package let execSegmentFlags: UInt64?
     /// `runtime` (version ≥ 0x20500): the hardened-runtime SDK version.
-    public let runtimeVersion: UInt32?
+    package let runtimeVersion: UInt32?
     /// `preEncryptOffset` (version ≥ 0x20500).
-    public let preEncryptOffset: UInt32?
+    package let preEncryptOffset: UInt32?
 
     /// The hash type, if it is one `cs_blobs.h` defines.
-    public var hashType: CodeSignHashType? { CodeSignHashType(rawValue: rawHashType) }
+    package var hashType: CodeSignHashType? { CodeSignHashType(rawValue: rawHashType) }
 
     /// Whether the signature is ad hoc (`CS_ADHOC`).
-    public var isAdHoc: Bool { flags & Self.adHocFlag != 0 }
+    package var isAdHoc: Bool { flags & Self.adHocFlag != 0 }
 
     /// The page size in bytes, or `nil` for "one page covers everything" (`pageSize` 0).
-    public var pageSize: Int? {
+    package var pageSize: Int? {
         pageSizeLog2 == 0 ? nil : 1 << Int(min(pageSizeLog2, 30))
     }
 
     /// The hash stored in code slot `index` (0-based), or `nil` when out of range.
-    public func codeSlotHash(_ index: Int) -> ArraySlice<UInt8>? {
+    package func codeSlotHash(_ index: Int) -> ArraySlice<UInt8>? {
         guard index >= 0, index < codeSlotCount else { return nil }
         // hashOffset + codeSlotCount × hashSize was checked against the blob's length at parse time.
         let start = hashOffset + index * hashSize
@@ -102,7 +102,7 @@ public struct CodeDirectory: Hashable, Sendable {
     /// The hash stored in special slot −`slot`, or `nil` when the CodeDirectory has fewer special slots.
     ///
     /// `slot` 1 is Info.plist, 2 requirements, 3 CodeResources, 5 entitlements, 7 DER entitlements.
-    public func specialSlotHash(_ slot: Int) -> ArraySlice<UInt8>? {
+    package func specialSlotHash(_ slot: Int) -> ArraySlice<UInt8>? {
         guard slot >= 1, slot <= specialSlotCount else { return nil }
         // hashOffset − specialSlotCount × hashSize was checked to lie after the fixed header at parse time.
         let start = hashOffset - slot * hashSize
@@ -114,7 +114,7 @@ public struct CodeDirectory: Hashable, Sendable {
     /// Checks the magic, that `length` equals the blob's size, that the hash table (special and code slots)
     /// lies inside the blob after the fixed header, that `hashSize` matches a known `hashType`, and that the
     /// identifier and team strings are NUL-terminated inside the blob.
-    public static func parse(
+    package static func parse(
         _ bytes: ArraySlice<UInt8>,
         slot: UInt32,
         baseOffset: Int = 0

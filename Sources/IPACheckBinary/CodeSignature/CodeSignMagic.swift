@@ -1,5 +1,5 @@
 /// The magic numbers that open each code-signing blob (`CSMAGIC_*` of xnu's `cs_blobs.h`), big-endian.
-public enum CodeSignMagic: UInt32, Sendable, CaseIterable {
+package enum CodeSignMagic: UInt32, Sendable, CaseIterable {
     /// `CSMAGIC_REQUIREMENT`: one code requirement.
     case requirement = 0xfade_0c00
     /// `CSMAGIC_REQUIREMENTS`: the requirements set (itself a SuperBlob of requirements).
@@ -24,7 +24,7 @@ public enum CodeSignMagic: UInt32, Sendable, CaseIterable {
 
 /// The slot types of a SuperBlob's index (`CSSLOT_*` of `cs_blobs.h`); negated, they also number the
 /// CodeDirectory's special slots.
-public enum CodeSignSlot: UInt32, Sendable, CaseIterable {
+package enum CodeSignSlot: UInt32, Sendable, CaseIterable {
     /// `CSSLOT_CODEDIRECTORY`: the primary CodeDirectory.
     case codeDirectory = 0
     /// `CSSLOT_INFOSLOT`: special slot −1 holds the Info.plist's hash.
@@ -63,13 +63,13 @@ public enum CodeSignSlot: UInt32, Sendable, CaseIterable {
     case signature = 0x10000
 
     /// Whether the slot holds a CodeDirectory (the primary or an alternate).
-    public var holdsCodeDirectory: Bool {
+    package var holdsCodeDirectory: Bool {
         self == .codeDirectory || (0x1000...0x1004).contains(rawValue)
     }
 }
 
 /// The digest a CodeDirectory uses for its slots (`CS_HASHTYPE_*`).
-public enum CodeSignHashType: UInt8, Sendable, CaseIterable {
+package enum CodeSignHashType: UInt8, Sendable, CaseIterable {
     /// `CS_HASHTYPE_SHA1`: 20 bytes.
     case sha1 = 1
     /// `CS_HASHTYPE_SHA256`: 32 bytes.
@@ -80,7 +80,7 @@ public enum CodeSignHashType: UInt8, Sendable, CaseIterable {
     case sha384 = 4
 
     /// The number of bytes each slot holds for this hash type.
-    public var size: Int {
+    package var size: Int {
         switch self {
         case .sha1, .sha256Truncated: 20
         case .sha256: 32
@@ -89,7 +89,7 @@ public enum CodeSignHashType: UInt8, Sendable, CaseIterable {
     }
 
     /// The name people know it by (`sha256`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .sha1: "sha1"
         case .sha256: "sha256"

@@ -7,18 +7,18 @@
 ///     char data[];
 /// } CS_GenericBlob;
 /// ```
-public struct CodeSignBlob: Hashable, Sendable {
+package struct CodeSignBlob: Hashable, Sendable {
     /// The index slot it was found under (``CodeSignSlot`` raw value).
-    public let slot: UInt32
+    package let slot: UInt32
     /// The blob's offset from the start of the SuperBlob.
-    public let offset: Int
+    package let offset: Int
     /// The blob's magic number.
-    public let magic: UInt32
+    package let magic: UInt32
     /// The whole blob, 8-byte header included: what special slots hash.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// The bytes after the 8-byte header: the plist, the DER, or the CMS message.
-    public var payload: ArraySlice<UInt8> { bytes.dropFirst(8) }
+    package var payload: ArraySlice<UInt8> { bytes.dropFirst(8) }
 }
 
 /// An embedded code signature: the SuperBlob `LC_CODE_SIGNATURE` points to, with every blob located and checked.
@@ -36,36 +36,36 @@ public struct CodeSignBlob: Hashable, Sendable {
 ///     CS_BlobIndex index[];
 /// } CS_SuperBlob;
 /// ```
-public struct CodeSignature: Hashable, Sendable {
+package struct CodeSignature: Hashable, Sendable {
     /// The most index entries accepted; real signatures have fewer than 16.
-    public static let maximumBlobCount = 128
+    package static let maximumBlobCount = 128
 
     /// Every blob, in index order.
-    public let blobs: [CodeSignBlob]
+    package let blobs: [CodeSignBlob]
     /// Every CodeDirectory: the primary (slot 0) first, then the alternates in slot order.
-    public let codeDirectories: [CodeDirectory]
+    package let codeDirectories: [CodeDirectory]
 
     /// The blob in `slot`, if any.
-    public func blob(_ slot: CodeSignSlot) -> CodeSignBlob? {
+    package func blob(_ slot: CodeSignSlot) -> CodeSignBlob? {
         blobs.first { $0.slot == slot.rawValue }
     }
 
     /// The primary CodeDirectory (slot 0).
-    public var primaryCodeDirectory: CodeDirectory? {
+    package var primaryCodeDirectory: CodeDirectory? {
         codeDirectories.first { $0.slot == CodeSignSlot.codeDirectory.rawValue }
     }
 
     /// The requirements blob (`0xfade0c01`), raw.
-    public var requirements: CodeSignBlob? { blob(.requirements) }
+    package var requirements: CodeSignBlob? { blob(.requirements) }
     /// The XML entitlements blob (`0xfade7171`); its ``CodeSignBlob/payload`` is the plist document.
-    public var xmlEntitlements: CodeSignBlob? { blob(.entitlements) }
+    package var xmlEntitlements: CodeSignBlob? { blob(.entitlements) }
     /// The DER entitlements blob (`0xfade7172`); its ``CodeSignBlob/payload`` is the DER.
-    public var derEntitlements: CodeSignBlob? { blob(.derEntitlements) }
+    package var derEntitlements: CodeSignBlob? { blob(.derEntitlements) }
     /// The CMS wrapper (`0xfade0b01`); an empty payload means an ad-hoc signature.
-    public var cmsSignature: CodeSignBlob? { blob(.signature) }
+    package var cmsSignature: CodeSignBlob? { blob(.signature) }
 
     /// Whether the signature is ad hoc: the primary CodeDirectory says so, or the CMS wrapper is empty.
-    public var isAdHoc: Bool {
+    package var isAdHoc: Bool {
         (primaryCodeDirectory?.isAdHoc ?? false) || (cmsSignature.map { $0.payload.isEmpty } ?? false)
     }
 
@@ -73,7 +73,7 @@ public struct CodeSignature: Hashable, Sendable {
     ///
     /// Every index offset is checked: blobs must start after the index, fit inside `length`, not overlap each
     /// other, carry the magic their slot requires, and appear once per slot.
-    public static func parse(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) throws(ParseError) -> CodeSignature {
+    package static func parse(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) throws(ParseError) -> CodeSignature {
         var reader = ByteReader(bytes, baseOffset: baseOffset)
         let magic = try reader.readUInt32BE("SuperBlob.magic")
         guard magic == CodeSignMagic.embeddedSignature.rawValue else {

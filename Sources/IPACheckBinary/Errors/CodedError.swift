@@ -2,7 +2,7 @@
 /// happened in words a user can act on.
 ///
 /// Two errors are equal when their codes are, so tests compare kinds while the sentences stay free to improve.
-public protocol CodedError: Error, Hashable, CustomStringConvertible, Sendable {
+package protocol CodedError: Error, Hashable, CustomStringConvertible, Sendable {
     /// The kind of failure.
     associatedtype Code: Hashable & Sendable
 
@@ -14,8 +14,8 @@ public protocol CodedError: Error, Hashable, CustomStringConvertible, Sendable {
 
 extension CodedError {
     /// Equal when the codes are.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 
     /// Hashes the code only, as equality compares it only.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

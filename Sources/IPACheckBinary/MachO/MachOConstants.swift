@@ -2,7 +2,7 @@
 ///
 /// Values are the constants of `<mach-o/loader.h>` and `<mach-o/fat.h>`; the `CIGAM` forms are the same magic
 /// stored in the other byte order, which tells us the file's byte order.
-public enum MachOMagic: UInt32, Sendable, CaseIterable {
+package enum MachOMagic: UInt32, Sendable, CaseIterable {
     /// `FAT_MAGIC`: a universal binary whose arch table has 32-bit offsets and sizes (always big-endian).
     case fat = 0xcafe_babe
     /// `FAT_MAGIC_64`: a universal binary whose arch table has 64-bit offsets and sizes.
@@ -18,7 +18,7 @@ public enum MachOMagic: UInt32, Sendable, CaseIterable {
 }
 
 /// The load commands ipacheck reads (`cmd` values of `<mach-o/loader.h>`); every other command is skipped.
-public enum LoadCommandType: UInt32, Sendable, CaseIterable {
+package enum LoadCommandType: UInt32, Sendable, CaseIterable {
     /// `LC_SEGMENT`: a 32-bit segment.
     case segment = 0x1
     /// `LC_SEGMENT_64`: a 64-bit segment.
@@ -32,7 +32,7 @@ public enum LoadCommandType: UInt32, Sendable, CaseIterable {
 }
 
 /// The kind of Mach-O file (`filetype` of `mach_header`, `MH_*` constants).
-public enum MachOFileType: UInt32, Sendable, CaseIterable {
+package enum MachOFileType: UInt32, Sendable, CaseIterable {
     /// `MH_OBJECT`: a relocatable object file.
     case object = 0x1
     /// `MH_EXECUTE`: an executable (an app's or extension's main binary).
@@ -59,7 +59,7 @@ public enum MachOFileType: UInt32, Sendable, CaseIterable {
     case fileSet = 0xc
 
     /// The short name `otool -h` and `file` use (`execute`, `dylib`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .object: "object"
         case .execute: "execute"
@@ -79,14 +79,14 @@ public enum MachOFileType: UInt32, Sendable, CaseIterable {
 
 /// A CPU type and subtype pair (`cpu_type_t`, `cpu_subtype_t` of `<mach/machine.h>`), named as Apple's tools
 /// name architectures.
-public struct Architecture: Hashable, Sendable, CustomStringConvertible {
+package struct Architecture: Hashable, Sendable, CustomStringConvertible {
     /// `cputype` as stored (`CPU_TYPE_ARM64` = `0x0100000c`).
-    public let cpuType: UInt32
+    package let cpuType: UInt32
     /// `cpusubtype` as stored, including the capability bits in the top byte (`CPU_SUBTYPE_PTRAUTH_ABI`).
-    public let cpuSubtype: UInt32
+    package let cpuSubtype: UInt32
 
     /// Creates an architecture from the raw header fields.
-    public init(cpuType: UInt32, cpuSubtype: UInt32) {
+    package init(cpuType: UInt32, cpuSubtype: UInt32) {
         self.cpuType = cpuType
         self.cpuSubtype = cpuSubtype
     }
@@ -106,7 +106,7 @@ public struct Architecture: Hashable, Sendable, CustomStringConvertible {
 
     /// The architecture's name as `lipo -info` prints it (`arm64`, `arm64e`, `armv7s`, `x86_64`), or
     /// `cputype 0x…/0x…` for pairs we do not know.
-    public var name: String {
+    package var name: String {
         let subtype = cpuSubtype & ~Self.subtypeCapabilityMask
         switch cpuType {
         case Self.arm | Self.abi64:
@@ -147,8 +147,8 @@ public struct Architecture: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the CPU type is a 64-bit one (`CPU_ARCH_ABI64`).
-    public var is64Bit: Bool { cpuType & Self.abi64 != 0 }
+    package var is64Bit: Bool { cpuType & Self.abi64 != 0 }
 
     /// The name, so architectures print as `arm64`.
-    public var description: String { name }
+    package var description: String { name }
 }

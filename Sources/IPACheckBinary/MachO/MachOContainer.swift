@@ -1,29 +1,29 @@
 /// One architecture's complete Mach-O inside a file: its place, header, load commands and code signature.
-public struct MachOSlice: Hashable, Sendable {
+package struct MachOSlice: Hashable, Sendable {
     /// The slice's bytes in the file (the whole file for a thin binary).
-    public let range: Range<Int>
+    package let range: Range<Int>
     /// The Mach-O header.
-    public let header: MachOHeader
+    package let header: MachOHeader
     /// The load commands and what ipacheck reads from them.
-    public let loadCommands: LoadCommands
+    package let loadCommands: LoadCommands
     /// The code signature, or `nil` for an unsigned slice (no `LC_CODE_SIGNATURE`).
-    public let signature: CodeSignature?
+    package let signature: CodeSignature?
 
     /// The CPU type and subtype (from the slice's own header).
-    public var architecture: Architecture { header.architecture }
+    package var architecture: Architecture { header.architecture }
 
     /// The FairPlay-encrypted bytes (offsets from the slice's start), when `LC_ENCRYPTION_INFO(_64)` says the
     /// slice is still encrypted (`cryptid` ≠ 0) and its range lies inside the slice; `nil` otherwise.
-    public var encryptedRange: Range<Int>? {
+    package var encryptedRange: Range<Int>? {
         guard let encryption = loadCommands.encryption, encryption.isEncrypted else { return nil }
         return encryption.range(inSliceOf: range.count)
     }
 
     /// Whether `LC_ENCRYPTION_INFO(_64)` says the slice is still FairPlay-encrypted (`cryptid` ≠ 0).
-    public var isEncrypted: Bool { loadCommands.encryption?.isEncrypted ?? false }
+    package var isEncrypted: Bool { loadCommands.encryption?.isEncrypted ?? false }
 
     /// The signature's bytes in the file, if the slice is signed.
-    public var signatureFileRange: Range<Int>? {
+    package var signatureFileRange: Range<Int>? {
         loadCommands.codeSignatureRange.map { (range.lowerBound + $0.lowerBound)..<(range.lowerBound + $0.upperBound) }
     }
 }
@@ -43,9 +43,9 @@ public struct MachOSlice: Hashable, Sendable {
 ///     uint64_t offset; uint64_t size; uint32_t align; uint32_t reserved;
 /// };
 /// ```
-public struct MachOContainer: Hashable, Sendable {
+package struct MachOContainer: Hashable, Sendable {
     /// How the file is laid out.
-    public enum Format: String, Hashable, Sendable {
+    package enum Format: String, Hashable, Sendable {
         /// A single Mach-O.
         case thin
         /// A universal binary with 32-bit arch entries (`FAT_MAGIC`).
@@ -55,7 +55,7 @@ public struct MachOContainer: Hashable, Sendable {
     }
 
     /// The result of ``scan(_:)``: either the parsed container or the byte ranges still needed.
-    public enum ScanResult: Hashable, Sendable {
+    package enum ScanResult: Hashable, Sendable {
         /// Everything needed was present.
         case complete(MachOContainer)
         /// These ranges (ascending, non-overlapping) must be added before scanning again.
@@ -63,20 +63,20 @@ public struct MachOContainer: Hashable, Sendable {
     }
 
     /// The most slices accepted in a fat binary (Apple's tools handle a handful).
-    public static let maximumSliceCount = 64
+    package static let maximumSliceCount = 64
 
     /// Thin or fat.
-    public let format: Format
+    package let format: Format
     /// Every slice, in file order of the arch table.
-    public let slices: [MachOSlice]
+    package let slices: [MachOSlice]
 
     /// The architecture names of all slices (`["armv7", "arm64"]`).
-    public var architectureNames: [String] { slices.map(\.architecture.name) }
+    package var architectureNames: [String] { slices.map(\.architecture.name) }
 
     /// Parses a whole file: fat header, every slice's header and load commands, every code signature.
     ///
     /// - Throws: ``ParseError`` for anything malformed (truncated, bad magic, offsets outside the file).
-    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> MachOContainer {
+    package static func parse(_ bytes: [UInt8]) throws(ParseError) -> MachOContainer {
         switch try scan(PartialFile(bytes: bytes)) {
         case .complete(let container):
             return container
@@ -94,7 +94,7 @@ public struct MachOContainer: Hashable, Sendable {
     /// commands, each slice's signature. Each round's ranges lie after the ranges that named them.
     ///
     /// - Throws: ``ParseError`` when what is known is malformed or a range lies outside the file.
-    public static func scan(_ file: PartialFile) throws(ParseError) -> ScanResult {
+    package static func scan(_ file: PartialFile) throws(ParseError) -> ScanResult {
         let format: Format
         let sliceRanges: [Range<Int>]
         switch try layout(file) {
@@ -164,7 +164,7 @@ public struct MachOContainer: Hashable, Sendable {
     }
 
     /// Where a slice's code signature starts, as far as the bytes known so far tell.
-    public enum SignatureStart: Hashable, Sendable {
+    package enum SignatureStart: Hashable, Sendable {
         /// The slice's header or load commands have not arrived yet.
         case unknown
         /// The slice has no `LC_CODE_SIGNATURE`.
@@ -177,7 +177,7 @@ public struct MachOContainer: Hashable, Sendable {
     ///
     /// That is what a stream that hashes code pages needs to know before the bytes there pass by. Malformed bytes
     /// give no answer (``scan(_:)`` reports them).
-    public static func signatureStarts(_ file: PartialFile) -> [(slice: Range<Int>, start: SignatureStart)] {
+    package static func signatureStarts(_ file: PartialFile) -> [(slice: Range<Int>, start: SignatureStart)] {
         guard case .known(_, let ranges)? = try? layout(file) else { return [] }
         return ranges.map { range in
             let start = range.lowerBound

@@ -11,32 +11,32 @@
 ///     uint32_t      flags;
 /// };
 /// ```
-public struct MachOHeader: Hashable, Sendable {
+package struct MachOHeader: Hashable, Sendable {
     /// Whether this is a 64-bit header (`MH_MAGIC_64`).
-    public let is64Bit: Bool
+    package let is64Bit: Bool
     /// Whether the slice's integers are big-endian (only PowerPC-era files).
-    public let isBigEndian: Bool
+    package let isBigEndian: Bool
     /// The CPU type and subtype.
-    public let architecture: Architecture
+    package let architecture: Architecture
     /// `filetype` as stored.
-    public let rawFileType: UInt32
+    package let rawFileType: UInt32
     /// `ncmds`.
-    public let numberOfCommands: UInt32
+    package let numberOfCommands: UInt32
     /// `sizeofcmds`.
-    public let sizeOfCommands: UInt32
+    package let sizeOfCommands: UInt32
     /// `flags` (`MH_PIE`, ...).
-    public let flags: UInt32
+    package let flags: UInt32
 
     /// The file type, if it is one `<mach-o/loader.h>` defines.
-    public var fileType: MachOFileType? { MachOFileType(rawValue: rawFileType) }
+    package var fileType: MachOFileType? { MachOFileType(rawValue: rawFileType) }
 
     /// The header's size in bytes: 28 for 32-bit, 32 for 64-bit; load commands follow directly.
-    public var size: Int { is64Bit ? 32 : 28 }
+    package var size: Int { is64Bit ? 32 : 28 }
 
     /// Reads a header at the reader's position.
     ///
     /// - Throws: ``ParseError`` with `.badMagic` when the bytes are not a Mach-O header, `.truncated` when short.
-    public static func parse(_ reader: inout ByteReader) throws(ParseError) -> MachOHeader {
+    package static func parse(_ reader: inout ByteReader) throws(ParseError) -> MachOHeader {
         let magicValue = try reader.readUInt32BE("mach_header.magic")
         let is64Bit: Bool
         let isBigEndian: Bool
@@ -79,16 +79,16 @@ public struct MachOHeader: Hashable, Sendable {
 /// ```c
 /// struct load_command { uint32_t cmd; uint32_t cmdsize; };
 /// ```
-public struct LoadCommand: Hashable, Sendable {
+package struct LoadCommand: Hashable, Sendable {
     /// `cmd` as stored (see ``LoadCommandType`` for the ones we interpret).
-    public let rawType: UInt32
+    package let rawType: UInt32
     /// Offset of the command from the start of the slice.
-    public let offset: Int
+    package let offset: Int
     /// `cmdsize`: the command's size in bytes, header included.
-    public let size: Int
+    package let size: Int
 
     /// The command's type, if we interpret it.
-    public var type: LoadCommandType? { LoadCommandType(rawValue: rawType & ~0x8000_0000) }
+    package var type: LoadCommandType? { LoadCommandType(rawValue: rawType & ~0x8000_0000) }
 }
 
 /// `LC_ENCRYPTION_INFO(_64)`: the FairPlay-encrypted range and whether it is still encrypted.
@@ -109,37 +109,37 @@ public struct LoadCommand: Hashable, Sendable {
 /// The App Store encrypts the range after signing, and the code signature's page hashes are of the encrypted
 /// bytes: the kernel's FairPlay pager checks each page it reads from the file against the CodeDirectory and
 /// only then decrypts it (XNU `osfmk/vm/vm_apple_protect.c`, `apple_protect_pager_data_request`).
-public struct EncryptionInfo: Hashable, Sendable {
+package struct EncryptionInfo: Hashable, Sendable {
     /// The smallest `cmdsize` of `LC_ENCRYPTION_INFO` (`sizeof(struct encryption_info_command)`).
-    public static let commandSize = 20
+    package static let commandSize = 20
     /// The smallest `cmdsize` of `LC_ENCRYPTION_INFO_64` (`sizeof(struct encryption_info_command_64)`).
-    public static let command64Size = 24
+    package static let command64Size = 24
 
     /// `cryptoff`.
-    public let offset: UInt32
+    package let offset: UInt32
     /// `cryptsize`.
-    public let size: UInt32
+    package let size: UInt32
     /// `cryptid`: non-zero when the App Store's FairPlay encryption is still applied.
-    public let cryptID: UInt32
+    package let cryptID: UInt32
 
     /// Creates the command's values as stored.
-    public init(offset: UInt32, size: UInt32, cryptID: UInt32) {
+    package init(offset: UInt32, size: UInt32, cryptID: UInt32) {
         self.offset = offset
         self.size = size
         self.cryptID = cryptID
     }
 
     /// Whether the code is still encrypted (a store download that was not decrypted).
-    public var isEncrypted: Bool { cryptID != 0 }
+    package var isEncrypted: Bool { cryptID != 0 }
 
     /// The encrypted bytes as offsets from the start of the slice (`cryptoff..<cryptoff + cryptsize`).
     ///
     /// Both values are `UInt32`, so the sum is done in `UInt64` and cannot overflow.
-    public var byteRange: Range<UInt64> { UInt64(offset)..<(UInt64(offset) + UInt64(size)) }
+    package var byteRange: Range<UInt64> { UInt64(offset)..<(UInt64(offset) + UInt64(size)) }
 
     /// The encrypted range inside a slice of `sliceLength` bytes, or `nil` when it is empty or does not lie
     /// wholly inside the slice (a malformed command: the kernel maps no such range).
-    public func range(inSliceOf sliceLength: Int) -> Range<Int>? {
+    package func range(inSliceOf sliceLength: Int) -> Range<Int>? {
         guard size > 0, let length = UInt64(exactly: sliceLength), byteRange.upperBound <= length,
             let lower = Int(exactly: byteRange.lowerBound), let upper = Int(exactly: byteRange.upperBound)
         else { return nil }
@@ -148,7 +148,7 @@ public struct EncryptionInfo: Hashable, Sendable {
 
     /// The indices of the pages of `pageSize` bytes (from the start of the slice) that hold encrypted bytes,
     /// among the first `pageCount`; empty when the range is empty.
-    public func pages(pageSize: Int, pageCount: Int) -> Range<Int> {
+    package func pages(pageSize: Int, pageCount: Int) -> Range<Int> {
         guard size > 0, pageSize > 0, pageCount > 0, let size64 = UInt64(exactly: pageSize) else { return 0..<0 }
         // Page numbers of the first and last encrypted byte; both fit in Int (at most 2^32 / 1).
         let first = Int(clamping: byteRange.lowerBound / size64)
@@ -160,22 +160,22 @@ public struct EncryptionInfo: Hashable, Sendable {
 }
 
 /// What the load commands of one slice say that ipacheck needs.
-public struct LoadCommands: Hashable, Sendable {
+package struct LoadCommands: Hashable, Sendable {
     /// The largest `ncmds` accepted; each command takes at least 8 bytes of `sizeofcmds` anyway.
-    public static let maximumCount = 65_536
+    package static let maximumCount = 65_536
 
     /// Every command, in file order.
-    public let commands: [LoadCommand]
+    package let commands: [LoadCommand]
     /// The signature's range inside the slice (`LC_CODE_SIGNATURE` `dataoff`..<`dataoff + datasize`).
-    public let codeSignatureRange: Range<Int>?
+    package let codeSignatureRange: Range<Int>?
     /// `LC_ENCRYPTION_INFO(_64)`, if present.
-    public let encryption: EncryptionInfo?
+    package let encryption: EncryptionInfo?
 
     /// Reads `header.numberOfCommands` commands from `reader`, which holds exactly the `sizeofcmds` bytes after
     /// the header; `sliceOffset` is where those bytes start in the slice (the header's size).
     ///
     /// Every `cmdsize` must be at least 8 and stay inside `sizeofcmds`.
-    public static func parse(
+    package static func parse(
         _ reader: ByteReader,
         header: MachOHeader,
         sliceOffset: Int

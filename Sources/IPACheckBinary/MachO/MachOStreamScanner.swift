@@ -3,24 +3,24 @@
 ///
 /// Feed the file's bytes in order with ``consume(_:)`` until ``container`` is set, then stop reading. Memory
 /// stays proportional to the header, load commands and signatures actually present.
-public struct MachOStreamScanner: Sendable {
+package struct MachOStreamScanner: Sendable {
     /// The bytes kept so far.
-    public private(set) var file: PartialFile
+    package private(set) var file: PartialFile
     /// The parsed container, once every needed range has streamed past.
-    public private(set) var container: MachOContainer?
+    package private(set) var container: MachOContainer?
     private var position = 0
 
     /// Prepares to read a file of `fileSize` bytes (the zip entry's uncompressed size).
-    public init(fileSize: Int) {
+    package init(fileSize: Int) {
         file = PartialFile(size: fileSize)
     }
 
     /// Whether the scan is finished and the rest of the stream can be skipped.
-    public var isComplete: Bool { container != nil }
+    package var isComplete: Bool { container != nil }
 
     /// Where each slice's signature starts, as far as the bytes consumed so far tell (see
     /// ``MachOContainer/signatureStarts(_:)``).
-    public var signatureStarts: [(slice: Range<Int>, start: MachOContainer.SignatureStart)] {
+    package var signatureStarts: [(slice: Range<Int>, start: MachOContainer.SignatureStart)] {
         MachOContainer.signatureStarts(file)
     }
 
@@ -28,7 +28,7 @@ public struct MachOStreamScanner: Sendable {
     ///
     /// - Throws: ``ParseError`` when the known bytes are malformed, or `.unsupported` when a needed range lies
     ///   before bytes already streamed past (a layout no real Mach-O has).
-    public mutating func consume(_ chunk: ArraySlice<UInt8>) throws(ParseError) {
+    package mutating func consume(_ chunk: ArraySlice<UInt8>) throws(ParseError) {
         let chunkRange = position..<(position + chunk.count)
         defer { position = chunkRange.upperBound }
         while container == nil {
@@ -62,7 +62,7 @@ public struct MachOStreamScanner: Sendable {
     /// Declares the stream finished and returns the container.
     ///
     /// - Throws: ``ParseError`` `.truncated` when the stream ended before every needed byte arrived.
-    public func finish() throws(ParseError) -> MachOContainer {
+    package func finish() throws(ParseError) -> MachOContainer {
         if let container { return container }
         switch try MachOContainer.scan(file) {
         case .complete(let result):

@@ -2,7 +2,7 @@
 ///
 /// ``MachOContainer/scan(_:)`` reads only from the ranges present and names the ones it still needs, so an
 /// executable can be inspected without holding all of it in memory. A whole file is one range.
-public struct PartialFile: Sendable {
+package struct PartialFile: Sendable {
     /// A run of known bytes.
     struct Chunk: Sendable {
         var start: Int
@@ -11,22 +11,22 @@ public struct PartialFile: Sendable {
     }
 
     /// The file's size in bytes.
-    public let size: Int
+    package let size: Int
     private(set) var chunks: [Chunk] = []
 
     /// An empty view of a file of `size` bytes (no bytes known yet).
-    public init(size: Int) {
+    package init(size: Int) {
         self.size = max(0, size)
     }
 
     /// A whole file.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.size = bytes.count
         self.chunks = [Chunk(start: 0, bytes: bytes)]
     }
 
     /// Records `bytes` found at `start`; parts outside the file or already known are ignored.
-    public mutating func add(_ bytes: ArraySlice<UInt8>, at start: Int) {
+    package mutating func add(_ bytes: ArraySlice<UInt8>, at start: Int) {
         guard start >= 0, start < size, !bytes.isEmpty else { return }
         let usable = bytes.prefix(size - start)
         var cursor = start
@@ -48,7 +48,7 @@ public struct PartialFile: Sendable {
     }
 
     /// The bytes of `range`, if all of them are known and contiguous in one chunk.
-    public func bytes(in range: Range<Int>) -> ArraySlice<UInt8>? {
+    package func bytes(in range: Range<Int>) -> ArraySlice<UInt8>? {
         guard range.lowerBound >= 0, range.upperBound <= size else { return nil }
         if range.isEmpty { return [] }
         guard let chunk = chunks.first(where: { $0.start <= range.lowerBound && range.upperBound <= $0.end }) else {
@@ -58,10 +58,10 @@ public struct PartialFile: Sendable {
     }
 
     /// How many bytes are held: what streaming costs in memory.
-    public var knownByteCount: Int { chunks.reduce(0) { $0 + $1.bytes.count } }
+    package var knownByteCount: Int { chunks.reduce(0) { $0 + $1.bytes.count } }
 
     /// Whether every byte of `range` is known.
-    public func contains(_ range: Range<Int>) -> Bool { bytes(in: range) != nil }
+    package func contains(_ range: Range<Int>) -> Bool { bytes(in: range) != nil }
 
     private mutating func insert(_ chunk: Chunk) {
         guard !chunk.bytes.isEmpty else { return }

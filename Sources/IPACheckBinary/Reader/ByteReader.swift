@@ -3,37 +3,37 @@
 /// Every read checks the remaining length first and throws ``ParseError`` instead of trapping; offsets and
 /// lengths taken from the file go through ``slice(at:count:field:)``, which checks them against the buffer with
 /// overflow-safe arithmetic. Nothing is read through pointers, so alignment never matters.
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     /// The bytes being read; `bytes.startIndex` may be non-zero when the reader wraps a slice.
-    public let bytes: ArraySlice<UInt8>
+    package let bytes: ArraySlice<UInt8>
     /// The read position, relative to the start of ``bytes`` (0 = first byte).
-    public private(set) var offset: Int
+    package private(set) var offset: Int
     /// Added to ``offset`` in error messages, so errors name positions in the whole file, not the slice.
-    public let baseOffset: Int
+    package let baseOffset: Int
 
     /// Creates a reader positioned at the first byte.
-    public init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) {
+    package init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) {
         self.bytes = bytes
         self.offset = 0
         self.baseOffset = baseOffset
     }
 
     /// Creates a reader over a whole array.
-    public init(_ bytes: [UInt8], baseOffset: Int = 0) {
+    package init(_ bytes: [UInt8], baseOffset: Int = 0) {
         self.init(bytes[...], baseOffset: baseOffset)
     }
 
     /// The number of bytes in the buffer.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// The number of bytes after the read position.
-    public var remaining: Int { bytes.count - offset }
+    package var remaining: Int { bytes.count - offset }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
     /// Moves the read position to `newOffset` (relative to the buffer's start).
-    public mutating func seek(to newOffset: Int, field: String) throws(ParseError) {
+    package mutating func seek(to newOffset: Int, field: String) throws(ParseError) {
         guard newOffset >= 0, newOffset <= bytes.count else {
             throw ParseError(
                 .outOfBounds,
@@ -46,12 +46,12 @@ public struct ByteReader: Sendable {
     }
 
     /// Skips `count` bytes.
-    public mutating func skip(_ count: Int, field: String) throws(ParseError) {
+    package mutating func skip(_ count: Int, field: String) throws(ParseError) {
         _ = try readBytes(count, field: field)
     }
 
     /// Reads `count` bytes and advances.
-    public mutating func readBytes(_ count: Int, field: String) throws(ParseError) -> ArraySlice<UInt8> {
+    package mutating func readBytes(_ count: Int, field: String) throws(ParseError) -> ArraySlice<UInt8> {
         let result = try slice(at: offset, count: count, field: field)
         offset += count
         return result
@@ -60,7 +60,7 @@ public struct ByteReader: Sendable {
     /// Returns `count` bytes starting at `start` (relative to the buffer's start) without moving.
     ///
     /// Both numbers usually come from the file, so they are checked for sign and overflow before use.
-    public func slice(at start: Int, count: Int, field: String) throws(ParseError) -> ArraySlice<UInt8> {
+    package func slice(at start: Int, count: Int, field: String) throws(ParseError) -> ArraySlice<UInt8> {
         guard start >= 0, count >= 0 else {
             throw ParseError(.outOfBounds, field: field, at: baseOffset + offset, reason: "negative offset or length")
         }
@@ -79,43 +79,43 @@ public struct ByteReader: Sendable {
     }
 
     /// Returns a reader over `count` bytes at `start`, whose errors report file offsets.
-    public func subReader(at start: Int, count: Int, field: String) throws(ParseError) -> ByteReader {
+    package func subReader(at start: Int, count: Int, field: String) throws(ParseError) -> ByteReader {
         ByteReader(try slice(at: start, count: count, field: field), baseOffset: baseOffset + start)
     }
 
     /// Reads one byte.
-    public mutating func readUInt8(_ field: String) throws(ParseError) -> UInt8 {
+    package mutating func readUInt8(_ field: String) throws(ParseError) -> UInt8 {
         let byte = try readBytes(1, field: field)
         return byte[byte.startIndex]
     }
 
     /// Reads a big-endian 16-bit integer.
-    public mutating func readUInt16BE(_ field: String) throws(ParseError) -> UInt16 {
+    package mutating func readUInt16BE(_ field: String) throws(ParseError) -> UInt16 {
         UInt16(truncatingIfNeeded: try readInteger(2, bigEndian: true, field: field))
     }
 
     /// Reads a big-endian 32-bit integer (code-signature fields are big-endian).
-    public mutating func readUInt32BE(_ field: String) throws(ParseError) -> UInt32 {
+    package mutating func readUInt32BE(_ field: String) throws(ParseError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readInteger(4, bigEndian: true, field: field))
     }
 
     /// Reads a big-endian 64-bit integer.
-    public mutating func readUInt64BE(_ field: String) throws(ParseError) -> UInt64 {
+    package mutating func readUInt64BE(_ field: String) throws(ParseError) -> UInt64 {
         try readInteger(8, bigEndian: true, field: field)
     }
 
     /// Reads a 32-bit integer in the given byte order (Mach-O headers use the file's own order).
-    public mutating func readUInt32(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt32 {
+    package mutating func readUInt32(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readInteger(4, bigEndian: bigEndian, field: field))
     }
 
     /// Reads a 64-bit integer in the given byte order.
-    public mutating func readUInt64(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt64 {
+    package mutating func readUInt64(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt64 {
         try readInteger(8, bigEndian: bigEndian, field: field)
     }
 
     /// Reads a NUL-terminated UTF-8 string starting at `start`, never past the buffer or `maxLength` bytes.
-    public func cString(at start: Int, maxLength: Int = 4096, field: String) throws(ParseError) -> String {
+    package func cString(at start: Int, maxLength: Int = 4096, field: String) throws(ParseError) -> String {
         guard start >= 0, start < bytes.count else {
             throw ParseError(.outOfBounds, field: field, at: baseOffset + start, reason: "string offset outside buffer")
         }
@@ -141,7 +141,7 @@ public struct ByteReader: Sendable {
 
 extension Int {
     /// Converts a size or offset read from a file, refusing values that do not fit.
-    public static func checked<T: BinaryInteger>(
+    package static func checked<T: BinaryInteger>(
         _ value: T,
         field: String,
         at offset: Int = 0

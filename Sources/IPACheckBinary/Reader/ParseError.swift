@@ -2,9 +2,9 @@
 ///
 /// Equality compares only ``code`` and ``field`` (the swift-asn1 design), so tests can write
 /// `#expect(throws: ParseError(.truncated, field: "magic"))` without knowing offsets or source lines.
-public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
+package struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What kind of problem was found.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The bytes end before a field they promise.
         case truncated
         /// A magic number or tag is not the expected one.
@@ -19,7 +19,7 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
         case unsupported
 
         /// The problem in words (`points outside its container`).
-        public var words: String {
+        package var words: String {
             switch self {
             case .truncated: "is cut short"
             case .badMagic: "has the wrong magic number"
@@ -32,18 +32,18 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
     }
 
     /// What kind of problem was found.
-    public let code: Code
+    package let code: Code
     /// The field or structure being read (`"CodeDirectory.hashOffset"`).
-    public let field: String
+    package let field: String
     /// The byte offset, from the start of the reader's buffer, where the problem was found.
-    public let offset: Int
+    package let offset: Int
     /// Extra words for people.
-    public let reason: String
+    package let reason: String
     /// Where in our source the error was raised, for bug reports.
-    public let sourceLocation: String
+    package let sourceLocation: String
 
     /// Creates an error.
-    public init(
+    package init(
         _ code: Code,
         field: String,
         at offset: Int = 0,
@@ -59,19 +59,19 @@ public struct ParseError: Error, Hashable, CustomStringConvertible, Sendable {
     }
 
     /// A sentence for people: `CodeDirectory.hashOffset is cut short (byte 64): needs 4 bytes`.
-    public var description: String {
+    package var description: String {
         var text = "\(field) \(code.words) (byte \(offset))"
         if !reason.isEmpty { text += ": \(reason)" }
         return text
     }
 
     /// Equal when the code and field agree; offsets, reasons and source lines are diagnostics only.
-    public static func == (lhs: ParseError, rhs: ParseError) -> Bool {
+    package static func == (lhs: ParseError, rhs: ParseError) -> Bool {
         lhs.code == rhs.code && lhs.field == rhs.field
     }
 
     /// Hashes what ``==`` compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(field)
     }

@@ -7,7 +7,7 @@ import IPACheckSigning
 /// What the Info.plist and the executable show of the App Flip handling.
 extension AppFlipChecks {
     /// Every string the heuristics look for in the main executable (searched while it streams past).
-    public static let executableNeedles: [String] = [
+    package static let executableNeedles: [String] = [
         "madeby.google.com/home-app", "assistant-settings://", GoogleApp.redirectHost, GoogleApp.sandboxRedirectHost,
         GoogleApp.googleAssistant.bundleID, GoogleApp.googleHome.bundleID, "UniversalLinksOnly", "universalLinksOnly",
         "user_not_authorized",

@@ -1,21 +1,21 @@
 import IPACheckAASA
-public import IPACheckLinks
-public import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckLinks
+package import IPACheckPlist
+package import IPACheckReport
+package import IPACheckSigning
 
 /// The App Flip release-gate checks.
 ///
 /// They hold the user's App Flip config against the app's entitlements, Info.plist, main executable and the AASA
 /// of the App Flip host. Binary heuristics are warnings, never errors.
-public enum AppFlipChecks {
+package enum AppFlipChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// FLIP001: the configured App Flip link cannot be a universal link Google appends its query to.
-        public let linkShape = Rule(
+        package let linkShape = Rule(
             "FLIP001",
             .error,
             "App Flip link is not a plain https URL",
@@ -27,7 +27,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP002: no `applinks:` entry claims the App Flip link's host.
-        public let hostNotAssociated = Rule(
+        package let hostNotAssociated = Rule(
             "FLIP002",
             .error,
             "App Flip host is not an associated domain",
@@ -37,7 +37,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP003: the App Flip host is claimed only in an alternate mode (`?mode=developer` / `managed`).
-        public let hostAlternateModeOnly = Rule(
+        package let hostAlternateModeOnly = Rule(
             "FLIP003",
             .warning,
             "App Flip host only in alternate mode",
@@ -47,7 +47,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP004: an associated-domains entry is a placeholder or not a fully qualified domain name.
-        public let placeholderDomain = Rule(
+        package let placeholderDomain = Rule(
             "FLIP004",
             .error,
             "placeholder associated domain",
@@ -59,7 +59,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP005: the AASA of the App Flip host does not open the flip URL in this app.
-        public let aasaNoMatch = Rule(
+        package let aasaNoMatch = Rule(
             "FLIP005",
             .error,
             "AASA does not open the App Flip link",
@@ -72,7 +72,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP006: a configured redirect URI is not one Google's App Flip uses.
-        public let foreignRedirectURI = Rule(
+        package let foreignRedirectURI = Rule(
             "FLIP006",
             .error,
             "redirect URI is not a Google App Flip redirect",
@@ -83,7 +83,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP007: Google Home's redirect URI is not allowed (Google Home account-linking migration).
-        public let googleHomeMissing = Rule(
+        package let googleHomeMissing = Rule(
             "FLIP007",
             .error,
             "Google Home redirect URI not allowed",
@@ -95,7 +95,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP008: heuristic: the executable names the Assistant's redirect but not Google Home's.
-        public let binaryAssistantOnly = Rule(
+        package let binaryAssistantOnly = Rule(
             "FLIP008",
             .warning,
             "redirect allowlist may lack Google Home (heuristic)",
@@ -106,7 +106,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP009: heuristic: the executable never mentions Google's redirect host.
-        public let binaryNoRedirectCheck = Rule(
+        package let binaryNoRedirectCheck = Rule(
             "FLIP009",
             .warning,
             "no redirect_uri validation seen (heuristic)",
@@ -117,7 +117,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP010: the app still uses the retired Assistant-settings deep links.
-        public let legacyDeepLink = Rule(
+        package let legacyDeepLink = Rule(
             "FLIP010",
             .warning,
             "legacy Google account-linking deep link",
@@ -129,7 +129,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP011: heuristic: the answer may be opened without the universal-links-only option.
-        public let binaryNoUniversalLinksOnly = Rule(
+        package let binaryNoUniversalLinksOnly = Rule(
             "FLIP011",
             .warning,
             "universal-links-only open not seen (heuristic)",
@@ -139,7 +139,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP012: heuristic: the executable contains Google's sample error value.
-        public let binarySampleErrorValue = Rule(
+        package let binarySampleErrorValue = Rule(
             "FLIP012",
             .warning,
             "non-standard App Flip error value (heuristic)",
@@ -149,7 +149,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP013: heuristic: only the sandbox redirect host appears in the executable.
-        public let binarySandboxOnly = Rule(
+        package let binarySandboxOnly = Rule(
             "FLIP013",
             .warning,
             "only the sandbox redirect host seen (heuristic)",
@@ -159,7 +159,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP014: the App Flip host is claimed only by an entry iOS ignores in this build.
-        public let hostIgnoredMode = Rule(
+        package let hostIgnoredMode = Rule(
             "FLIP014",
             .error,
             "App Flip host only in an ignored mode",
@@ -169,7 +169,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP015: Apple's CDN copy of the App Flip host's AASA could not be read.
-        public let cdnCopyUnavailable = Rule(
+        package let cdnCopyUnavailable = Rule(
             "FLIP015",
             .warning,
             "Apple's CDN copy unavailable for the App Flip link",
@@ -179,7 +179,7 @@ public enum AppFlipChecks {
         )
 
         /// FLIP016: the redirect allowlist lacks the redirect URI of a Google app the config lists.
-        public let listedAppRedirectMissing = Rule(
+        package let listedAppRedirectMissing = Rule(
             "FLIP016",
             .warning,
             "redirect URI of a listed Google app missing",
@@ -190,7 +190,7 @@ public enum AppFlipChecks {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Records which App Flip rules a gate run carried out, and why the others were not.
     static func recordCoverage(
@@ -219,7 +219,7 @@ public enum AppFlipChecks {
     }
 
     /// The `state` used in the URLs the AASA is asked about (any non-empty value stands for Google's nonce).
-    public static let probeState = "ipacheck-probe-state"
+    package static let probeState = "ipacheck-probe-state"
 
     /// Checks the App Flip setup of the main app.
     ///
@@ -231,7 +231,7 @@ public enum AppFlipChecks {
     ///   - matcher: Answers from pre-fetched AASA files (see ``aasaHosts(config:associatedDomains:)``); `nil`
     ///     offline.
     ///   - bundle: The bundle path findings name (`Payload/App.app`).
-    public static func check(
+    package static func check(
         config: AppFlipConfig,
         associatedDomains: [AssociatedDomain],
         appID: String,
@@ -253,7 +253,7 @@ public enum AppFlipChecks {
     ///
     /// That is the App Flip host, or the apex of the `*.` entry that claims it; fetch these before calling
     /// ``check(config:associatedDomains:appID:signing:infoPlist:executable:matcher:bundle:)``.
-    public static func aasaHosts(config: AppFlipConfig, associatedDomains: [AssociatedDomain]) -> [String] {
+    package static func aasaHosts(config: AppFlipConfig, associatedDomains: [AssociatedDomain]) -> [String] {
         guard let host = linkHost(config.appFlipURL),
             let coverage = LinkHostCoverage.find(host: host, in: associatedDomains)
         else { return [] }
@@ -262,7 +262,7 @@ public enum AppFlipChecks {
 
     /// The URLs Google opens for this config: one per configured Google app and redirect host, with
     /// ``probeState``.
-    public static func probeLinks(config: AppFlipConfig) -> [AppFlipLink] {
+    package static func probeLinks(config: AppFlipConfig) -> [AppFlipLink] {
         let hosts = config.sandbox ? [false, true] : [false]
         return config.googleApps.flatMap { app in
             hosts.compactMap { sandbox in
@@ -279,7 +279,7 @@ public enum AppFlipChecks {
     }
 
     /// FLIP004 for every associated-domains entry that is a placeholder, a reserved name or not fully qualified.
-    public static func placeholderDomains(_ entries: [AssociatedDomain], bundle: String? = nil) -> [Finding] {
+    package static func placeholderDomains(_ entries: [AssociatedDomain], bundle: String? = nil) -> [Finding] {
         entries.compactMap { entry in
             guard let reason = PlaceholderHost.reason(entry.host, mode: entry.mode) else { return nil }
             return AppFlipChecks.rules.placeholderDomain.finding(

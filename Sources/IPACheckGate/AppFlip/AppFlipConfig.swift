@@ -23,31 +23,31 @@ import IPACheckReport
 ///   the flip; one of ``GoogleApp/all``.
 /// - `sandbox` (optional, default false): also check the `oauth-redirect-sandbox` redirect URIs.
 /// - `redirectURIs` (optional): the App Flip redirect URIs your OAuth server allowlists, to check them.
-public struct AppFlipConfig: Hashable, Sendable, Encodable {
+package struct AppFlipConfig: Hashable, Sendable, Encodable {
     /// The App Flip universal link, without query (`https://example.com/appflip`).
-    public var appFlipURL: String
+    package var appFlipURL: String
     /// The OAuth client ID Google sends as `client_id`.
-    public var clientID: String
+    package var clientID: String
     /// The scopes Google sends, space-separated, as `scope`.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The Google apps expected to start the flip.
-    public var googleApps: [GoogleApp]
+    package var googleApps: [GoogleApp]
     /// Whether the sandbox redirect host is in use too.
-    public var sandbox: Bool
+    package var sandbox: Bool
     /// The redirect URIs the user's authorization server accepts, when given.
-    public var redirectURIs: [String]?
+    package var redirectURIs: [String]?
 
     /// The Google apps used when the file names none: both production apps the documentation lists.
-    public static let defaultGoogleApps: [GoogleApp] = [.googleHome, .googleAssistant]
+    package static let defaultGoogleApps: [GoogleApp] = [.googleHome, .googleAssistant]
 
     /// The largest config file accepted; real ones are a few hundred bytes.
-    public static let maximumSize = 64 * 1024
+    package static let maximumSize = 64 * 1024
 
     /// The keys the schema defines.
-    public static let keys: [String] = ["appFlipURL", "clientID", "scopes", "googleApps", "sandbox", "redirectURIs"]
+    package static let keys: [String] = ["appFlipURL", "clientID", "scopes", "googleApps", "sandbox", "redirectURIs"]
 
     /// Creates a config in code (tests, CLI flags).
-    public init(
+    package init(
         appFlipURL: String,
         clientID: String,
         scopes: [String] = [],
@@ -66,7 +66,7 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
     /// Parses the JSON config file's bytes; `file` names it in errors.
     ///
     /// - Throws: ``AppFlipError`` naming the file, the key and what is wrong (the CLI's exit 2).
-    public static func parse(_ bytes: some Collection<UInt8>, file: String) throws(AppFlipError) -> AppFlipConfig {
+    package static func parse(_ bytes: some Collection<UInt8>, file: String) throws(AppFlipError) -> AppFlipConfig {
         guard !bytes.isEmpty else { throw AppFlipError(.unreadable, context: file, reason: "empty file, not JSON") }
         guard bytes.count <= maximumSize else {
             throw AppFlipError(
@@ -166,7 +166,7 @@ public struct AppFlipConfig: Hashable, Sendable, Encodable {
     }
 
     /// Encodes the file's own schema (Google apps as bundle IDs), so a parsed config prints back as it was written.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appFlipURL, forKey: .appFlipURL)
         try container.encode(clientID, forKey: .clientID)

@@ -1,9 +1,9 @@
 /// An App Flip input that is not what it claims: a config file that cannot be read, or a link that cannot be used.
 ///
 /// The CLI maps these to exit code 2 with ``description`` as its one stderr line.
-public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is, stable for tests and scripts.
-    public enum Code: String, Hashable, Sendable, Codable {
+    package enum Code: String, Hashable, Sendable, Codable {
         /// The file is empty, too large or not UTF-8 JSON.
         case unreadable
         /// The JSON does not parse.
@@ -23,16 +23,16 @@ public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The kind of problem.
-    public let code: Code
+    package let code: Code
     /// Where: the file (or the argument) concerned.
-    public let subject: String
+    package let subject: String
     /// The key inside the file (`clientID`, `scopes[1]`), when the error is about one.
-    public let key: String?
+    package let key: String?
     /// What is wrong, in words a person can act on.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error about a file or an argument as a whole.
-    public init(_ code: Code, context: String, reason: String) {
+    package init(_ code: Code, context: String, reason: String) {
         self.code = code
         self.subject = context
         self.key = nil
@@ -40,7 +40,7 @@ public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates an error about `key` of the config file `file`.
-    public init(_ code: Code, file: String, key: String, reason: String) {
+    package init(_ code: Code, file: String, key: String, reason: String) {
         self.code = code
         self.subject = file
         self.key = key
@@ -48,11 +48,11 @@ public struct AppFlipError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Where, in one string: `appflip.json: scopes[1]`, or the file or argument alone.
-    public var context: String { key.map { "\(subject): \($0)" } ?? subject }
+    package var context: String { key.map { "\(subject): \($0)" } ?? subject }
 
     /// What follows the file's name, for a message that names the file itself: `scopes[1]: …`.
-    public var detail: String { key.map { "\($0): \(reason)" } ?? reason }
+    package var detail: String { key.map { "\($0): \(reason)" } ?? reason }
 
     /// `appflip.json: clientID: must be a non-empty string`.
-    public var description: String { "\(context): \(reason)" }
+    package var description: String { "\(context): \(reason)" }
 }

@@ -4,17 +4,17 @@ import IPACheckAASA
 /// The universal link a Google app opens to start App Flip: your link plus `client_id`, `scope`, `state` and
 /// `redirect_uri`, so a developer can test the app (App Flip Test Tool, `xcrun simctl openurl`) and ipacheck can ask
 /// the AASA about the exact URL iOS will see.
-public struct AppFlipLink: Hashable, Sendable, Codable {
+package struct AppFlipLink: Hashable, Sendable, Codable {
     /// The full link, query included.
-    public let url: String
+    package let url: String
     /// The `client_id` value.
-    public let clientID: String
+    package let clientID: String
     /// The `scope` value: the scopes joined by single spaces.
-    public let scope: String
+    package let scope: String
     /// The `state` value your app must echo back unchanged.
-    public let state: String
+    package let state: String
     /// The `redirect_uri` value: the Google app's universal link your app answers on.
-    public let redirectURI: String
+    package let redirectURI: String
 
     /// Builds the link Google would open.
     ///
@@ -27,7 +27,7 @@ public struct AppFlipLink: Hashable, Sendable, Codable {
     ///   - link: The App Flip universal link (https, no query or fragment).
     ///   - state: The nonce; a fresh random one when `nil`.
     /// - Throws: ``AppFlipError`` with code `invalidLink` when `link` cannot be an App Flip link.
-    public static func make(
+    package static func make(
         link: String,
         clientID: String,
         scopes: [String],
@@ -54,7 +54,7 @@ public struct AppFlipLink: Hashable, Sendable, Codable {
     }
 
     /// A fresh nonce: 128 random bits as 32 lowercase hex digits.
-    public static func randomState() -> String {
+    package static func randomState() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)

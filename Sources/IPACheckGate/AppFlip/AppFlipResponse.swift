@@ -3,14 +3,14 @@ import IPACheckAASA
 
 /// Judges the URL an app opens to end App Flip, the way the Google app will read it, so a developer can test the
 /// answer before Google does (`ipacheck appflip response URL --state STATE`).
-public enum AppFlipResponse {
+package enum AppFlipResponse {
     /// The `error` values Google's App Flip for iOS page defines, and what the Google app does after each.
     ///
     /// Source: the page's "unsuccessful result" table (read in its ja, he and en stored copies, which agree):
     /// `cancelled` and `invalid_request` are recoverable, and the Google app continues with your authorization URL
     /// (browser OAuth linking); `unrecoverable` and `access_denied` abort linking. The research notes could not
     /// re-read this table on the live page, so ``AppFlipVerdict/fallbackSource`` says so.
-    public static let errorVocabulary: [String: AppFlipVerdict.Fallback] = [
+    package static let errorVocabulary: [String: AppFlipVerdict.Fallback] = [
         "cancelled": .browserOAuth,
         "invalid_request": .browserOAuth,
         "unrecoverable": .abort,
@@ -18,7 +18,7 @@ public enum AppFlipResponse {
     ]
 
     /// Where the fallback behaviour comes from, printed with every error verdict.
-    public static let fallbackSource =
+    package static let fallbackSource =
         "Google's App Flip for iOS error table (stored ja/he/en copies agree; not re-checked against the live page)"
 
     /// The query items Google reads from the answer.
@@ -28,7 +28,7 @@ public enum AppFlipResponse {
     /// exact `state`, or a documented `error` (with `error_description` optional).
     ///
     /// - Parameter expectState: The `state` Google sent; `nil` when unknown (then only its presence is checked).
-    public static func judge(url: String, expectState: String?) -> AppFlipVerdict {
+    package static func judge(url: String, expectState: String?) -> AppFlipVerdict {
         var verdict = AppFlipVerdict(url: url)
         let parsed = LinkURL(url)
         guard let scheme = parsed.scheme else {
@@ -186,9 +186,9 @@ public enum AppFlipResponse {
 }
 
 /// The judgement of an App Flip answer: valid or not, why, and what the Google app will do next.
-public struct AppFlipVerdict: Hashable, Sendable, Codable {
+package struct AppFlipVerdict: Hashable, Sendable, Codable {
     /// What the answer carries.
-    public enum Outcome: String, Hashable, Sendable, Codable {
+    package enum Outcome: String, Hashable, Sendable, Codable {
         /// An authorization code: linking completes.
         case code
         /// An error value.
@@ -200,7 +200,7 @@ public struct AppFlipVerdict: Hashable, Sendable, Codable {
     }
 
     /// What the Google app does after an error.
-    public enum Fallback: String, Hashable, Sendable, Codable {
+    package enum Fallback: String, Hashable, Sendable, Codable {
         /// A recoverable error: the Google app continues with your authorization URL (browser OAuth linking).
         case browserOAuth
         /// The Google app aborts account linking.
@@ -208,35 +208,35 @@ public struct AppFlipVerdict: Hashable, Sendable, Codable {
     }
 
     /// One reason, with a stable code for scripts (`wrongState`) and a sentence for people.
-    public struct Reason: Hashable, Sendable, Codable {
+    package struct Reason: Hashable, Sendable, Codable {
         /// Stable identifier of the reason.
-        public let code: String
+        package let code: String
         /// What it means here.
-        public let message: String
+        package let message: String
     }
 
     /// The URL judged.
-    public var url: String
+    package var url: String
     /// Whether Google will accept it: true exactly when ``problems`` is empty.
-    public var valid = false
+    package var valid = false
     /// What it carries.
-    public var outcome: Outcome = .none
+    package var outcome: Outcome = .none
     /// The Google app's bundle ID in the redirect URI, when it is a known one.
-    public var googleApp: String?
+    package var googleApp: String?
     /// Whether the sandbox redirect host is used; `nil` when the host is not Google's.
-    public var sandbox: Bool?
+    package var sandbox: Bool?
     /// The `error` value, for an error answer.
-    public var error: String?
+    package var error: String?
     /// The `error_description` value, when present.
-    public var errorDescription: String?
+    package var errorDescription: String?
     /// What the Google app does next, for a documented error value.
-    public var fallback: Fallback?
+    package var fallback: Fallback?
     /// Where ``fallback`` comes from, and how sure it is.
-    public var fallbackSource: String?
+    package var fallbackSource: String?
     /// What makes the answer invalid.
-    public var problems: [Reason] = []
+    package var problems: [Reason] = []
     /// What is dubious but does not make it invalid.
-    public var warnings: [Reason] = []
+    package var warnings: [Reason] = []
 
     init(url: String) {
         self.url = url
@@ -257,7 +257,7 @@ public struct AppFlipVerdict: Hashable, Sendable, Codable {
     }
 
     /// A few lines for people: the verdict, what Google does next, then each problem and warning.
-    public var text: String {
+    package var text: String {
         var lines = ["\(valid ? "valid" : "INVALID") App Flip response: \(url)"]
         if let googleApp {
             let app = GoogleApp.named(googleApp).map(\.description) ?? googleApp

@@ -1,20 +1,20 @@
-public import IPACheckLinks
-public import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckLinks
+package import IPACheckPlist
+package import IPACheckReport
+package import IPACheckSigning
 
 /// The `ENT1xx` rules: what the code signature claims that the embedded profile does not grant.
 ///
 /// iOS refuses to
 /// install (or launch) an app whose signed entitlements exceed its profile's.
-public enum EntitlementComparison {
+package enum EntitlementComparison {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// ENT101.
-        public let applicationIdentifierNotGranted = Rule(
+        package let applicationIdentifierNotGranted = Rule(
             "ENT101",
             .error,
             "application identifier not granted by the profile",
@@ -24,7 +24,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT102.
-        public let teamIdentifierMismatch = Rule(
+        package let teamIdentifierMismatch = Rule(
             "ENT102",
             .error,
             "team identifier differs from the profile's",
@@ -33,7 +33,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT103.
-        public let keychainGroupNotGranted = Rule(
+        package let keychainGroupNotGranted = Rule(
             "ENT103",
             .error,
             "keychain access group not granted by the profile",
@@ -43,7 +43,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT104.
-        public let associatedDomainNotGranted = Rule(
+        package let associatedDomainNotGranted = Rule(
             "ENT104",
             .error,
             "associated domain not granted by the profile",
@@ -53,7 +53,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT105.
-        public let getTaskAllowMismatch = Rule(
+        package let getTaskAllowMismatch = Rule(
             "ENT105",
             .error,
             "get-task-allow differs from the profile",
@@ -63,7 +63,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT106.
-        public let apsEnvironmentMismatch = Rule(
+        package let apsEnvironmentMismatch = Rule(
             "ENT106",
             .error,
             "aps-environment differs from the profile",
@@ -72,7 +72,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT107.
-        public let mdmManagedNotGranted = Rule(
+        package let mdmManagedNotGranted = Rule(
             "ENT107",
             .error,
             "MDM-managed associated domains not granted",
@@ -83,7 +83,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT108.
-        public let entitlementNotGranted = Rule(
+        package let entitlementNotGranted = Rule(
             "ENT108",
             .error,
             "entitlement not granted by the profile",
@@ -93,7 +93,7 @@ public enum EntitlementComparison {
         )
 
         /// ENT109.
-        public let signedDistributionWithDevelopmentProfile = Rule(
+        package let signedDistributionWithDevelopmentProfile = Rule(
             "ENT109",
             .note,
             "get-task-allow false with a development profile",
@@ -104,7 +104,7 @@ public enum EntitlementComparison {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Keys the comparison ignores: set by the system or by Apple on export, never granted by profiles.
     static let ignoredKeys: Set<String> = ["beta-reports-active"]
@@ -113,7 +113,7 @@ public enum EntitlementComparison {
     ///
     /// Wildcards follow Apple's profiles: a string ending in `*` grants every string with that prefix (`TEAMID.*`),
     /// and `"*"` grants anything, including any associated domain.
-    public static func compare(
+    package static func compare(
         signed: [String: PlistValue],
         profile: [String: PlistValue],
         bundle: String? = nil
@@ -269,7 +269,7 @@ public enum EntitlementComparison {
     /// `get-task-allow` true is development; false is distribution unless a development profile says
     /// otherwise; when the key is absent (macOS, ad-hoc signatures) the profile decides; `nil` when neither
     /// says.
-    public static func signingKind(signed: [String: PlistValue], profile: ProvisioningProfile?) -> SigningKind? {
+    package static func signingKind(signed: [String: PlistValue], profile: ProvisioningProfile?) -> SigningKind? {
         switch signed["get-task-allow"]?.boolValue {
         case true?: return .development
         case false?: return profile?.kind == .development ? .development : .distribution

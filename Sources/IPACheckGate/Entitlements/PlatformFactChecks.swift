@@ -1,10 +1,10 @@
 import Foundation
 import IPACheckArchive
 import IPACheckBundle
-public import IPACheckLinks
-public import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckLinks
+package import IPACheckPlist
+package import IPACheckReport
+package import IPACheckSigning
 
 /// Facts of the platform that changed since the AASA rules were first written (Apple's pages, checked 2026-11):
 /// browser apps and universal links, HTTPS callbacks of `ASWebAuthenticationSession`, and when App Clips need the
@@ -12,18 +12,18 @@ public import IPACheckSigning
 ///
 /// Each rule cites its source; the executable is read for what it shows (the strings of the main app's executable),
 /// never guessed at.
-public enum PlatformFactChecks {
+package enum PlatformFactChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// PLAT001: a browser app claims `applinks:`.
         ///
         /// Source: TN3155 "Debugging universal links" (Overview): "web browsers, and apps registered as browsers,
         /// are not allowed to register universal links by using the `applinks` service"; "registered as browsers"
         /// links to the `com.apple.developer.web-browser` entitlement.
-        public let browserClaimsAppLinks = Rule(
+        package let browserClaimsAppLinks = Rule(
             "PLAT001",
             .error,
             "browser app claims universal links",
@@ -42,7 +42,7 @@ public enum PlatformFactChecks {
         /// be associated with the app using associated web credentials domains"), and the Apple developer forums:
         /// the session fails with "Using HTTPS callbacks requires Associated Domains using the webcredentials
         /// service type" unless the callback host is claimed under `webcredentials:`.
-        public let httpsCallbackWithoutWebCredentials = Rule(
+        package let httpsCallbackWithoutWebCredentials = Rule(
             "PLAT002",
             .error,
             "HTTPS auth callback without webcredentials",
@@ -56,7 +56,7 @@ public enum PlatformFactChecks {
         /// PLAT003: the host the executable names is associated with the app, but not under `webcredentials:`.
         ///
         /// Sources as for ``httpsCallbackWithoutWebCredentials``.
-        public let httpsCallbackHostNotWebCredentials = Rule(
+        package let httpsCallbackHostNotWebCredentials = Rule(
             "PLAT003",
             .warning,
             "HTTPS auth callback host not under webcredentials",
@@ -71,7 +71,7 @@ public enum PlatformFactChecks {
         /// PLAT004: HTTPS callbacks are used; which host the build does not show.
         ///
         /// Sources as for ``httpsCallbackWithoutWebCredentials``.
-        public let httpsCallbackHostUnknown = Rule(
+        package let httpsCallbackHostUnknown = Rule(
             "PLAT004",
             .note,
             "HTTPS auth callback host not known",
@@ -84,10 +84,10 @@ public enum PlatformFactChecks {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The entitlement that registers an app as a web browser.
-    public static let webBrowserKey = "com.apple.developer.web-browser"
+    package static let webBrowserKey = "com.apple.developer.web-browser"
 
     /// The Objective-C selector behind `ASWebAuthenticationSession.Callback.https(host:path:)`
     /// (`+[ASWebAuthenticationSessionCallback callbackWithHTTPSHost:path:]`, `NS_SWIFT_NAME(https(host:path:))` in
@@ -95,10 +95,10 @@ public enum PlatformFactChecks {
     ///
     /// Swift and Objective-C callers alike send this selector, so its name is in the executable's
     /// `__objc_methname` section; the custom-scheme callback (`callbackWithCustomScheme:`) never shows it.
-    public static let httpsCallbackSelector = "callbackWithHTTPSHost:path:"
+    package static let httpsCallbackSelector = "callbackWithHTTPSHost:path:"
 
     /// The strings the checks look for in the main executable (searched while it streams past).
-    public static let executableNeedles: [String] = [httpsCallbackSelector]
+    package static let executableNeedles: [String] = [httpsCallbackSelector]
 
     // MARK: - Browser apps
 
@@ -249,7 +249,7 @@ public enum PlatformFactChecks {
     /// `appclips` entry of the AASA) "to support invocations from your website and devices running iOS 16.3 or
     /// earlier"; NFC tags, QR codes and App Clip Codes on iOS 16.4 and later do not depend on it. A clip that
     /// requires iOS 16.4 or later needs the entry only for invocations from the website.
-    public static func appClipsEntryReach(minimumOS: String?) -> String {
+    package static func appClipsEntryReach(minimumOS: String?) -> String {
         let website = "invocations from the website (Smart App Banner, links)"
         let physical = "NFC tags, QR codes and App Clip Codes on iOS 16.4 and later do not need the entry"
         guard let minimumOS, let parsed = version(minimumOS) else {

@@ -1,19 +1,19 @@
 import Foundation
 import IPACheckAASA
-public import IPACheckLinks
+package import IPACheckLinks
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 
 /// Firebase checks from the ipa alone (plus optional link settings and pre-fetched AASA answers):
 /// `GoogleService-Info.plist` against its bundle, email-link domains, dead Dynamic Links domains.
-public enum FirebaseChecks {
+package enum FirebaseChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// FIRE001: `BUNDLE_ID` is not the bundle's identifier.
-        public let bundleIDMismatch = Rule(
+        package let bundleIDMismatch = Rule(
             "FIRE001",
             .error,
             "GoogleService-Info.plist is for another bundle",
@@ -23,7 +23,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE002: `GOOGLE_APP_ID` missing or not `1:NUMBER:ios:HEX`.
-        public let badGoogleAppID = Rule(
+        package let badGoogleAppID = Rule(
             "FIRE002",
             .error,
             "GOOGLE_APP_ID missing or malformed",
@@ -33,7 +33,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE003: the Google/OAuth callback URL scheme is not registered.
-        public let callbackSchemeMissing = Rule(
+        package let callbackSchemeMissing = Rule(
             "FIRE003",
             .error,
             "REVERSED_CLIENT_ID not a URL scheme",
@@ -45,7 +45,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE004: values inside GoogleService-Info.plist disagree with each other.
-        public let inconsistentServiceFile = Rule(
+        package let inconsistentServiceFile = Rule(
             "FIRE004",
             .warning,
             "GoogleService-Info.plist values disagree",
@@ -55,7 +55,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE005: the email-link domain is not an associated domain.
-        public let emailLinkDomainMissing = Rule(
+        package let emailLinkDomainMissing = Rule(
             "FIRE005",
             .error,
             "email-link domain is not an associated domain",
@@ -66,7 +66,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE006: `applinks:` names another Firebase project's default domain.
-        public let otherProjectDomain = Rule(
+        package let otherProjectDomain = Rule(
             "FIRE006",
             .warning,
             "applinks for another Firebase project",
@@ -77,7 +77,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE007: a Dynamic Links domain, dead since Aug 25, 2025.
-        public let deadDynamicLinks = Rule(
+        package let deadDynamicLinks = Rule(
             "FIRE007",
             .error,
             "Firebase Dynamic Links domain (shut down)",
@@ -88,7 +88,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE008: leftover Dynamic Links configuration in Info.plist.
-        public let leftoverDynamicLinksConfig = Rule(
+        package let leftoverDynamicLinksConfig = Rule(
             "FIRE008",
             .warning,
             "Dynamic Links settings left in Info.plist",
@@ -99,7 +99,7 @@ public enum FirebaseChecks {
 
         /// FIRE009: the AASA of the email-link host does not open a declared email action's link in this app
         /// (raised in FirebaseChecks+EmailLinks.swift).
-        public let emailLinkAASA = Rule(
+        package let emailLinkAASA = Rule(
             "FIRE009",
             .error,
             "email-action link host's AASA does not open the app",
@@ -114,7 +114,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE010: `linkDomain` set to a default Hosting domain.
-        public let defaultLinkDomain = Rule(
+        package let defaultLinkDomain = Rule(
             "FIRE010",
             .error,
             "linkDomain is a default Hosting domain",
@@ -125,7 +125,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE011: keys other checks need are missing.
-        public let missingKeys = Rule(
+        package let missingKeys = Rule(
             "FIRE011",
             .warning,
             "GoogleService-Info.plist lacks keys",
@@ -135,7 +135,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE012: a GoogleService-Info plist that is not a dictionary.
-        public let serviceFileNotDictionary = Rule(
+        package let serviceFileNotDictionary = Rule(
             "FIRE012",
             .error,
             "GoogleService-Info.plist is not a dictionary",
@@ -145,7 +145,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE013: the `app-…` scheme is registered but REVERSED_CLIENT_ID is not.
-        public let signInSchemeMissing = Rule(
+        package let signInSchemeMissing = Rule(
             "FIRE013",
             .warning,
             "REVERSED_CLIENT_ID not a URL scheme (Google Sign-In)",
@@ -155,7 +155,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE014: email links arrive on the firebaseapp.com host while the app claims only the web.app one.
-        public let emailLinkDomainMoved = Rule(
+        package let emailLinkDomainMoved = Rule(
             "FIRE014",
             .warning,
             "email links on firebaseapp.com, app claims web.app",
@@ -165,7 +165,7 @@ public enum FirebaseChecks {
         )
 
         /// FIRE015: Apple's CDN copy of the email-link host's AASA could not be read.
-        public let emailLinkCDNUnavailable = Rule(
+        package let emailLinkCDNUnavailable = Rule(
             "FIRE015",
             .warning,
             "Apple's CDN copy unavailable for email links",
@@ -176,7 +176,7 @@ public enum FirebaseChecks {
 
         /// FIRE016: a continue URL that is not a universal link of the app (raised in
         /// FirebaseChecks+EmailActions.swift).
-        public let continueURLNotClaimed = Rule(
+        package let continueURLNotClaimed = Rule(
             "FIRE016",
             .warning,
             "continue URL is not a universal link of the app",
@@ -188,7 +188,7 @@ public enum FirebaseChecks {
 
         /// FIRE017: the AASA of a continue URL's host does not open it in the app (raised in
         /// FirebaseChecks+EmailActions.swift).
-        public let continueURLAASA = Rule(
+        package let continueURLAASA = Rule(
             "FIRE017",
             .warning,
             "continue URL's AASA does not open the app",
@@ -201,7 +201,7 @@ public enum FirebaseChecks {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Records which Firebase rules a gate run carried out, and why the others were not.
     static func recordCoverage(
@@ -271,12 +271,12 @@ public enum FirebaseChecks {
     }
 
     /// Host suffixes of the retired Firebase Dynamic Links service.
-    public static let dynamicLinksSuffixes = ["page.link", "app.goo.gl"]
+    package static let dynamicLinksSuffixes = ["page.link", "app.goo.gl"]
 
     /// Checks one bundle.
     ///
     /// - Parameter matcher: Answers from pre-fetched AASA files for ``linkHosts(_:settings:)``; `nil` offline.
-    public static func check(
+    package static func check(
         _ bundle: FirebaseBundleFacts,
         settings: FirebaseLinkSettings = FirebaseLinkSettings(),
         matcher: AASALinkMatcher? = nil
@@ -294,7 +294,7 @@ public enum FirebaseChecks {
     /// The hosts whose AASA the Firebase checks ask about, for the gate to fetch: the email-link host (the link
     /// domain, or each project's firebaseapp.com) and the file host that serves it, and the file host of each
     /// continue URL the app claims.
-    public static func linkHosts(_ bundle: FirebaseBundleFacts, settings: FirebaseLinkSettings) -> [String] {
+    package static func linkHosts(_ bundle: FirebaseBundleFacts, settings: FirebaseLinkSettings) -> [String] {
         var hosts: [String] = []
         for host in linkHosts(emailLinksOf: bundle, settings: settings) {
             hosts.append(host)
@@ -314,7 +314,7 @@ public enum FirebaseChecks {
     }
 
     /// An email sign-in link as Firebase Hosting sends it (firebase-ios-sdk #14600), for asking the AASA.
-    public static func sampleEmailLink(host: String) -> String {
+    package static func sampleEmailLink(host: String) -> String {
         emailActionLink(.signIn, host: host).url
     }
 

@@ -1,24 +1,24 @@
 import Foundation
-public import IPACheckLinks
-public import IPACheckPlist
+package import IPACheckLinks
+package import IPACheckPlist
 
 /// What the Firebase checks need from one bundle of the ipa; the lead extracts it, the checks stay pure.
-public struct FirebaseBundleFacts: Sendable {
+package struct FirebaseBundleFacts: Sendable {
     /// The bundle's path in the ipa (`Payload/App.app`, `Payload/App.app/PlugIns/Share.appex`).
-    public var path: String
+    package var path: String
     /// Whether the bundle is an app extension (Firebase then also accepts the parent app's bundle ID).
-    public var isExtension: Bool
+    package var isExtension: Bool
     /// The bundle's Info.plist.
-    public var infoPlist: PlistValue
+    package var infoPlist: PlistValue
     /// Every `GoogleService-Info*.plist` in the bundle.
-    public var serviceFiles: [FirebaseServiceFile]
+    package var serviceFiles: [FirebaseServiceFile]
     /// The bundle's signed associated-domains entries.
-    public var associatedDomains: [AssociatedDomain]
+    package var associatedDomains: [AssociatedDomain]
     /// `APPIDPREFIX.BUNDLE_ID` from the `application-identifier` entitlement, when signed.
-    public var appID: String?
+    package var appID: String?
 
     /// Creates the facts of one bundle.
-    public init(
+    package init(
         path: String,
         isExtension: Bool = false,
         infoPlist: PlistValue,
@@ -35,32 +35,32 @@ public struct FirebaseBundleFacts: Sendable {
     }
 
     /// The bundle's `CFBundleIdentifier`.
-    public var bundleID: String? { infoPlist["CFBundleIdentifier"]?.stringValue }
+    package var bundleID: String? { infoPlist["CFBundleIdentifier"]?.stringValue }
 }
 
 /// One `GoogleService-Info*.plist` and where it sits.
-public struct FirebaseServiceFile: Sendable {
+package struct FirebaseServiceFile: Sendable {
     /// Its path in the ipa.
-    public var path: String
+    package var path: String
     /// Its parsed contents.
-    public var plist: PlistValue
+    package var plist: PlistValue
 
     /// Creates a service file.
-    public init(path: String, plist: PlistValue) {
+    package init(path: String, plist: PlistValue) {
         self.path = path
         self.plist = plist
     }
 }
 
 /// What the user tells ipacheck about Firebase email links (nothing of it is in the ipa).
-public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
+package struct FirebaseLinkSettings: Hashable, Sendable, Codable {
     /// The email actions the app handles itself (config `firebase.emailActions`), in the order first declared,
     /// without repeats.
-    public var emailActions: [FirebaseEmailAction]
+    package var emailActions: [FirebaseEmailAction]
     /// The custom Firebase Hosting domain passed as `ActionCodeSettings.linkDomain`, if any.
-    public var linkDomain: String?
+    package var linkDomain: String?
     /// The continue URLs (`ActionCodeSettings.url`) the app passes (config `firebase.continueURLs`).
-    public var continueURLs: [String]
+    package var continueURLs: [String]
 
     /// Creates settings; by default nothing is known about email links.
     ///
@@ -69,7 +69,7 @@ public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
     ///   - linkDomain: The custom Hosting domain of `ActionCodeSettings.linkDomain`.
     ///   - emailActions: The email actions the app handles itself.
     ///   - continueURLs: The continue URLs the app passes.
-    public init(
+    package init(
         emailLinkSignIn: Bool = false,
         linkDomain: String? = nil,
         emailActions: [FirebaseEmailAction] = [],
@@ -85,10 +85,10 @@ public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
     }
 
     /// The app signs users in with email links (`sendSignInLink` with `handleCodeInApp`): `signIn` is declared.
-    public var emailLinkSignIn: Bool { emailActions.contains(.signIn) }
+    package var emailLinkSignIn: Bool { emailActions.contains(.signIn) }
 
     /// Whether the email-link checks apply: some action is declared, or a link domain is.
-    public var declaresEmailLinks: Bool { !emailActions.isEmpty || linkDomain != nil }
+    package var declaresEmailLinks: Bool { !emailActions.isEmpty || linkDomain != nil }
 }
 
 /// A Firebase Auth email action: the `mode` query parameter of the action link Firebase sends.
@@ -98,7 +98,7 @@ public struct FirebaseLinkSettings: Hashable, Sendable, Codable {
 /// first four are the `requestType`s an app asks for with `ActionCodeSettings` (`EMAIL_SIGNIN`, `VERIFY_EMAIL`,
 /// `PASSWORD_RESET`, `VERIFY_AND_CHANGE_EMAIL`, firebase-ios-sdk's `GetOOBConfirmationCodeRequest.swift`); Firebase sends the
 /// last two by itself, to the old address, with no `ActionCodeSettings`.
-public enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codable {
+package enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codable {
     /// Email-link sign-in (`sendSignInLink`); always handled in the app.
     case signIn
     /// Email address verification (`sendEmailVerification`).
@@ -114,7 +114,7 @@ public enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codab
 
     /// Whether the app requests this email with `ActionCodeSettings`, so that `handleCodeInApp` makes Firebase send
     /// it as a mobile link (`/__/auth/links`) rather than a link to the web action handler (`/__/auth/action`).
-    public var takesActionCodeSettings: Bool {
+    package var takesActionCodeSettings: Bool {
         switch self {
         case .signIn, .verifyEmail, .resetPassword, .verifyAndChangeEmail: true
         case .recoverEmail, .revertSecondFactorAddition: false
@@ -122,5 +122,5 @@ public enum FirebaseEmailAction: String, CaseIterable, Hashable, Sendable, Codab
     }
 
     /// The valid names, for messages (`signIn, verifyEmail, …`).
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -1,17 +1,17 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// The rules that hold a build's entitlements against the AASA files that serve its domains (the `LINK` rules).
 ///
 /// Each rule is raised by ``ReleaseGate``; the serving rules (SERVE, CDN), document lint (AASA), entitlement
 /// syntax (ENT), profile (PROF) and signature (SIG) rules are raised by their own layers and collected there.
-public enum CrossCheckRules {
+package enum CrossCheckRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// The host's AASA does not list the bundle's app ID for the service its entry claims.
-        public let appIDNotListed = Rule(
+        package let appIDNotListed = Rule(
             "LINK001",
             .error,
             "app ID not listed in the AASA",
@@ -25,7 +25,7 @@ public enum CrossCheckRules {
         )
 
         /// The AASA lists the bundle ID under a different prefix.
-        public let appIDWrongPrefix = Rule(
+        package let appIDWrongPrefix = Rule(
             "LINK002",
             .error,
             "app ID listed with the wrong prefix",
@@ -36,7 +36,7 @@ public enum CrossCheckRules {
         )
 
         /// The app is listed, but no rule can ever send a link to it.
-        public let noReachablePaths = Rule(
+        package let noReachablePaths = Rule(
             "LINK003",
             .error,
             "no link opens the app",
@@ -46,7 +46,7 @@ public enum CrossCheckRules {
         )
 
         /// `?mode=managed` without the MDM-managed entitlement.
-        public let managedWithoutEntitlement = Rule(
+        package let managedWithoutEntitlement = Rule(
             "LINK004",
             .error,
             "managed mode without the MDM entitlement",
@@ -57,7 +57,7 @@ public enum CrossCheckRules {
         )
 
         /// The CDN copy would answer differently from the origin for this app.
-        public let cdnDiffersForApp = Rule(
+        package let cdnDiffersForApp = Rule(
             "LINK005",
             .warning,
             "Apple's CDN serves an older answer for this app",
@@ -68,7 +68,7 @@ public enum CrossCheckRules {
         )
 
         /// No AASA could be read for a domain the bundle claims.
-        public let noUsableAASA = Rule(
+        package let noUsableAASA = Rule(
             "LINK006",
             .error,
             "no usable AASA for a claimed domain",
@@ -80,7 +80,7 @@ public enum CrossCheckRules {
         )
 
         /// An expected domain (from the config file) is not in the build.
-        public let expectedDomainMissing = Rule(
+        package let expectedDomainMissing = Rule(
             "LINK007",
             .error,
             "expected associated domain missing",
@@ -90,7 +90,7 @@ public enum CrossCheckRules {
         )
 
         /// The App Clip's domain has no applinks entry for the clip.
-        public let appClipWithoutAppLinks = Rule(
+        package let appClipWithoutAppLinks = Rule(
             "LINK008",
             .warning,
             "App Clip domain without applinks",
@@ -101,7 +101,7 @@ public enum CrossCheckRules {
         )
 
         /// The CDN copy lacks the app while the origin lists it.
-        public let cdnLacksApp = Rule(
+        package let cdnLacksApp = Rule(
             "LINK009",
             .warning,
             "Apple's CDN copy does not list the app yet",
@@ -112,7 +112,7 @@ public enum CrossCheckRules {
         )
 
         /// An app claims `appclips:` but ships no App Clip.
-        public let appClipsWithoutClip = Rule(
+        package let appClipsWithoutClip = Rule(
             "LINK010",
             .warning,
             "appclips domain without an App Clip",
@@ -123,6 +123,6 @@ public enum CrossCheckRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
 }

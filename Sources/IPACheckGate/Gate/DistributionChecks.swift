@@ -2,21 +2,21 @@ import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 
 /// The `DIST` rules (and PROF007): whether the build is fit for the distribution it is gated for.
 ///
 /// A development profile, no profile, a simulator build, or ad hoc or unsigned code fails every gate but
 /// `development`; a profile of another kind than the one asked for fails.
-public enum DistributionChecks {
+package enum DistributionChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// DIST001: a bundle has no provisioning profile.
-        public let noProfile = Rule(
+        package let noProfile = Rule(
             "DIST001",
             .error,
             "no provisioning profile",
@@ -26,7 +26,7 @@ public enum DistributionChecks {
         )
 
         /// DIST002: a simulator build.
-        public let simulatorBuild = Rule(
+        package let simulatorBuild = Rule(
             "DIST002",
             .error,
             "simulator build",
@@ -36,7 +36,7 @@ public enum DistributionChecks {
         )
 
         /// DIST003: signed ad hoc, without an identity.
-        public let adHocSignature = Rule(
+        package let adHocSignature = Rule(
             "DIST003",
             .error,
             "ad hoc code signature",
@@ -46,7 +46,7 @@ public enum DistributionChecks {
         )
 
         /// DIST004: the profile is of another kind than the distribution asked for.
-        public let profileKindMismatch = Rule(
+        package let profileKindMismatch = Rule(
             "DIST004",
             .error,
             "provisioning profile of another kind",
@@ -56,7 +56,7 @@ public enum DistributionChecks {
         )
 
         /// DIST005: an app as the App Store delivers it, which needs no profile.
-        public let appStoreBuild = Rule(
+        package let appStoreBuild = Rule(
             "DIST005",
             .note,
             "FairPlay-encrypted App Store build",
@@ -100,10 +100,10 @@ public enum DistributionChecks {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
-    public static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
+    package static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
 
     /// Why the distribution-only rules do not run in a development gate.
     static let developmentAccepts =

@@ -1,7 +1,7 @@
 import Foundation
 import IPACheckAASA
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckReport
+package import IPACheckSigning
 import Yams
 
 /// The project's `.ipacheck.json` (or `.ipacheck.yml`): what the gate must find, what it may ignore (with a reason), and App Flip and
@@ -19,20 +19,20 @@ import Yams
 ///   "failOn": "warning"
 /// }
 /// ```
-public struct GateConfiguration: Sendable {
+package struct GateConfiguration: Sendable {
     /// One suppression: findings of `rule` (optionally only for a domain or bundle) are dropped, with a reason.
-    public struct Suppression: Sendable, Hashable {
+    package struct Suppression: Sendable, Hashable {
         /// The rule ID to suppress.
-        public let rule: String
+        package let rule: String
         /// Only findings about this domain (host), if given.
-        public let domain: String?
+        package let domain: String?
         /// Only findings about this bundle (path or folder name), if given.
-        public let bundle: String?
+        package let bundle: String?
         /// Why: required, so a suppression documents itself.
-        public let reason: String
+        package let reason: String
 
         /// Whether this suppression covers `finding`.
-        public func covers(_ finding: Finding) -> Bool {
+        package func covers(_ finding: Finding) -> Bool {
             guard finding.rule == rule else { return false }
             if let domain, finding.domain?.lowercased() != domain.lowercased() { return false }
             if let bundle {
@@ -43,20 +43,20 @@ public struct GateConfiguration: Sendable {
     }
 
     /// Associated-domains entries (`applinks:example.com`) some bundle must claim.
-    public var expectedDomains: [String] = []
+    package var expectedDomains: [String] = []
     /// Findings to drop, each with a reason.
-    public var suppressions: [Suppression] = []
+    package var suppressions: [Suppression] = []
     /// The App Flip config, when pinned here.
-    public var appFlip: AppFlipConfig?
+    package var appFlip: AppFlipConfig?
     /// Firebase link settings.
-    public var firebase = FirebaseLinkSettings()
+    package var firebase = FirebaseLinkSettings()
     /// The gate threshold, when pinned here (the command line wins).
-    public var failOn: Severity?
+    package var failOn: Severity?
     /// What the build is for, when pinned here (`--distribution` wins).
-    public var distribution: Distribution?
+    package var distribution: Distribution?
 
     /// An empty configuration.
-    public init() {}
+    package init() {}
 
     /// The keys an object may have, by place in the file; anything else is a typo refused rather than ignored.
     static let schema: [String: [String]] = [
@@ -67,7 +67,7 @@ public struct GateConfiguration: Sendable {
     ]
 
     /// The file names `ipacheck check` looks for in the current folder, in this order.
-    public static let defaultFileNames = [".ipacheck.json", ".ipacheck.yml", ".ipacheck.yaml"]
+    package static let defaultFileNames = [".ipacheck.json", ".ipacheck.yml", ".ipacheck.yaml"]
 
     /// The largest configuration file read.
     static let maximumSize = 1024 * 1024
@@ -78,7 +78,7 @@ public struct GateConfiguration: Sendable {
     /// reason are refused with the line and column where they are.
     ///
     /// - Throws: ``InputError`` naming the file, the place and what is wrong.
-    public static func load(path: String) throws(InputError) -> GateConfiguration {
+    package static func load(path: String) throws(InputError) -> GateConfiguration {
         let bytes = try InputFile.read(path, limit: maximumSize, what: "a config file")
         let isYAML = path.hasSuffix(".yml") || path.hasSuffix(".yaml")
         let tree = try ConfigTree.parse(bytes, yaml: isYAML, file: path)

@@ -1,34 +1,34 @@
-public import Foundation
+package import Foundation
 import IPACheckAASA
-public import IPACheckArchive
+package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
-public import IPACheckFetching
+package import IPACheckFetching
 import IPACheckLinks
 import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
-public import IPACheckSites
+package import IPACheckReport
+package import IPACheckSigning
+package import IPACheckSites
 
 /// What `ipacheck check` needs besides the ipas: how to reach AASA files, what the build is for, what else to check.
-public struct GateOptions: Sendable {
+package struct GateOptions: Sendable {
     /// Timeouts, CDN base, offline folder.
-    public var fetch: FetchOptions
+    package var fetch: FetchOptions
     /// Performs requests; nil when offline.
-    public var fetcher: (any HTTPFetching)?
+    package var fetcher: (any HTTPFetching)?
     /// The project configuration (expected domains, suppressions, App Flip, Firebase, distribution).
-    public var configuration: GateConfiguration
+    package var configuration: GateConfiguration
     /// What the build is for, from `--distribution` (wins over the configuration's).
-    public var distribution: Distribution?
+    package var distribution: Distribution?
     /// The time expiry is judged at.
-    public var now: Date
+    package var now: Date
     /// The application identifier of an entitlements file that names none (`--app-id`).
-    public var appID: String?
+    package var appID: String?
     /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
-    public var archiveLimits: ArchiveLimits
+    package var archiveLimits: ArchiveLimits
 
     /// Creates options.
-    public init(
+    package init(
         fetch: FetchOptions,
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration = GateConfiguration(),
@@ -51,19 +51,19 @@ public struct GateOptions: Sendable {
 }
 
 /// What the gate found for one ipa.
-public struct GateResult: Sendable {
+package struct GateResult: Sendable {
     /// The findings that count, worst first.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The findings the configuration suppressed, each with its reason: still reported, never counted.
-    public let suppressed: [Report.Suppressed]
+    package let suppressed: [Report.Suppressed]
     /// Which rules were carried out, and why the others were not.
-    public let coverage: RuleCoverage
+    package let coverage: RuleCoverage
     /// What each host served (origin, user agents, CDN), for JSON consumers and triage.
-    public let sites: [AASASiteReport]
+    package let sites: [AASASiteReport]
     /// The distribution the build was judged for (`nil`: nothing said what it is for).
-    public let distribution: Distribution?
+    package let distribution: Distribution?
     /// What iOS will do with the build's links: what `explain` traces a URL through.
-    public let links: LinkModel
+    package let links: LinkModel
 }
 
 /// The release gate: every bundle's signed entitlements held against the AASA files that serve its domains, plus
@@ -72,9 +72,9 @@ public struct GateResult: Sendable {
 ///
 /// A run reads each ipa once (``SealScan``), one after the other, then fetches every host of every ipa at once,
 /// then judges each ipa.
-public enum ReleaseGate {
+package enum ReleaseGate {
     /// The result for one input.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The ipa was read and judged.
         case checked(GateResult)
         /// The ipa could not be read.
@@ -82,7 +82,7 @@ public enum ReleaseGate {
     }
 
     /// What a run is doing, for a progress line: long work is reading large builds and waiting for many hosts.
-    public enum Progress: Sendable {
+    package enum Progress: Sendable {
         /// Reading build `index` (from 1) of `total`.
         case reading(path: String, index: Int, total: Int)
         /// Asking `hosts` hosts for their AASA file (each origin, and Apple's CDN unless offline).
@@ -93,7 +93,7 @@ public enum ReleaseGate {
     ///
     /// - Parameter progress: Told before each build is read and before the hosts are asked.
     /// - Throws: ``NetworkUnavailable`` when nothing at all could be reached, so no domain is blamed for it.
-    public static func run(
+    package static func run(
         paths: [String],
         options: GateOptions,
         progress: (Progress) -> Void = { _ in }
@@ -124,7 +124,7 @@ public enum ReleaseGate {
     /// Checks one ipa (fetching only its own hosts).
     ///
     /// - Throws: ``InputError`` when the ipa cannot be read, ``NetworkUnavailable`` when nothing could be reached.
-    public static func check(path: String, options: GateOptions) async throws -> GateResult {
+    package static func check(path: String, options: GateOptions) async throws -> GateResult {
         switch try await run(paths: [path], options: options).first {
         case .checked(let result)?: return result
         case .unreadable(let error)?: throw error

@@ -2,15 +2,15 @@ import Foundation
 import IPACheckAASA
 import IPACheckBundle
 import IPACheckLinks
-public import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
 
 /// Every rule ipacheck can raise, in ID order: the source of the README's rule table, `ipacheck rules` and the
 /// SARIF rule catalogue.
-public enum RuleCatalog {
+package enum RuleCatalog {
     /// Every set of rules: one per file that declares rules, each listing its own by reflection.
-    public static let sets: [any RuleSet] =
+    package static let sets: [any RuleSet] =
         [
             ArchiveRules.rules, SealScan.rules, SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules,
             ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, EntitlementsFile.rules,
@@ -20,20 +20,20 @@ public enum RuleCatalog {
         ] + AASARules.sets
 
     /// All rules, sorted by ID.
-    public static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
+    package static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
 
     /// The rules `check` can raise: those its checks declare (``GateChecks``), sorted by ID.
-    public static var gate: [Rule] {
+    package static var gate: [Rule] {
         GateChecks.rules.sorted { $0.id < $1.id }
     }
 
     /// The rule with this ID.
-    public static func rule(_ id: String) -> Rule? {
+    package static func rule(_ id: String) -> Rule? {
         all.first { $0.id == id }
     }
 
     /// The rule table as Markdown (ID, severity, title, meaning, fix), as the README carries it.
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var out = "| ID | severity | rule | what it means | how to fix it |\n|---|---|---|---|---|\n"
         for rule in all {
             let cells = [rule.id, rule.severity.rawValue, rule.title, rule.summary, rule.fix].map {

@@ -1,36 +1,36 @@
-public import IPACheckAASA
-public import IPACheckLinks
+package import IPACheckAASA
+package import IPACheckLinks
 import IPACheckReport
-public import IPACheckSites
+package import IPACheckSites
 
 /// The copy of a host's AASA a verdict is judged on, and how findings name it.
-public struct JudgedDocument: Sendable {
+package struct JudgedDocument: Sendable {
     /// The document.
-    public let document: AASADocument
+    package let document: AASADocument
     /// Which copy it is.
-    public let copy: AASACopy
+    package let copy: AASACopy
     /// How a finding names it: `example.com's AASA`, `Apple's CDN copy of example.com's AASA (the origin's file
     /// could not be read)`.
-    public let name: String
+    package let name: String
 }
 
 /// The copy of a host's AASA that devices read, as one run saw it: the copy devices use was read, or devices
 /// have none (and why).
-public enum DeviceCopy: Sendable {
+package enum DeviceCopy: Sendable {
     /// Devices read this copy; `source` says which and why, in a few words.
     case readable(JudgedDocument, source: String)
     /// Devices have no usable copy; `reason` says why, `source` which copy they would read.
     case missing(reason: String, source: String)
 
     /// Which copy devices read, and why that one.
-    public var source: String {
+    package var source: String {
         switch self {
         case .readable(_, let source), .missing(_, let source): source
         }
     }
 
     /// The document, when devices have one.
-    public var judged: JudgedDocument? {
+    package var judged: JudgedDocument? {
         if case .readable(let judged, _) = self { return judged }
         return nil
     }
@@ -39,12 +39,12 @@ public enum DeviceCopy: Sendable {
 extension AASASiteResult {
     /// The origin's copy (or, when it cannot be read, a CDN copy devices still live on): what the gate's
     /// cross-checks judge (``SiteDocuments/judged(_:)``), or `nil` when neither copy could be read.
-    public var judged: JudgedDocument? {
+    package var judged: JudgedDocument? {
         SiteDocuments([self]).judged(AASAFetchTarget(host: report.host, mode: report.mode))
     }
 
     /// The copy devices read (``SiteDocuments/deviceCopy(_:)``, the one place this is decided).
-    public var deviceCopy: DeviceCopy? {
+    package var deviceCopy: DeviceCopy? {
         SiteDocuments([self]).deviceCopy(AASAFetchTarget(host: report.host, mode: report.mode))
     }
 }

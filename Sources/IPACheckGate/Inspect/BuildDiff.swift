@@ -1,10 +1,10 @@
-public import Foundation
-public import IPACheckArchive
+package import Foundation
+package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
 import IPACheckLinks
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 
 /// `ipacheck diff OLD NEW`: what changed between two builds, bundle by bundle, in what the signature, the profile
@@ -16,16 +16,16 @@ import IPACheckSigning
 /// associated domain, an entitlement, an app ID (signed or provisioned) or an entitlements blob is an error (a
 /// regression, exit 1); a changed value, profile, signer, platform or minimum OS a warning, as is a version or build
 /// that went down; what was added, a renewed profile and a release's new version a note.
-public struct BuildDiff: Sendable {
+package struct BuildDiff: Sendable {
     /// One difference.
-    public struct Change: Encodable, Sendable, Hashable {
+    package struct Change: Encodable, Sendable, Hashable {
         /// Whether it was added, removed or changed.
-        public enum Kind: String, Encodable, Sendable, Hashable, CaseIterable {
+        package enum Kind: String, Encodable, Sendable, Hashable, CaseIterable {
             case removed, changed, added
         }
 
         /// What a difference is about.
-        public enum Subject: String, Encodable, Sendable, Hashable {
+        package enum Subject: String, Encodable, Sendable, Hashable {
             /// A nested bundle (the name is its path).
             case bundle
             /// A signed entitlement (the name is its key).
@@ -47,21 +47,21 @@ public struct BuildDiff: Sendable {
         }
 
         /// `added`, `removed` or `changed`.
-        public let kind: Kind
+        package let kind: Kind
         /// What it is about.
-        public let subject: Subject
+        package let subject: Subject
         /// Its name (the entitlement key, the domain entry, the blob, the profile field).
-        public let name: String
+        package let name: String
         /// The value in the old build, where there was one.
-        public let old: String?
+        package let old: String?
         /// The value in the new build, where there is one.
-        public let new: String?
+        package let new: String?
         /// For a signed entitlement or domain: the one entitlements blob (`XML` or `DER`) the difference is in;
         /// absent when both blobs changed alike.
-        public let blob: String?
+        package let blob: String?
 
         /// A difference.
-        public init(
+        package init(
             kind: Kind,
             subject: Subject,
             name: String,
@@ -79,22 +79,22 @@ public struct BuildDiff: Sendable {
     }
 
     /// The differences of one bundle.
-    public struct BundleChanges: Encodable, Sendable {
+    package struct BundleChanges: Encodable, Sendable {
         /// The bundle's path inside the app (`.` for the app itself, `PlugIns/Share.appex`).
-        public let bundle: String
+        package let bundle: String
         /// The bundle ID in the new build (the old one's when the bundle was removed).
-        public let bundleID: String?
+        package let bundleID: String?
         /// What changed.
-        public let changes: [Change]
+        package let changes: [Change]
     }
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// DIFF001.
-        public let bundleRemoved = Rule(
+        package let bundleRemoved = Rule(
             "DIFF001",
             .error,
             "bundle removed",
@@ -103,7 +103,7 @@ public struct BuildDiff: Sendable {
             fix: "Check the build's targets and the export; re-signing tools sometimes drop nested bundles."
         )
         /// DIFF002.
-        public let domainRemoved = Rule(
+        package let domainRemoved = Rule(
             "DIFF002",
             .error,
             "associated domain removed",
@@ -114,7 +114,7 @@ public struct BuildDiff: Sendable {
                 + "Associated Domains enabled, so that codesign writes it into both the XML and the DER blob."
         )
         /// DIFF003.
-        public let entitlementRemoved = Rule(
+        package let entitlementRemoved = Rule(
             "DIFF003",
             .error,
             "entitlement removed",
@@ -123,7 +123,7 @@ public struct BuildDiff: Sendable {
             fix: "Restore the entitlement in the target's .entitlements file, or confirm it was dropped on purpose."
         )
         /// DIFF004.
-        public let appIDChanged = Rule(
+        package let appIDChanged = Rule(
             "DIFF004",
             .error,
             "application identifier changed",
@@ -133,7 +133,7 @@ public struct BuildDiff: Sendable {
             fix: "Sign with the same team and App ID as the shipping build, or update every AASA file first."
         )
         /// DIFF005.
-        public let entitlementBlobRemoved = Rule(
+        package let entitlementBlobRemoved = Rule(
             "DIFF005",
             .error,
             "entitlements blob removed",
@@ -142,7 +142,7 @@ public struct BuildDiff: Sendable {
             fix: "Re-sign with codesign from Xcode 13 or later (which writes both blobs)."
         )
         /// DIFF006.
-        public let entitlementChanged = Rule(
+        package let entitlementChanged = Rule(
             "DIFF006",
             .warning,
             "entitlement changed",
@@ -152,7 +152,7 @@ public struct BuildDiff: Sendable {
                 + "both blobs carry the same entitlements."
         )
         /// DIFF007.
-        public let profileChanged = Rule(
+        package let profileChanged = Rule(
             "DIFF007",
             .warning,
             "provisioning profile of another kind",
@@ -161,7 +161,7 @@ public struct BuildDiff: Sendable {
             fix: "Export with the profile of the distribution you ship through."
         )
         /// DIFF008.
-        public let signerChanged = Rule(
+        package let signerChanged = Rule(
             "DIFF008",
             .warning,
             "signature changed",
@@ -169,7 +169,7 @@ public struct BuildDiff: Sendable {
             fix: "Sign with the team's distribution certificate."
         )
         /// DIFF009.
-        public let added = Rule(
+        package let added = Rule(
             "DIFF009",
             .note,
             "added",
@@ -178,7 +178,7 @@ public struct BuildDiff: Sendable {
             fix: "Nothing to do if it is intended."
         )
         /// DIFF010.
-        public let profileTeamChanged = Rule(
+        package let profileTeamChanged = Rule(
             "DIFF010",
             .warning,
             "provisioning profile of another team",
@@ -187,7 +187,7 @@ public struct BuildDiff: Sendable {
             fix: "Export with a profile of the team that ships the app."
         )
         /// DIFF011.
-        public let profileAppIDChanged = Rule(
+        package let profileAppIDChanged = Rule(
             "DIFF011",
             .error,
             "provisioning profile for another App ID",
@@ -197,7 +197,7 @@ public struct BuildDiff: Sendable {
             fix: "Export with a profile of the shipping app's App ID (TEAMID.bundle.id)."
         )
         /// DIFF012.
-        public let profileRenewed = Rule(
+        package let profileRenewed = Rule(
             "DIFF012",
             .note,
             "provisioning profile replaced",
@@ -206,7 +206,7 @@ public struct BuildDiff: Sendable {
             fix: "Nothing to do if the profile was renewed on purpose."
         )
         /// DIFF013.
-        public let profileExpiresSooner = Rule(
+        package let profileExpiresSooner = Rule(
             "DIFF013",
             .warning,
             "provisioning profile expires sooner",
@@ -215,7 +215,7 @@ public struct BuildDiff: Sendable {
             fix: "Export with a current profile; download it again from the developer portal if it was renewed."
         )
         /// DIFF014.
-        public let profileGrantChanged = Rule(
+        package let profileGrantChanged = Rule(
             "DIFF014",
             .warning,
             "provisioning profile grants less or otherwise",
@@ -226,7 +226,7 @@ public struct BuildDiff: Sendable {
                 + "again."
         )
         /// DIFF015.
-        public let versionChanged = Rule(
+        package let versionChanged = Rule(
             "DIFF015",
             .note,
             "version changed",
@@ -235,7 +235,7 @@ public struct BuildDiff: Sendable {
             fix: "Nothing to do if it is intended."
         )
         /// DIFF016.
-        public let versionLowered = Rule(
+        package let versionLowered = Rule(
             "DIFF016",
             .warning,
             "version or build went down",
@@ -244,7 +244,7 @@ public struct BuildDiff: Sendable {
             fix: "Raise the version or build number (agvtool, or the target's Version and Build fields)."
         )
         /// DIFF017.
-        public let platformChanged = Rule(
+        package let platformChanged = Rule(
             "DIFF017",
             .warning,
             "platform changed",
@@ -253,7 +253,7 @@ public struct BuildDiff: Sendable {
             fix: "Archive for the device platform (Any iOS Device) and export again."
         )
         /// DIFF018.
-        public let minimumOSRaised = Rule(
+        package let minimumOSRaised = Rule(
             "DIFF018",
             .warning,
             "minimum OS raised",
@@ -264,12 +264,12 @@ public struct BuildDiff: Sendable {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Every bundle's differences, the app first.
-    public let bundles: [BundleChanges]
+    package let bundles: [BundleChanges]
     /// The differences as findings.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// The differences of one pair of bundles and the findings they raise, gathered as they are found.
     struct Comparison {
@@ -288,7 +288,7 @@ public struct BuildDiff: Sendable {
     }
 
     /// Compares two builds, each read into its bundles' facts (the main app first).
-    public init(old: [BundleFacts], new: [BundleFacts]) {
+    package init(old: [BundleFacts], new: [BundleFacts]) {
         let oldByPath = Dictionary(Self.keyed(old), uniquingKeysWith: { first, _ in first })
         let newByPath = Dictionary(Self.keyed(new), uniquingKeysWith: { first, _ in first })
         var order = Self.keyed(new).map(\.0)
@@ -348,7 +348,7 @@ extension BuildDiff {
     /// Reads both builds and compares them.
     ///
     /// - Throws: ``InputError`` when either cannot be read.
-    public static func read(
+    package static func read(
         old: String,
         new: String,
         limits: ArchiveLimits = .standard,
@@ -362,7 +362,7 @@ extension BuildDiff {
     }
 
     /// The per-bundle changes as a report section: JSON `bundles`, and for people a line per bundle.
-    public func section() throws -> ReportSection {
+    package func section() throws -> ReportSection {
         var lines: [StyledLine] = []
         for bundle in bundles {
             var counts: [String] = []

@@ -1,45 +1,45 @@
-public import Foundation
-public import IPACheckBinary
-public import IPACheckBundle
-public import IPACheckLinks
-public import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
+package import Foundation
+package import IPACheckBinary
+package import IPACheckBundle
+package import IPACheckLinks
+package import IPACheckPlist
+package import IPACheckReport
+package import IPACheckSigning
 
 /// Everything the signature and profile of one bundle say: the facts every cross-check starts from.
 ///
 /// Gathering never throws: what cannot be read becomes a finding, so one broken extension does not hide the
 /// main app's problems.
-public struct BundleFacts: Sendable {
+package struct BundleFacts: Sendable {
     /// The bundle.
-    public let bundle: AppBundle
+    package let bundle: AppBundle
     /// The executable's Mach-O, if it could be read.
-    public let container: MachOContainer?
+    package let container: MachOContainer?
     /// Each slice's signed entitlements, by architecture.
-    public let slices: [(architecture: String, entitlements: SignedEntitlements)]
+    package let slices: [(architecture: String, entitlements: SignedEntitlements)]
     /// The entitlements iOS obeys: the first slice's DER entitlements where present, else its XML ones.
-    public let entitlements: [String: PlistValue]
+    package let entitlements: [String: PlistValue]
     /// `application-identifier`: the ID the AASA must list (never rebuilt from the team ID).
-    public let appID: String?
+    package let appID: String?
     /// The embedded provisioning profile, if present and readable.
-    public let profile: ProvisioningProfile?
+    package let profile: ProvisioningProfile?
     /// The profile's CMS signature check.
-    public let profileSignature: ProfileSignatureStatus?
+    package let profileSignature: ProfileSignatureStatus?
     /// The parsed associated-domains entries.
-    public let domains: [AssociatedDomain]
+    package let domains: [AssociatedDomain]
     /// Development or distribution signing, when it can be told.
-    public let signingKind: SigningKind?
+    package let signingKind: SigningKind?
     /// What is wrong with the signature, entitlements, profile and entries.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// The signed entitlements key naming the associated domains.
-    public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    package static let associatedDomainsKey = "com.apple.developer.associated-domains"
 
     /// The facts of every bundle, the main app first, streaming each executable's headers and signatures.
     ///
     /// As in `info`, an unreadable main executable makes the ipa unreadable (exit 2): there is nothing to check
     /// without it. Nested bundles' unreadable executables stay findings.
-    public static func gatherAll(ipa: IPAFile, now: Date) throws(InputError) -> [BundleFacts] {
+    package static func gatherAll(ipa: IPAFile, now: Date) throws(InputError) -> [BundleFacts] {
         var facts: [BundleFacts] = []
         for bundle in ipa.bundles {
             var container: Result<MachOContainer, InputError>?
@@ -57,7 +57,7 @@ public struct BundleFacts: Sendable {
     }
 
     /// The facts of every bundle from a ``SealScan`` that already read the executables and kept the profiles.
-    public static func gatherAll(ipa: IPAFile, scan: SealScan, now: Date) -> [BundleFacts] {
+    package static func gatherAll(ipa: IPAFile, scan: SealScan, now: Date) -> [BundleFacts] {
         scan.bundles.map { scanned in
             let executable = scanned.executable.map { $0.map(\.container) }
             return gather(ipa: ipa, bundle: scanned.bundle, executable: executable, scan: scan, now: now)
@@ -65,7 +65,7 @@ public struct BundleFacts: Sendable {
     }
 
     /// The members a ``SealScan`` must keep for ``gatherAll(ipa:scan:now:)``: the embedded profiles.
-    public static func keepsMember(_ member: String) -> Bool {
+    package static func keepsMember(_ member: String) -> Bool {
         member.hasSuffix("/embedded.mobileprovision") || member.hasSuffix("/embedded.provisionprofile")
     }
 
@@ -147,14 +147,14 @@ public struct BundleFacts: Sendable {
 }
 
 /// Rules about reading a bundle's signing material that no lower layer raises.
-public enum BundleFactRules {
+package enum BundleFactRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// The embedded profile is present but unreadable.
-        public let profileUnreadable = Rule(
+        package let profileUnreadable = Rule(
             "PROF009",
             .error,
             "provisioning profile unreadable",
@@ -166,6 +166,6 @@ public enum BundleFactRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
 }

@@ -1,23 +1,23 @@
 import Foundation
-public import IPACheckBundle
-public import IPACheckLinks
+package import IPACheckBundle
+package import IPACheckLinks
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 
 /// The answer to `ipacheck domains`: every bundle's associated domains, parsed.
-public struct DomainsReport: Encodable, Sendable {
+package struct DomainsReport: Encodable, Sendable {
     /// One bundle's domains.
-    public struct Bundle: Encodable, Sendable {
+    package struct Bundle: Encodable, Sendable {
         /// The bundle's folder inside the archive.
-        public let path: String
+        package let path: String
         /// What kind of bundle it is.
-        public let kind: BundleKind
+        package let kind: BundleKind
         /// `CFBundleIdentifier`.
-        public let bundleID: String?
+        package let bundleID: String?
         /// `application-identifier` from the signed entitlements.
-        public let appID: String?
+        package let appID: String?
         /// Every string entry, parsed, in entitlement order: the ones iOS ignores too, with their problems.
-        public let associatedDomains: [AssociatedDomain]
+        package let associatedDomains: [AssociatedDomain]
 
         private enum CodingKeys: String, CodingKey {
             case path, kind, bundleID, appID, associatedDomains
@@ -25,7 +25,7 @@ public struct DomainsReport: Encodable, Sendable {
 
         /// Writes `bundleID` and `appID` as `null` when absent, as the contract shows them, and each entry as
         /// ``Listed`` (the contract's keys plus `index`, `usable` and `problems`).
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(path, forKey: .path)
             try container.encode(kind, forKey: .kind)
@@ -65,16 +65,16 @@ public struct DomainsReport: Encodable, Sendable {
     }
 
     /// Every bundle, the main app first.
-    public let bundles: [Bundle]
+    package let bundles: [Bundle]
     /// Problems with the entries, signatures and archive.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// The rules `domains` applies: the archive's and the entries'.
-    public static let rules =
+    package static let rules =
         ArchiveRules.rules.all + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
 
     /// Reads the domains of every bundle of `ipa`.
-    public static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
+    package static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
         let bundles = facts.map { fact in
             Bundle(
                 path: fact.bundle.path,
@@ -91,7 +91,7 @@ public struct DomainsReport: Encodable, Sendable {
 
     /// The domains of an entitlements file, as the one bundle it will be signed into: every entry at its index in
     /// the file's array, an entry that holds a build setting included (ENT201, left out of the checks).
-    public static func make(for file: EntitlementsFile) -> DomainsReport {
+    package static func make(for file: EntitlementsFile) -> DomainsReport {
         let fact = file.facts()
         let domains = fact.domains
         let findings = fact.findings
@@ -116,7 +116,7 @@ public struct DomainsReport: Encodable, Sendable {
     }
 
     /// The domains as a report section: JSON `bundles`, and for people one block per bundle.
-    public func section() throws -> ReportSection {
+    package func section() throws -> ReportSection {
         var lines: [StyledLine] = []
         for bundle in bundles {
             let id = bundle.appID ?? bundle.bundleID ?? "(no app ID)"

@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckBundle
 import IPACheckLinks
-public import IPACheckPlist
-public import IPACheckReport
+package import IPACheckPlist
+package import IPACheckReport
 
 /// A project's entitlements file (`.entitlements`, or the `.xcent` Xcode writes at build time), read as the
 /// entitlements the app will be signed with, so `domains` and `check` can hold it against the live AASA files
@@ -11,14 +11,14 @@ public import IPACheckReport
 /// Xcode expands build settings such as `$(AppIdentifierPrefix)` when it signs; a file may still hold them. They
 /// are reported, never guessed: an application identifier that holds one needs `--app-id`, and an associated
 /// domain that holds one is left out of the checks.
-public struct EntitlementsFile: Sendable {
+package struct EntitlementsFile: Sendable {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// ENT201.
-        public let unexpandedSetting = Rule(
+        package let unexpandedSetting = Rule(
             "ENT201",
             .warning,
             "build setting not expanded",
@@ -31,24 +31,24 @@ public struct EntitlementsFile: Sendable {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The largest file read; real ones are a few kilobytes.
-    public static let maximumSize = 1024 * 1024
+    package static let maximumSize = 1024 * 1024
 
     /// The path read.
-    public let path: String
+    package let path: String
     /// The entitlements, with unexpanded associated domains left out.
-    public let entitlements: [String: PlistValue]
+    package let entitlements: [String: PlistValue]
     /// The application identifier: `--app-id` when given, else the file's own when it holds no build setting.
-    public let appID: String?
+    package let appID: String?
     /// The unexpanded build settings found.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// Reads the file at `path`; `appID` (from `--app-id`) wins over the file's own.
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is not a property-list dictionary.
-    public static func read(path: String, appID override: String?) throws(InputError) -> EntitlementsFile {
+    package static func read(path: String, appID override: String?) throws(InputError) -> EntitlementsFile {
         let bytes = try InputFile.read(path, limit: maximumSize, what: "an entitlements file")
         let value: PlistValue
         do {

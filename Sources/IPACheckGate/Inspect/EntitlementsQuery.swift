@@ -1,12 +1,12 @@
-public import IPACheckArchive
+package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
-public import IPACheckPlist
-public import IPACheckReport
+package import IPACheckPlist
+package import IPACheckReport
 import IPACheckSigning
 
 /// Where `ipacheck entitlements` takes the entitlements from.
-public enum EntitlementSource: String, Sendable, CaseIterable {
+package enum EntitlementSource: String, Sendable, CaseIterable {
     /// The signature's XML blob, or its DER blob decoded where there is no XML (what `codesign -d` shows).
     case signature
     /// The signature's DER blob, decoded (what iOS 15 and later enforce).
@@ -16,11 +16,11 @@ public enum EntitlementSource: String, Sendable, CaseIterable {
 }
 
 /// The answer to `ipacheck entitlements`: a dictionary and anything the user should know about where it came from.
-public struct EntitlementsAnswer: Sendable {
+package struct EntitlementsAnswer: Sendable {
     /// The entitlements.
-    public let value: PlistValue
+    package let value: PlistValue
     /// Caveats for stderr (slices that disagree, DER and XML that disagree, no entitlements at all).
-    public let notes: [String]
+    package let notes: [String]
 
     /// Reads the entitlements of `path` (an ipa or a bare Mach-O).
     ///
@@ -28,7 +28,7 @@ public struct EntitlementsAnswer: Sendable {
     ///   - bundle: Selects a bundle of an ipa by path, folder name or bundle ID; nil is the main app.
     ///   - limits: What an ipa may hold (members, sizes).
     /// - Throws: ``InputError`` when the target, bundle or requested blob cannot be read.
-    public static func read(
+    package static func read(
         path: String,
         bundle selector: String?,
         source: EntitlementSource,

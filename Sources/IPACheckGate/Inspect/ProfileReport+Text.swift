@@ -1,13 +1,13 @@
 import Foundation
 import IPACheckCMS
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 
 extension ProfileReport {
     /// The report's sections: JSON `profile` and `entitlements`; for people, the profile's facts then its
     /// entitlements, one per line.
-    public func sections() throws -> [ReportSection] {
+    package func sections() throws -> [ReportSection] {
         var lines: [StyledLine] = []
         var title = StyledLine.text(summary.name ?? "(unnamed profile)", .bold)
         title.append("  [\(summary.type)]")

@@ -1,74 +1,74 @@
-public import Foundation
+package import Foundation
 import IPACheckCMS
-public import IPACheckPlist
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckPlist
+package import IPACheckReport
+package import IPACheckSigning
 
 /// `ipacheck profile FILE.mobileprovision`: a standalone provisioning profile decoded as `security cms -D -i`
 /// shows it, and judged as the gate judges an embedded one (expiry, CMS signature, Apple trust chain).
 ///
 /// Device identifiers are personal data: only their count is reported.
-public struct ProfileReport: Sendable {
+package struct ProfileReport: Sendable {
     /// The facts people ask about first.
-    public struct Summary: Encodable, Sendable {
+    package struct Summary: Encodable, Sendable {
         /// The profile's name (`Name`).
-        public let name: String?
+        package let name: String?
         /// `UUID`.
-        public let uuid: String?
+        package let uuid: String?
         /// What it is for: development, ad-hoc, app-store, enterprise, developer-id.
-        public let type: String
+        package let type: String
         /// `TeamIdentifier`.
-        public let teamIdentifiers: [String]
+        package let teamIdentifiers: [String]
         /// `TeamName`.
-        public let teamName: String?
+        package let teamName: String?
         /// `AppIDName`.
-        public let appIDName: String?
+        package let appIDName: String?
         /// The `application-identifier` its entitlements grant (`TEAMID.bundle.id`, possibly with `*`).
-        public let applicationIdentifier: String?
+        package let applicationIdentifier: String?
         /// `Platform`.
-        public let platforms: [String]
+        package let platforms: [String]
         /// `CreationDate`.
-        public let creationDate: Date?
+        package let creationDate: Date?
         /// `ExpirationDate`.
-        public let expirationDate: Date?
+        package let expirationDate: Date?
         /// How many devices it lists (`ProvisionedDevices`); the identifiers themselves are never shown.
-        public let deviceCount: Int?
+        package let deviceCount: Int?
         /// `ProvisionsAllDevices` (enterprise and Developer ID profiles).
-        public let provisionsAllDevices: Bool
+        package let provisionsAllDevices: Bool
         /// `IsXcodeManaged`.
-        public let xcodeManaged: Bool?
+        package let xcodeManaged: Bool?
         /// The certificates allowed to sign with it (`DeveloperCertificates`).
-        public let certificates: [Certificate]
+        package let certificates: [Certificate]
         /// The CMS signature: verdict, signer and chain.
-        public let signature: ProfileSignatureStatus
+        package let signature: ProfileSignatureStatus
     }
 
     /// One of `DeveloperCertificates`.
-    public struct Certificate: Encodable, Sendable {
+    package struct Certificate: Encodable, Sendable {
         /// The subject's common name, or why the certificate cannot be read.
-        public let subject: String
+        package let subject: String
         /// The SHA-256 fingerprint, as `security` prints it.
-        public let sha256Fingerprint: String?
+        package let sha256Fingerprint: String?
         /// The end of its validity.
-        public let notValidAfter: Date?
+        package let notValidAfter: Date?
     }
 
     /// The file read.
-    public let path: String
+    package let path: String
     /// The decoded facts.
-    public let summary: Summary
+    package let summary: Summary
     /// The entitlements it grants.
-    public let entitlements: [String: PlistValue]
+    package let entitlements: [String: PlistValue]
     /// What is wrong with it.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// The rules a profile is judged by.
-    public static var rules: [Rule] { ProfileChecks.rules.all }
+    package static var rules: [Rule] { ProfileChecks.rules.all }
 
     /// Reads and judges the profile at `path`.
     ///
     /// - Throws: ``InputError`` when the file cannot be read or is not a provisioning profile.
-    public static func read(path: String, now: Date = Date()) async throws(InputError) -> ProfileReport {
+    package static func read(path: String, now: Date = Date()) async throws(InputError) -> ProfileReport {
         let bytes = try InputFile.read(path, limit: ProvisioningProfile.maximumSize, what: "a provisioning profile")
         let profile: ProvisioningProfile
         do {

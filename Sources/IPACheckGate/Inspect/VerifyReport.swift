@@ -1,11 +1,11 @@
-public import Foundation
-public import IPACheckArchive
+package import Foundation
+package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
 import IPACheckFetching
-public import IPACheckReport
-public import IPACheckSigning
+package import IPACheckReport
+package import IPACheckSigning
 
 /// The answer to `ipacheck verify`, which judges signature integrity as `codesign --verify` would, from one
 /// streaming pass over the target (``SealScan``): nothing is read twice, and no executable is held whole.
@@ -13,82 +13,82 @@ public import IPACheckSigning
 /// As codesign does, it checks each bundle's resource seal (`_CodeSignature/CodeResources` against the bundle's
 /// files and nested code) by default; `--no-resources` leaves the seal's comparison out, and the report then says
 /// so (``resourcesNotChecked``, and the seal's rules listed as not checked).
-public struct VerifyReport: Sendable {
+package struct VerifyReport: Sendable {
     /// One signed executable's verdict.
-    public struct Subject: Encodable, Sendable {
+    package struct Subject: Encodable, Sendable {
         /// The bundle's folder, the nested dylib's path, or the Mach-O's path.
-        public let path: String
+        package let path: String
         /// Whether every hash and the CMS signature check out, and for a bundle its resource seal (present,
         /// readable and, unless `--no-resources`, matching the bundle's files and nested code).
-        public let valid: Bool
+        package let valid: Bool
         /// Per slice: architecture, ad hoc or not, each CodeDirectory's cdhash and hash type, the signer.
-        public let slices: [Slice]
+        package let slices: [Slice]
         /// The resource seal's comparison with the bundle's files: absent for nested code, with `--no-resources`,
         /// and for a bundle whose seal is missing or unreadable (SIG034 or SIG035 says so).
-        public let resources: Resources?
+        package let resources: Resources?
     }
 
     /// One slice's signature.
-    public struct Slice: Encodable, Sendable {
+    package struct Slice: Encodable, Sendable {
         /// The architecture.
-        public let architecture: String
+        package let architecture: String
         /// Whether the slice is signed at all.
-        public let signed: Bool
+        package let signed: Bool
         /// Whether the signature is ad hoc.
-        public let adHoc: Bool
+        package let adHoc: Bool
         /// Each CodeDirectory: hash type, cdhash, identifier, team, modified pages, special slots.
-        public let codeDirectories: [CodeDirectoryCheck]
+        package let codeDirectories: [CodeDirectoryCheck]
         /// The CMS signer's common name, if any.
-        public let signer: String?
+        package let signer: String?
         /// Whether the CMS signature's mathematics hold (nil without CMS).
-        public let cmsValid: Bool?
+        package let cmsValid: Bool?
     }
 
     /// The resource seal's verdict.
-    public struct Resources: Encodable, Sendable {
+    package struct Resources: Encodable, Sendable {
         /// Files and nested code compared.
-        public let checked: Int
+        package let checked: Int
         /// Files whose bytes differ from the seal.
-        public let modified: [String]
+        package let modified: [String]
         /// Sealed files that are gone.
-        public let missing: [String]
+        package let missing: [String]
         /// Files the seal does not cover.
-        public let added: [String]
+        package let added: [String]
         /// Nested code whose CodeDirectory hash is not the sealed one.
-        public let nestedCodeChanged: [String]
+        package let nestedCodeChanged: [String]
     }
 
     /// The rules `verify` applies, with their catalogue severities.
-    public static let rules: [Rule] =
+    package static let rules: [Rule] =
         ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
 
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
-    public static let trustRules: [Rule] = [
+    package static let trustRules: [Rule] = [
         SignatureVerifier.rules.signerExpired, SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.noCMS,
         SignatureVerifier.rules.chainCertificateExpired, SignatureVerifier.rules.chainInvalid,
     ]
 
     /// The rules `verify` applies, with `--strict` raising the trust rules to errors.
-    public static func rules(strict: Bool) -> [Rule] {
+    package static func rules(strict: Bool) -> [Rule] {
         guard strict else { return rules }
         let trust = Set(trustRules.map(\.id))
         return rules.map { trust.contains($0.id) ? $0.withSeverity(.error) : $0 }
     }
 
     /// What was verified.
-    public let target: String
+    package let target: String
     /// Every signed executable, the main app first.
-    public let subjects: [Subject]
+    package let subjects: [Subject]
     /// Problems (breaking integrity) and notes (trust, expiry, unchecked slots).
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// Which rules were carried out.
-    public let coverage: RuleCoverage
+    package let coverage: RuleCoverage
     /// Why the resource seal was not compared with the bundles' files (`--no-resources`, or a bare Mach-O, which has
     /// no bundle); nil when it was.
-    public let resourcesNotChecked: String?
+    package let resourcesNotChecked: String?
 
     /// Why the seal's comparison is left out with `--no-resources`.
-    public static let resourcesSkippedReason =
+    package static let resourcesSkippedReason =
         "--no-resources; codesign --verify compares the seal with the bundles' files and nested code"
 
     /// Verifies an ipa's bundles or a bare Mach-O.
@@ -99,7 +99,7 @@ public struct VerifyReport: Sendable {
     ///   - now: The time certificate expiry is judged at.
     ///   - limits: What an ipa may hold (members, sizes).
     /// - Throws: ``InputError`` when the target cannot be read.
-    public static func verify(
+    package static func verify(
         path: String,
         resources: Bool = true,
         now: Date = Date(),
@@ -230,10 +230,10 @@ public struct VerifyReport: Sendable {
     }
 
     /// Whether every subject's integrity holds (the `valid` key of `verify --format json`).
-    public var isValid: Bool { !subjects.isEmpty && subjects.allSatisfy(\.valid) }
+    package var isValid: Bool { !subjects.isEmpty && subjects.allSatisfy(\.valid) }
 
     /// The `subjects` section: one line per executable with its verdict, then its slices.
-    public func section() throws -> ReportSection {
+    package func section() throws -> ReportSection {
         var lines: [StyledLine] = []
         for subject in subjects {
             var line = StyledLine()

@@ -1,11 +1,11 @@
-public import IPACheckAASA
-public import IPACheckReport
+package import IPACheckAASA
+package import IPACheckReport
 
 /// The path a tap on a link takes, step by step, for support triage ("why does this link open Safari?"): the
 /// ``LinkModel``'s answer for one URL, as data; the text for people is rendered from the same data.
-public struct LinkExplanation: Encodable, Sendable {
+package struct LinkExplanation: Encodable, Sendable {
     /// Whether the link opens the app.
-    public enum Verdict: String, Encodable, Sendable {
+    package enum Verdict: String, Encodable, Sendable {
         /// A tap opens the app: nothing the gate reports as an error stands on the path.
         case opens
         /// A tap opens the browser.
@@ -13,91 +13,91 @@ public struct LinkExplanation: Encodable, Sendable {
     }
 
     /// One associated-domains entry that claims the URL's host, as the build signs it.
-    public struct Claim: Encodable, Sendable {
+    package struct Claim: Encodable, Sendable {
         /// The bundle whose signature holds it.
-        public let bundle: String
+        package let bundle: String
         /// The bundle's application identifier.
-        public let appID: String?
+        package let appID: String?
         /// The entry as signed (`applinks:example.com?mode=developer`).
-        public let entry: String
+        package let entry: String
         /// The host it names (without `*.`).
-        public let host: String
+        package let host: String
         /// Whether it is a `*.` entry.
-        public let wildcard: Bool
+        package let wildcard: Bool
         /// `developer`, `managed` or `developer+managed`, when it has a mode.
-        public let mode: String?
+        package let mode: String?
         /// Why iOS ignores it for this build, when it does.
-        public let ignored: String?
+        package let ignored: String?
     }
 
     /// One copy of a host's AASA the run looked at, and what was observed of it.
-    public struct Copy: Encodable, Sendable {
+    package struct Copy: Encodable, Sendable {
         /// Which copy: `origin` (the host's own), `cdn` (Apple's) or `file` (`--aasa-dir`).
-        public let copy: String
+        package let copy: String
         /// The host whose file it is.
-        public let host: String
+        package let host: String
         /// The URL fetched or the file read.
-        public let location: String?
+        package let location: String?
         /// The HTTP status, for a copy fetched over the network that answered.
-        public let status: Int?
+        package let status: Int?
         /// `Content-Type` as served.
-        public let contentType: String?
+        package let contentType: String?
         /// The body's size in bytes.
-        public let bytes: Int?
+        package let bytes: Int?
         /// Apple's CDN `Apple-Failure-Reason`, when it sent one.
-        public let failureReason: String?
+        package let failureReason: String?
         /// Apple's CDN `Apple-Failure-Details`, when it sent them.
-        public let failureDetails: [String: String]?
+        package let failureDetails: [String: String]?
         /// Why the copy could not be fetched or read, when it could not.
-        public let problem: String?
+        package let problem: String?
         /// Whether the copy parsed as an AASA document.
-        public let usable: Bool
+        package let usable: Bool
         /// Whether this is the copy devices read.
-        public let devicesRead: Bool
+        package let devicesRead: Bool
         /// Whether this copy answers otherwise than the origin's file for the app (Apple's CDN not refreshed yet).
-        public let stale: Bool
+        package let stale: Bool
         /// `Cache-Control: max-age` of a CDN answer, in seconds.
-        public let maxAgeSeconds: Int?
+        package let maxAgeSeconds: Int?
         /// `Age` of a CDN answer, in seconds.
-        public let ageSeconds: Int?
+        package let ageSeconds: Int?
         /// When the CDN's edge is expected to ask again, for a stale or missing CDN copy (ISO 8601).
-        public let expectedRefresh: String?
+        package let expectedRefresh: String?
         /// Why no refresh time can be given, when it cannot.
-        public let refreshNote: String?
+        package let refreshNote: String?
     }
 
     /// What the rules of the copy devices read decide for the URL.
-    public struct Decision: Encodable, Sendable {
+    package struct Decision: Encodable, Sendable {
         /// The app ID the rules were read for.
-        public let appID: String
+        package let appID: String
         /// Which copy decided, as findings name it.
-        public let document: String
+        package let document: String
         /// `match`, `block` or `none`, as `ipacheck match` says.
-        public let verdict: AASAVerdict
+        package let verdict: AASAVerdict
         /// The deciding rule, when one decides.
-        public let rule: AASARuleReference?
+        package let rule: AASARuleReference?
         /// Why, in one sentence.
-        public let why: String
+        package let why: String
         /// Every rule tried, in order.
-        public let trace: [AASATraceStep]
+        package let trace: [AASATraceStep]
         /// The origin's answer, when devices read Apple's CDN copy and the origin's file answers otherwise.
-        public let origin: AASAMatchResult.OriginAnswer?
+        package let origin: AASAMatchResult.OriginAnswer?
     }
 
     /// A reason outside the files why a correctly configured link may still open Safari, shown only where it
     /// applies.
-    public struct Cause: Encodable, Sendable {
+    package struct Cause: Encodable, Sendable {
         /// A stable name (`typedURL`, `sameDomain`, `inAppBrowser`, `openInSafariChoice`, `installedBeforeChange`,
         /// `staleCDN`, `developerMode`, `cdnBlocked`).
-        public let cause: String
+        package let cause: String
         /// What to check or tell the customer, in one or two sentences.
-        public let detail: String
+        package let detail: String
     }
 
     /// One step of the path and how it went.
-    public struct Step: Encodable, Sendable {
+    package struct Step: Encodable, Sendable {
         /// How the step went.
-        public enum Status: String, Encodable, Sendable {
+        package enum Status: String, Encodable, Sendable {
             /// The step holds.
             case pass
             /// The step breaks the path: the link opens in the browser.
@@ -109,25 +109,25 @@ public struct LinkExplanation: Encodable, Sendable {
         }
 
         /// What the step checks (`URL`, `claim`, `build`, `entry`, `AASA`, `rules`, `causes`).
-        public let name: String
+        package let name: String
         /// How it went.
-        public let status: Status
+        package let status: Status
         /// One line saying what was found.
-        public let summary: String
+        package let summary: String
         /// More lines for people (a rendering of the facts below).
-        public var details: [String] = []
+        package var details: [String] = []
         /// The entries claiming the host (`claim`, `entry`).
-        public var claims: [Claim]?
+        package var claims: [Claim]?
         /// The copies of the host's file looked at (`AASA`).
-        public var copies: [Copy]?
+        package var copies: [Copy]?
         /// Which copy devices read, and why that one (`AASA`).
-        public var devicesRead: String?
+        package var devicesRead: String?
         /// What the rules decide (`rules`).
-        public var decision: Decision?
+        package var decision: Decision?
         /// The gate's findings that break this step.
-        public var findings: [Finding]?
+        package var findings: [Finding]?
         /// The causes outside the files that apply (`causes`).
-        public var causes: [Cause]?
+        package var causes: [Cause]?
 
         init(name: String, status: Status, summary: String, details: [String] = []) {
             self.name = name
@@ -138,33 +138,33 @@ public struct LinkExplanation: Encodable, Sendable {
     }
 
     /// The URL explained.
-    public let url: String
+    package let url: String
     /// Whether the link opens the app.
-    public let verdict: Verdict
+    package let verdict: Verdict
     /// The bundle that opens it, or the one the explanation follows when it breaks.
-    public let bundle: String?
+    package let bundle: String?
     /// That bundle's application identifier.
-    public let appID: String?
+    package let appID: String?
     /// The steps, in the order iOS takes them.
-    public let steps: [Step]
+    package let steps: [Step]
     /// The AASA copies looked at.
-    public let copies: [Copy]
+    package let copies: [Copy]
     /// The deciding rule of the copy devices read, when one decides.
-    public let rule: AASARuleReference?
+    package let rule: AASARuleReference?
     /// The gate's findings that bear on this URL, worst first.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// One sentence saying where it breaks, or which bundle opens it.
-    public let conclusion: String
+    package let conclusion: String
 
     /// Whether the link opens the app (the verdict as a flag).
-    public var opensApp: Bool { verdict == .opens }
+    package var opensApp: Bool { verdict == .opens }
 
     private enum CodingKeys: String, CodingKey {
         case url, verdict, opensApp, bundle, appID, steps, copies, rule, findings, conclusion
     }
 
     /// Encodes the explanation (`opensApp` repeats the verdict for older consumers).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)
         try container.encode(verdict, forKey: .verdict)
@@ -180,7 +180,7 @@ public struct LinkExplanation: Encodable, Sendable {
 
     /// The explanation for people; the URL, the details and the conclusion quote inputs (the ipa, the AASA, a
     /// server's answer), so each is made visible (``UntrustedText``) before it is styled.
-    public func text(style: TextStyle = .plain) -> String {
+    package func text(style: TextStyle = .plain) -> String {
         let visible = UntrustedText.visibleOnOneLine
         var out = style.bold(visible(url)) + "\n"
         for (index, step) in steps.enumerated() {

@@ -30,7 +30,7 @@ extension LinkModel {
     /// the bundle claims the host, iOS uses the entry for this build, nothing the gate reports as an error stands
     /// on the path (the build, the entry, the profile's grant, the mode, the host's file), and the copy devices read
     /// sends the URL to the app.
-    public func explain(_ url: String) -> LinkExplanation {
+    package func explain(_ url: String) -> LinkExplanation {
         var steps: [LinkExplanation.Step] = []
         func breaks(_ conclusion: String, findings: [Finding] = [], evaluation: Evaluation? = nil) -> LinkExplanation {
             var shown = steps

@@ -1,16 +1,16 @@
 import Foundation
-public import IPACheckAASA
+package import IPACheckAASA
 import IPACheckLinks
-public import IPACheckReport
+package import IPACheckReport
 import IPACheckSites
 
 /// Links for a tester to tap: for every bundle × applinks domain × rule of the copy devices read, a URL the rule
 /// decides, and what a tap on it should do.
-public struct LinkSheet: Encodable, Sendable {
+package struct LinkSheet: Encodable, Sendable {
     /// One URL to tap.
-    public struct Link: Encodable, Sendable {
+    package struct Link: Encodable, Sendable {
         /// What a tap should do.
-        public enum Expected: String, Encodable, Sendable {
+        package enum Expected: String, Encodable, Sendable {
             /// Open the app.
             case opens
             /// Stay on the web (an exclude rule decides it).
@@ -18,47 +18,47 @@ public struct LinkSheet: Encodable, Sendable {
         }
 
         /// The URL.
-        public let url: String
+        package let url: String
         /// What a tap should do: what `ipacheck match` answers for it (`match` → opens, `block` → stays).
-        public let expected: Expected
+        package let expected: Expected
         /// The app ID the rule is for.
-        public let appID: String
+        package let appID: String
         /// The bundle that claims the domain.
-        public let bundle: String
+        package let bundle: String
         /// The entry that claims it (`applinks:example.com`).
-        public let entry: String
+        package let entry: String
         /// The rule that decides the URL.
-        public let rule: AASARuleReference
+        package let rule: AASARuleReference
         /// Why, as `match` says it.
-        public let why: String
+        package let why: String
     }
 
     /// A rule or domain no link could be made for, and why.
-    public struct Skipped: Encodable, Sendable {
+    package struct Skipped: Encodable, Sendable {
         /// The bundle.
-        public let bundle: String
+        package let bundle: String
         /// The entry.
-        public let entry: String
+        package let entry: String
         /// The rule, when one rule was passed over.
-        public let rule: AASARuleReference?
+        package let rule: AASARuleReference?
         /// Why no link is given.
-        public let reason: String
+        package let reason: String
     }
 
     /// The links, by bundle, then entry, then rule.
-    public let links: [Link]
+    package let links: [Link]
     /// What was passed over.
-    public let skipped: [Skipped]
+    package let skipped: [Skipped]
     /// The gate's errors that stop every link of the build (it will not install or run as distributed): the links
     /// still say what the AASA files decide, and a tester is told why none may open.
-    public let buildErrors: [Finding]
+    package let buildErrors: [Finding]
 }
 
 extension LinkModel {
     /// The links a tester taps to try every rule of every applinks domain the build claims, each placed where no
     /// earlier rule decides it first; every expectation is the matcher's own answer for the URL, so it is what
     /// `ipacheck match` answers.
-    public func linkSheet() -> LinkSheet {
+    package func linkSheet() -> LinkSheet {
         var links: [LinkSheet.Link] = []
         var skipped: [LinkSheet.Skipped] = []
         for claim in claims where claim.domain.service == .applinks {

@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 import IPACheckAASA
 import IPACheckBundle
-public import IPACheckLinks
-public import IPACheckReport
-public import IPACheckSigning
-public import IPACheckSites
+package import IPACheckLinks
+package import IPACheckReport
+package import IPACheckSigning
+package import IPACheckSites
 
 /// What iOS will do with one build's associated domains, computed once by the gate and rendered by every command:
 /// each bundle's entries as signed (and whether iOS uses them for this build), each host's copies of the AASA and
@@ -12,32 +12,32 @@ public import IPACheckSites
 ///
 /// `check` reports its findings, `explain` traces one URL through it (``explain(_:)``): no command judges a link
 /// on its own, so a verdict one command gives is the verdict every command gives.
-public struct LinkModel: Sendable {
+package struct LinkModel: Sendable {
     /// One associated-domains entry of one bundle, as iOS takes it for this build.
-    public struct Claim: Sendable {
+    package struct Claim: Sendable {
         /// The bundle whose signature holds the entry (`Payload/App.app`).
-        public let bundle: String
+        package let bundle: String
         /// The bundle's signed `application-identifier`, which the AASA must list.
-        public let appID: String?
+        package let appID: String?
         /// The entry as signed.
-        public let domain: AssociatedDomain
+        package let domain: AssociatedDomain
         /// The file that serves the entry; `nil` when iOS ignores the entry for this build (``ignored``).
-        public let target: AASAFetchTarget?
+        package let target: AASAFetchTarget?
         /// Why iOS ignores the entry for this build, when it does.
-        public let ignored: String?
+        package let ignored: String?
     }
 
     /// Every entry of every bundle, the main app first, in the signed order.
-    public let claims: [Claim]
+    package let claims: [Claim]
     /// The findings the gate kept for the build (suppressed ones are not among them), worst first.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The distribution the build was judged for.
-    public let distribution: Distribution?
+    package let distribution: Distribution?
     /// Why the build itself (archive, signature, seal, profile, distribution) was not checked, when it was not: a
     /// project's entitlements file is not a build.
-    public let buildNotChecked: String?
+    package let buildNotChecked: String?
     /// The time the run judged at: when a CDN copy's cache is expected to refresh is counted from it.
-    public let now: Date
+    package let now: Date
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 
@@ -67,12 +67,12 @@ public struct LinkModel: Sendable {
     }
 
     /// The copy devices read for `target`, or `nil` when its host was not fetched.
-    public func deviceCopy(_ target: AASAFetchTarget) -> DeviceCopy? {
+    package func deviceCopy(_ target: AASAFetchTarget) -> DeviceCopy? {
         documents.deviceCopy(target)
     }
 
     /// What the run observed of `target`'s host (origin or `--aasa-dir` file, CDN), or `nil` when not fetched.
-    public func site(_ target: AASAFetchTarget) -> AASASiteReport? {
+    package func site(_ target: AASAFetchTarget) -> AASASiteReport? {
         documents.report(for: target)
     }
 

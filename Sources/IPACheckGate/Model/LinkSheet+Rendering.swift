@@ -1,10 +1,10 @@
 import IPACheckAASA
-public import IPACheckReport
+package import IPACheckReport
 
 extension LinkSheet {
     /// The links for people, by bundle and entry; URLs and reasons quote the AASA, so each is made visible
     /// (``UntrustedText``) before it is styled.
-    public func text(style: TextStyle = .plain) -> String {
+    package func text(style: TextStyle = .plain) -> String {
         let visible = UntrustedText.visibleOnOneLine
         var out = ""
         if !buildErrors.isEmpty {
@@ -32,7 +32,7 @@ extension LinkSheet {
 
     /// One self-contained page (no network resources) a tester opens on a device and taps through, grouped by app
     /// and domain, with the expected outcome beside each link.
-    public var html: String {
+    package var html: String {
         let text = JUnitRenderer.escapeText
         let attribute = JUnitRenderer.escapeAttribute
         var out = """

@@ -1,13 +1,13 @@
 import Foundation
-public import IPACheckReport
+package import IPACheckReport
 
 /// One string of `com.apple.developer.associated-domains`, `service:host[?mode=…]`, parsed the way iOS reads
 /// it, with every reason iOS would reject or ignore it kept as data, never dropped (Apple's associated-domains entitlement page and TN3155).
 ///
 /// Encodes as the contract's `domains` JSON object: `entry`, `service`, `host`, `wildcard`, `mode`.
-public struct AssociatedDomain: Hashable, Sendable {
+package struct AssociatedDomain: Hashable, Sendable {
     /// The service before the colon.
-    public enum Service: Hashable, Sendable {
+    package enum Service: Hashable, Sendable {
         /// Universal links.
         case applinks
         /// Shared web credentials, passkeys, Password AutoFill.
@@ -22,10 +22,10 @@ public struct AssociatedDomain: Hashable, Sendable {
         case unknown(String)
 
         /// The services Apple documents.
-        public static let known: [Service] = [.applinks, .webcredentials, .appclips, .activitycontinuation, .authsrv]
+        package static let known: [Service] = [.applinks, .webcredentials, .appclips, .activitycontinuation, .authsrv]
 
         /// The service's name as written in entitlements.
-        public var name: String {
+        package var name: String {
             switch self {
             case .applinks: "applinks"
             case .webcredentials: "webcredentials"
@@ -42,7 +42,7 @@ public struct AssociatedDomain: Hashable, Sendable {
     }
 
     /// An alternate mode (`?mode=…`), which routes the lookup around Apple's CDN.
-    public enum Mode: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Mode: String, Hashable, Sendable, Codable, CaseIterable {
         /// Only devices in developer mode, and only development-signed apps.
         case developer
         /// Only devices under an MDM profile that allows the domain.
@@ -51,53 +51,53 @@ public struct AssociatedDomain: Hashable, Sendable {
         case developerAndManaged = "developer+managed"
 
         /// Whether the mode requires developer mode (and so a development-signed app).
-        public var requiresDevelopmentSigning: Bool { self != .managed }
+        package var requiresDevelopmentSigning: Bool { self != .managed }
     }
 
     /// Something about an entry iOS rejects, ignores or treats differently than its author likely meant.
-    public struct Problem: Hashable, Sendable {
+    package struct Problem: Hashable, Sendable {
         /// The rule it breaks.
-        public let rule: Rule
+        package let rule: Rule
         /// What is wrong with this entry, in one sentence.
-        public let message: String
+        package let message: String
         /// Advice for this entry, when the rule's generic fix does not fit it.
-        public var fix: String? = nil
+        package var fix: String? = nil
     }
 
     /// The string exactly as written in the entitlement.
-    public var entry: String
+    package var entry: String
     /// The service.
-    public var service: Service
+    package var service: Service
     /// The host, lower-cased, IDN labels as A-labels (punycode), without a leading `*.`.
     ///
     /// It is what remains after removing any scheme, port, path or query, so a report can still name the
     /// domain. It is also where the
     /// AASA file is fetched from: for `*.example.com`, Apple reads `example.com`'s file (TN3155).
-    public var host: String
+    package var host: String
     /// Whether the entry starts with `*.` (subdomains only, never the apex itself).
-    public var wildcard: Bool
+    package var wildcard: Bool
     /// The alternate mode, if any (and known).
-    public var mode: Mode?
+    package var mode: Mode?
     /// What is wrong with the entry; empty for a clean entry.
-    public var problems: [Problem]
+    package var problems: [Problem]
     /// The entry's position in the signed `com.apple.developer.associated-domains` array, counting every element
     /// (non-strings too), as ``AssociatedDomains/from(entitlements:bundle:pendingSetting:)`` read it; `nil` for an
     /// entry parsed on its own.
-    public var index: Int?
+    package var index: Int?
 
     /// Whether iOS would use the entry at all: no problem of error severity, and no Xcode build setting in it (an
     /// entitlements file's setting is unknown until Xcode signs; a signed one was never substituted).
-    public var isUsable: Bool {
+    package var isUsable: Bool {
         !Self.holdsBuildSetting(entry) && !problems.contains { $0.rule.severity == .error }
     }
 
     /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
-    public static func holdsBuildSetting(_ text: String) -> Bool {
+    package static func holdsBuildSetting(_ text: String) -> Bool {
         text.contains("$(") || text.contains("${")
     }
 
     /// Parses one entitlement string.
-    public static func parse(entry: String) -> AssociatedDomain {
+    package static func parse(entry: String) -> AssociatedDomain {
         var parser = EntryParser(entry: entry)
         return parser.run()
     }
@@ -109,7 +109,7 @@ extension AssociatedDomain: Encodable {
     }
 
     /// Encodes the contract's keys; `mode` is `null` when absent.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entry, forKey: .entry)
         try container.encode(service.name, forKey: .service)

@@ -1,14 +1,14 @@
-public import IPACheckReport
+package import IPACheckReport
 
 /// The `ENT0xx` rules about associated-domain entries.
 ///
 /// Sources: Apple's entitlement page and "Configuring an
 /// associated domain", TN3155.
-public enum AssociatedDomainRules {
+package enum AssociatedDomainRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// `count` distinct `applinks:` entries, one a line, for the examples of ``tooMany``.
         private static func entries(_ count: Int) -> String {
@@ -16,7 +16,7 @@ public enum AssociatedDomainRules {
         }
 
         /// ENT001.
-        public let notAnArray = Rule(
+        package let notAnArray = Rule(
             "ENT001",
             .error,
             "associated domains entitlement is not an array of strings",
@@ -25,7 +25,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT002.
-        public let empty = Rule(
+        package let empty = Rule(
             "ENT002",
             .note,
             "associated domains entitlement is empty",
@@ -39,7 +39,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT003.
-        public let unknownService = Rule(
+        package let unknownService = Rule(
             "ENT003",
             .error,
             "unknown associated-domain service",
@@ -54,7 +54,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT004.
-        public let scheme = Rule(
+        package let scheme = Rule(
             "ENT004",
             .error,
             "scheme in associated domain",
@@ -68,7 +68,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT005.
-        public let path = Rule(
+        package let path = Rule(
             "ENT005",
             .error,
             "path in associated domain",
@@ -83,7 +83,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT006.
-        public let trailingSlash = Rule(
+        package let trailingSlash = Rule(
             "ENT006",
             .error,
             "trailing slash in associated domain",
@@ -97,7 +97,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT007.
-        public let port = Rule(
+        package let port = Rule(
             "ENT007",
             .error,
             "port in associated domain",
@@ -112,7 +112,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT008.
-        public let query = Rule(
+        package let query = Rule(
             "ENT008",
             .error,
             "query in associated domain",
@@ -126,7 +126,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT009.
-        public let unknownMode = Rule(
+        package let unknownMode = Rule(
             "ENT009",
             .error,
             "unknown alternate mode",
@@ -140,7 +140,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT010.
-        public let misplacedWildcard = Rule(
+        package let misplacedWildcard = Rule(
             "ENT010",
             .error,
             "wildcard not at the start",
@@ -155,7 +155,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT011.
-        public let appClipWildcard = Rule(
+        package let appClipWildcard = Rule(
             "ENT011",
             .error,
             "wildcard in an App Clip domain",
@@ -169,7 +169,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT012.
-        public let unexpandedVariable = Rule(
+        package let unexpandedVariable = Rule(
             "ENT012",
             .error,
             "unexpanded build setting in associated domain",
@@ -183,7 +183,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT013.
-        public let emptyHost = Rule(
+        package let emptyHost = Rule(
             "ENT013",
             .error,
             "associated domain without a domain",
@@ -197,7 +197,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT014.
-        public let uppercase = Rule(
+        package let uppercase = Rule(
             "ENT014",
             .note,
             "upper case in associated domain",
@@ -212,7 +212,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT015.
-        public let internationalized = Rule(
+        package let internationalized = Rule(
             "ENT015",
             .note,
             "internationalized domain",
@@ -227,7 +227,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT016.
-        public let invalidHost = Rule(
+        package let invalidHost = Rule(
             "ENT016",
             .error,
             "invalid domain name",
@@ -242,7 +242,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT017.
-        public let notFullyQualified = Rule(
+        package let notFullyQualified = Rule(
             "ENT017",
             .warning,
             "not a fully qualified domain",
@@ -257,7 +257,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT018.
-        public let duplicate = Rule(
+        package let duplicate = Rule(
             "ENT018",
             .warning,
             "duplicate associated domain",
@@ -277,7 +277,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT019.
-        public let tooMany = Rule(
+        package let tooMany = Rule(
             "ENT019",
             .warning,
             "many associated domains",
@@ -292,7 +292,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT020.
-        public let wildcardWithoutApex = Rule(
+        package let wildcardWithoutApex = Rule(
             "ENT020",
             .note,
             "wildcard without its apex",
@@ -306,7 +306,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT021.
-        public let whitespace = Rule(
+        package let whitespace = Rule(
             "ENT021",
             .error,
             "whitespace in associated domain",
@@ -320,7 +320,7 @@ public enum AssociatedDomainRules {
         )
 
         /// ENT022.
-        public let developerModeInDistribution = Rule(
+        package let developerModeInDistribution = Rule(
             "ENT022",
             .error,
             "developer mode domain in a distribution build",
@@ -331,6 +331,6 @@ public enum AssociatedDomainRules {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
 }

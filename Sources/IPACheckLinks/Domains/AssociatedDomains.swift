@@ -1,20 +1,20 @@
-public import IPACheckPlist
-public import IPACheckReport
+package import IPACheckPlist
+package import IPACheckReport
 
 /// Reads `com.apple.developer.associated-domains` from an entitlements dictionary into ``AssociatedDomain``s
 /// plus findings for each entry and for the list as a whole.
-public enum AssociatedDomains {
+package enum AssociatedDomains {
     /// The entitlement key.
-    public static let key = "com.apple.developer.associated-domains"
+    package static let key = "com.apple.developer.associated-domains"
     /// The boolean entitlement an app needs to accept MDM-supplied associated domains.
-    public static let mdmManagedKey = "com.apple.developer.associated-domains.mdm-managed"
+    package static let mdmManagedKey = "com.apple.developer.associated-domains.mdm-managed"
     /// More entries than this draws ``AssociatedDomainRules/tooMany``; Apple's guide advises about 20 to 30.
-    public static let recommendedMaximum = 30
+    package static let recommendedMaximum = 30
     /// The most entries read; a hostile entitlement with more is cut short (and reported).
-    public static let readLimit = 10_000
+    package static let readLimit = 10_000
 
     /// `com.apple.developer.associated-domains[index]`, where findings about one element point.
-    public static func location(of index: Int) -> String {
+    package static func location(of index: Int) -> String {
         "\(key)[\(index)]"
     }
 
@@ -33,7 +33,7 @@ public enum AssociatedDomains {
     ///     build setting (`$(NAME)`): Xcode substitutes it when it signs, so the entry is listed with this rule as
     ///     its only problem and left out of the checks (``AssociatedDomain/isUsable`` is false). `nil` for signed
     ///     entitlements, where such an entry was never substituted and iOS reads it literally (ENT012).
-    public static func from(
+    package static func from(
         entitlements: PlistValue,
         bundle: String? = nil,
         pendingSetting: Rule? = nil
@@ -158,7 +158,7 @@ public enum AssociatedDomains {
     ///
     /// The `check` command calls this with ``EntitlementComparison/signingKind(signed:profile:)``; nothing is
     /// reported when the signing kind is unknown (`nil`).
-    public static func alternateModeFindings(
+    package static func alternateModeFindings(
         _ domains: [AssociatedDomain],
         signing: SigningKind?,
         bundle: String? = nil

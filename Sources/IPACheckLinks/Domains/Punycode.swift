@@ -4,7 +4,7 @@ import Foundation
 /// and the host of a URL must compare as the same lower-case A-label (`bücher.example` → `xn--bcher-kva.example`).
 ///
 /// Only encoding is implemented; nothing in ipacheck decodes A-labels.
-public enum Punycode {
+package enum Punycode {
     private static let base = 36
     private static let tMin = 1
     private static let tMax = 26
@@ -19,7 +19,7 @@ public enum Punycode {
     ///
     /// Basic (ASCII) code points are copied as they are, case included. Returns `nil` on overflow, which only
     /// absurdly long inputs reach, or for input longer than 256 scalars.
-    public static func encode(_ input: String) -> String? {
+    package static func encode(_ input: String) -> String? {
         let scalars = input.unicodeScalars.map { Int($0.value) }
         guard scalars.count <= maximumInputScalars else { return nil }
         var output: [UInt8] = scalars.filter { $0 < initialN }.map { UInt8($0) }
@@ -68,7 +68,7 @@ public enum Punycode {
     ///
     /// Returns `nil` when a label cannot be encoded. This is not full UTS #46 (no mapping table, no bidi
     /// rules); it is what makes `München.de` and `xn--mnchen-3ya.de` compare equal.
-    public static func toASCII(host: String) -> String? {
+    package static func toASCII(host: String) -> String? {
         let normalized = host.precomposedStringWithCanonicalMapping.lowercased()
         let dots: Set<Character> = [".", "\u{3002}", "\u{FF0E}", "\u{FF61}"]
         let labels = normalized.split(omittingEmptySubsequences: false, whereSeparator: { dots.contains($0) })

@@ -1,8 +1,8 @@
-public import IPACheckAASA
+package import IPACheckAASA
 
 /// The AASA files fetched for the App Flip and Firebase checks (origin and CDN copy per host), answering their
 /// match questions through IPACheckAASA's matcher, so the checks themselves never touch the network.
-public struct AASADocumentSet: Sendable {
+package struct AASADocumentSet: Sendable {
     private enum Entry: Sendable {
         case document(AASADocument)
         case failure(String)
@@ -16,20 +16,20 @@ public struct AASADocumentSet: Sendable {
     private var entries: [Key: Entry] = [:]
 
     /// Creates an empty set; every question is then `unavailable`.
-    public init() {}
+    package init() {}
 
     /// Records the parsed file of `host` as served by `copy`.
-    public mutating func add(_ document: AASADocument, host: String, copy: AASACopy) {
+    package mutating func add(_ document: AASADocument, host: String, copy: AASACopy) {
         entries[Key(host: host.lowercased(), copy: copy)] = .document(document)
     }
 
     /// Records why `host`'s `copy` could not be used (HTTP status, redirect, parse error, ...).
-    public mutating func addFailure(_ reason: String, host: String, copy: AASACopy) {
+    package mutating func addFailure(_ reason: String, host: String, copy: AASACopy) {
         entries[Key(host: host.lowercased(), copy: copy)] = .failure(reason)
     }
 
     /// The matcher the checks take.
-    public var matcher: AASALinkMatcher {
+    package var matcher: AASALinkMatcher {
         let entries = self.entries
         // The copies fetched for the host; with none at all, the origin is still asked, so a check about a host
         // nobody fetched says so ("not fetched") instead of passing in silence.

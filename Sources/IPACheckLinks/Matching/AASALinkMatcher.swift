@@ -1,5 +1,5 @@
 /// Which copy of an AASA file a match question is about.
-public enum AASACopy: String, Hashable, Sendable, Codable, CaseIterable {
+package enum AASACopy: String, Hashable, Sendable, Codable, CaseIterable {
     /// The file served by the host itself (`https://HOST/.well-known/apple-app-site-association`).
     case origin
     /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/HOST`), the one devices fetch.
@@ -9,18 +9,18 @@ public enum AASACopy: String, Hashable, Sendable, Codable, CaseIterable {
 /// A question for the AASA matcher.
 ///
 /// Would `url` open app `appID`, according to copy `copy` of `host`'s AASA?
-public struct AASAMatchRequest: Hashable, Sendable {
+package struct AASAMatchRequest: Hashable, Sendable {
     /// The host whose AASA decides (the entry host, or the apex for a `*.` entry).
-    public var host: String
+    package var host: String
     /// The full URL, query included, as iOS receives it.
-    public var url: String
+    package var url: String
     /// `APPIDPREFIX.bundle.id`, from the `application-identifier` entitlement.
-    public var appID: String
+    package var appID: String
     /// Which copy of the file.
-    public var copy: AASACopy
+    package var copy: AASACopy
 
     /// Creates a question.
-    public init(host: String, url: String, appID: String, copy: AASACopy) {
+    package init(host: String, url: String, appID: String, copy: AASACopy) {
         self.host = host
         self.url = url
         self.appID = appID
@@ -29,7 +29,7 @@ public struct AASAMatchRequest: Hashable, Sendable {
 }
 
 /// The matcher's answer, as the App Flip and Firebase checks need it.
-public enum AASAMatchOutcome: Hashable, Sendable {
+package enum AASAMatchOutcome: Hashable, Sendable {
     /// A rule for the app matches: iOS opens the app.
     case match
     /// An `exclude` / `NOT` rule stops the URL first; `why` names the rule.
@@ -41,7 +41,7 @@ public enum AASAMatchOutcome: Hashable, Sendable {
 }
 
 /// Answers AASA match questions from files the caller fetched beforehand (origin and CDN), so checks stay pure.
-public struct AASALinkMatcher: Sendable {
+package struct AASALinkMatcher: Sendable {
     private let copiesOf: @Sendable (String) -> [AASACopy]
     private let answer: @Sendable (AASAMatchRequest) -> AASAMatchOutcome
 
@@ -51,7 +51,7 @@ public struct AASALinkMatcher: Sendable {
     ///   - copies: The copies of a host's file that were fetched (the origin's, and Apple's CDN copy when it was
     ///     asked): the only ones a check should ask about.
     ///   - match: The answer to one question.
-    public init(
+    package init(
         copies: @escaping @Sendable (String) -> [AASACopy],
         match: @escaping @Sendable (AASAMatchRequest) -> AASAMatchOutcome
     ) {
@@ -60,10 +60,10 @@ public struct AASALinkMatcher: Sendable {
     }
 
     /// The copies of `host`'s file there is an answer about.
-    public func copies(of host: String) -> [AASACopy] { copiesOf(host) }
+    package func copies(of host: String) -> [AASACopy] { copiesOf(host) }
 
     /// The answer to one question.
-    public func callAsFunction(_ request: AASAMatchRequest) -> AASAMatchOutcome { answer(request) }
+    package func callAsFunction(_ request: AASAMatchRequest) -> AASAMatchOutcome { answer(request) }
 }
 
 /// How a universal-link host is claimed by an app's `applinks:` entries.

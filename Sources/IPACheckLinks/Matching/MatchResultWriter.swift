@@ -1,4 +1,4 @@
-public import IPACheckAASA
+package import IPACheckAASA
 import IPACheckReport
 
 /// Writes `ipacheck match` results as they are decided, so that a million-URL sitemap never sits in memory.
@@ -7,9 +7,9 @@ import IPACheckReport
 /// `{"results": [...]}` laid out as the other JSON outputs are (indented, sorted keys), with the same escaping
 /// (``UntrustedText/escapedInJSON(_:)``). Batches are formatted on any thread (``format(_:as:)``) and written in
 /// order.
-public final class MatchResultWriter {
+package final class MatchResultWriter {
     /// The output format.
-    public enum Format: Sendable {
+    package enum Format: Sendable {
         /// One line a URL; with explanations, the rules tried below it.
         case text
         /// `{"results": [...]}`.
@@ -17,27 +17,27 @@ public final class MatchResultWriter {
     }
 
     /// Results formatted, ready to be written in their place.
-    public struct Batch: Sendable {
+    package struct Batch: Sendable {
         let bytes: [UInt8]
         let count: Int
         let explained: Bool
         /// Whether every result of the batch was `match`.
-        public let everyURLMatches: Bool
+        package let everyURLMatches: Bool
     }
 
     /// The output format.
-    public let format: Format
+    package let format: Format
     private let sink: ([UInt8]) -> Void
     private var buffer: [UInt8] = []
     private var written = 0
     /// Whether every result so far was `match`.
-    public private(set) var everyURLMatches = true
+    package private(set) var everyURLMatches = true
 
     /// Bytes gathered before they are handed to the sink.
     static let flushBytes = 256 * 1024
 
     /// A writer handing its bytes to `sink` in pieces of about ``flushBytes``.
-    public init(format: Format, sink: @escaping ([UInt8]) -> Void) {
+    package init(format: Format, sink: @escaping ([UInt8]) -> Void) {
         self.format = format
         self.sink = sink
         buffer.reserveCapacity(Self.flushBytes + 4096)
@@ -45,7 +45,7 @@ public final class MatchResultWriter {
     }
 
     /// Writes formatted results after those written so far.
-    public func write(_ batch: Batch) {
+    package func write(_ batch: Batch) {
         guard batch.count > 0 else { return }
         if written > 0 { buffer.append(contentsOf: (format == .json ? ",\n" : batch.explained ? "\n" : "").utf8) }
         written += batch.count
@@ -60,7 +60,7 @@ public final class MatchResultWriter {
     }
 
     /// Ends the output and hands over what is left.
-    public func finish() {
+    package func finish() {
         if format == .json { buffer.append(contentsOf: "\n  ]\n}\n".utf8) }
         flush()
     }
@@ -72,7 +72,7 @@ public final class MatchResultWriter {
     }
 
     /// Results formatted as `format`.
-    public static func format(_ results: [AASAMatchResult], as format: Format) -> Batch {
+    package static func format(_ results: [AASAMatchResult], as format: Format) -> Batch {
         var out = Output()
         for (index, result) in results.enumerated() {
             out.append(result, trace: [], first: index == 0, as: format, explained: false)
@@ -86,7 +86,7 @@ public final class MatchResultWriter {
     }
 
     /// Explanations formatted as `format` (text shows the rules tried below each result; JSON only the results).
-    public static func format(_ explanations: [AASAMatchExplanation], as format: Format) -> Batch {
+    package static func format(_ explanations: [AASAMatchExplanation], as format: Format) -> Batch {
         var out = Output()
         for (index, explanation) in explanations.enumerated() {
             let trace = Array(explanation.textLines.dropFirst())

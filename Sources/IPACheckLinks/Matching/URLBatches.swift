@@ -3,10 +3,10 @@ import IPACheckBinary
 
 /// URLs from the command line and a list file, cut into batches that every core works on while the next ones are
 /// read, the results handed back in order: what lets `match --urls` use all cores while holding only a few batches.
-public enum URLBatches {
+package enum URLBatches {
     /// A run of URLs, kept as the bytes read: one buffer a batch, so that the reading thread allocates nothing per
     /// URL and each worker makes (and frees) its URLs' strings itself.
-    public struct Batch: Sendable {
+    package struct Batch: Sendable {
         private var bytes: [UInt8] = []
         /// Where each URL ends in `bytes` (each starts where the one before ends).
         private var ends: [Int] = []
@@ -14,7 +14,7 @@ public enum URLBatches {
         private var lines: [Int] = []
 
         /// The number of URLs.
-        public var count: Int { ends.count }
+        package var count: Int { ends.count }
 
         mutating func append(_ url: ArraySlice<UInt8>, line: Int?) {
             bytes.append(contentsOf: url)
@@ -29,7 +29,7 @@ public enum URLBatches {
         }
 
         /// `transform` applied to each URL and its list line (nil for a command-line URL), in order.
-        public func map<T>(_ transform: (_ url: String, _ line: Int?) throws -> T) rethrows -> [T] {
+        package func map<T>(_ transform: (_ url: String, _ line: Int?) throws -> T) rethrows -> [T] {
             var results: [T] = []
             results.reserveCapacity(ends.count)
             try forEachURL { bytes, line in results.append(try transform(String(decoding: bytes, as: UTF8.self), line))
@@ -38,7 +38,7 @@ public enum URLBatches {
         }
 
         /// Calls `body` with the bytes of each URL and its list line (nil for a command-line URL), in order.
-        public func forEachURL(_ body: (_ url: ArraySlice<UInt8>, _ line: Int?) throws -> Void) rethrows {
+        package func forEachURL(_ body: (_ url: ArraySlice<UInt8>, _ line: Int?) throws -> Void) rethrows {
             var start = 0
             for (end, line) in zip(ends, lines) {
                 try body(bytes[start..<end], line == 0 ? nil : line)
@@ -48,11 +48,11 @@ public enum URLBatches {
     }
 
     /// URLs in one batch.
-    public static let batchSize = 4096
+    package static let batchSize = 4096
 
     /// Batches being worked on at once: two per core (at most eight cores), so that no core waits for the reader
     /// or the writer, and memory stays a few batches whatever the list's length.
-    public static let batchesInFlight = 2 * min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    package static let batchesInFlight = 2 * min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
 
     /// Applies `transform` to every batch of URLs (first the command-line URLs, then the file's) on all cores, and
     /// calls `consume` with the results in the URLs' order, on the calling thread, while later batches are read
@@ -62,7 +62,7 @@ public enum URLBatches {
     /// own and are dropped).
     ///
     /// - Throws: What reading the file or `consume` throws.
-    public static func forEachResult<Result: Sendable>(
+    package static func forEachResult<Result: Sendable>(
         urls: [String],
         list: URLListFile?,
         transform: @escaping @Sendable (Batch) -> Result,

@@ -1,26 +1,26 @@
 import Foundation
-public import IPACheckReport
+package import IPACheckReport
 
 /// A file of URLs, one a line, read in fixed-size chunks so that a sitemap of any length takes the same memory.
 ///
 /// Blank lines and lines starting with `#` are skipped; spaces, tabs and a carriage return around a URL are
 /// trimmed. A pipe or other stream (`--urls -`, `<(…)`) is copied to a temporary file first, so that it can be read
 /// twice like a regular file: once to check every URL before anything is printed, once to match.
-public final class URLListFile {
+package final class URLListFile {
     /// The longest line accepted: far beyond any real URL, and what bounds a line's buffer.
-    public static let maximumLineBytes = 64 * 1024
+    package static let maximumLineBytes = 64 * 1024
     /// The bytes read from the file at a time.
     static let chunkBytes = 1 << 20
 
     /// The path as given, for messages.
-    public let path: String
+    package let path: String
     private let readablePath: String
     private let spooled: URL?
 
     /// Opens `path` (`-` is standard input).
     ///
     /// - Throws: ``InputError`` when the file cannot be opened, or a stream cannot be copied.
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         self.path = path
         let source = path == "-" ? "/dev/stdin" : path
         let resolved = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
@@ -52,7 +52,7 @@ public final class URLListFile {
     ///
     /// - Throws: ``InputError`` when the file cannot be read or a line is longer than ``maximumLineBytes``; any
     ///   error `body` throws.
-    public func forEachURLBytes(_ body: (_ url: ArraySlice<UInt8>, _ line: Int) throws -> Void) throws {
+    package func forEachURLBytes(_ body: (_ url: ArraySlice<UInt8>, _ line: Int) throws -> Void) throws {
         guard let handle = FileHandle(forReadingAtPath: readablePath) else {
             throw InputError("unreadable", file: path, "cannot be read")
         }

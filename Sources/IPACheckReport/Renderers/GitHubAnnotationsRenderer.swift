@@ -8,13 +8,13 @@
 /// Escaping follows the runner's parser (`@actions/core` `escapeData` / `escapeProperty`): in the message `%`,
 /// CR and LF become `%25`, `%0D`, `%0A`; in property values `:` and `,` also become `%3A`, `%2C`. Nothing a
 /// finding says can therefore end the line or start a command of its own.
-public struct GitHubAnnotationsRenderer: ReportRendering {
+package struct GitHubAnnotationsRenderer: ReportRendering {
     /// Creates the renderer.
-    public init() {}
+    package init() {}
 
     /// One `::error` per input that could not be read, one command per finding (suppressed ones as notices with
     /// their reason), then the summary line, which counts the rules not checked; ends with a newline.
-    public func render(_ report: Report) throws -> String {
+    package func render(_ report: Report) throws -> String {
         var lines: [String] = []
         for input in report.inputs {
             guard let error = input.error else { continue }
@@ -64,7 +64,7 @@ public struct GitHubAnnotationsRenderer: ReportRendering {
     }
 
     /// A command's message: `%` → `%25`, CR → `%0D`, LF → `%0A` (in that order, so escapes are not doubled).
-    public static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -78,7 +78,7 @@ public struct GitHubAnnotationsRenderer: ReportRendering {
     }
 
     /// A property value: as data, plus `:` → `%3A` and `,` → `%2C`, which would end the value.
-    public static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         var out = ""
         for scalar in escapeData(text).unicodeScalars {
             switch scalar {

@@ -8,12 +8,12 @@
 /// pass. An input that could not be read is a suite with one `<testcase>` holding an `<error>`. `tests`,
 /// `failures`, `errors` and `skipped` count test cases. No timestamps or durations, so the output is
 /// deterministic. Everything that came from an input is passed through ``UntrustedText/visible(_:)``.
-public struct JUnitRenderer: ReportRendering {
+package struct JUnitRenderer: ReportRendering {
     /// Creates the renderer.
-    public init() {}
+    package init() {}
 
     /// The XML document, ending with a newline.
-    public func render(_ report: Report) throws -> String {
+    package func render(_ report: Report) throws -> String {
         let suites = report.inputs.map { suite(for: $0, in: report) }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml +=

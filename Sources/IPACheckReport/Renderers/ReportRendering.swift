@@ -1,11 +1,11 @@
 /// Turns a ``Report`` into one output format; the CLI prints the string to stdout as it is.
-public protocol ReportRendering: Sendable {
+package protocol ReportRendering: Sendable {
     /// The whole output, ending with a newline.
     func render(_ report: Report) throws -> String
 }
 
 /// The `--format` values of `ipacheck check`, each with its renderer.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     /// For people: grouped by input, bundle and domain, with a verdict line.
     case text
     /// For machines: the ``Report`` as JSON (`{"findings": [...], "summary": {...}}` plus more keys).
@@ -18,7 +18,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case github
 
     /// The renderer for this format; `style` matters only for ``text``.
-    public func renderer(style: TextStyle = .plain) -> any ReportRendering {
+    package func renderer(style: TextStyle = .plain) -> any ReportRendering {
         switch self {
         case .text: TextRenderer(style: style)
         case .json: JSONRenderer()

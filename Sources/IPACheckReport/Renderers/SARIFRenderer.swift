@@ -16,18 +16,18 @@ import IPACheckBinary
 /// `invocations[0].executionSuccessful` is `false` when an input could not be read, with one error notification
 /// per such input, so uploading the log never closes alerts for a build that was not checked. Rules that were not
 /// carried out are named in note notifications with the reason.
-public struct SARIFRenderer: ReportRendering {
+package struct SARIFRenderer: ReportRendering {
     /// The schema URI written as `$schema`: OASIS's SARIF 2.1.0 schema (errata 01).
-    public static let schemaURI =
+    package static let schemaURI =
         "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
     /// The `partialFingerprints` key; the version suffix changes only if the hashed fields ever change.
-    public static let fingerprintKey = "ipacheckFinding/v1"
+    package static let fingerprintKey = "ipacheckFinding/v1"
 
     /// Creates the renderer.
-    public init() {}
+    package init() {}
 
     /// The SARIF log as pretty-printed JSON with sorted keys, ending with a newline.
-    public func render(_ report: Report) throws -> String {
+    package func render(_ report: Report) throws -> String {
         try JSONRenderer.encode(log(for: report))
     }
 
@@ -36,7 +36,7 @@ public struct SARIFRenderer: ReportRendering {
     /// It is the SHA-256 (hex) of its rule, bundle, domain, URL, location and message, each followed by a NUL
     /// byte (absent fields as empty strings). Severity and the input path are left out on purpose, so
     /// renaming `App-1.2.ipa` to `App-1.3.ipa` does not reopen every alert.
-    public static func fingerprint(of finding: Finding) -> String {
+    package static func fingerprint(of finding: Finding) -> String {
         let fields = [
             finding.rule, finding.bundle ?? "", finding.domain ?? "", finding.url ?? "", finding.location ?? "",
             finding.message,
@@ -51,7 +51,7 @@ public struct SARIFRenderer: ReportRendering {
 
     /// A path as a URI reference (RFC 3986): unreserved characters and `/` stay, every other byte of its UTF-8
     /// is percent-encoded, so spaces, `%`, `#`, `?`, `:` (which would read as a scheme) and non-ASCII are safe.
-    public static func uriReference(forPath path: String) -> String {
+    package static func uriReference(forPath path: String) -> String {
         var out = ""
         for byte in path.utf8 {
             let isUnreserved =
@@ -71,7 +71,7 @@ public struct SARIFRenderer: ReportRendering {
 
     /// A rule title as a SARIF rule `name`: its words in PascalCase (`mixed legacy and modern formats` →
     /// `MixedLegacyAndModernFormats`).
-    public static func ruleName(forTitle title: String) -> String {
+    package static func ruleName(forTitle title: String) -> String {
         title.split { !($0.isLetter || $0.isNumber) }
             .map { word in word.prefix(1).uppercased() + word.dropFirst() }
             .joined()

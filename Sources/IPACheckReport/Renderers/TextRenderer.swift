@@ -18,17 +18,17 @@
 ///     ✗ FAIL  1 error, 0 warnings, 0 notes (gate: --fail-on error)
 ///
 /// Everything that came from an input is passed through ``UntrustedText/visible(_:)``.
-public struct TextRenderer: ReportRendering {
+package struct TextRenderer: ReportRendering {
     /// Colours or not.
-    public let style: TextStyle
+    package let style: TextStyle
 
     /// Creates the renderer; pass ``TextStyle/plain`` for files, pipes and `NO_COLOR`.
-    public init(style: TextStyle = .plain) {
+    package init(style: TextStyle = .plain) {
         self.style = style
     }
 
     /// The grouped findings, what was not checked, and the verdict line, ending with a newline.
-    public func render(_ report: Report) throws -> String {
+    package func render(_ report: Report) throws -> String {
         var lines: [String] = []
         for section in report.sections where !section.lines.isEmpty {
             lines += section.lines.map { $0.render(style) }
@@ -43,7 +43,7 @@ public struct TextRenderer: ReportRendering {
     }
 
     /// One input's block: its header line, its findings grouped by bundle and domain, what was not checked.
-    public func inputLines(_ input: Report.Input, in report: Report) -> [String] {
+    package func inputLines(_ input: Report.Input, in report: Report) -> [String] {
         let path = style.bold(UntrustedText.visibleOnOneLine(input.path))
         if let error = input.error {
             return [path + "  " + verdictLabel(.error) + "  cannot be read: " + UntrustedText.visibleOnOneLine(error)]
@@ -66,7 +66,7 @@ public struct TextRenderer: ReportRendering {
     }
 
     /// Entries grouped by bundle, then domain, worst group first, starting at `indent` spaces.
-    public func findingLines(_ entries: [Report.Entry], indent: Int) -> [String] {
+    package func findingLines(_ entries: [Report.Entry], indent: Int) -> [String] {
         var lines: [String] = []
         for bundleGroup in Self.grouped(entries, by: \.bundle) {
             var depth = indent
@@ -89,7 +89,7 @@ public struct TextRenderer: ReportRendering {
     }
 
     /// The last line: the run's verdict, its counts and the gate.
-    public func verdictLine(_ report: Report) -> String {
+    package func verdictLine(_ report: Report) -> String {
         if report.kind == .listing && report.verdict != .error { return "findings: " + report.summary.description }
         var text = verdictLabel(report.verdict) + "  "
         let unreadable = report.inputs.filter { $0.verdict == .error }.count

@@ -2,17 +2,17 @@ import Foundation
 
 /// The strings found in an executable by a streaming search (``StringSearch``): what the App Flip heuristics
 /// ask about, without holding the executable.
-public struct BinaryStrings: Hashable, Sendable {
+package struct BinaryStrings: Hashable, Sendable {
     /// The needles that occur.
-    public let found: Set<String>
+    package let found: Set<String>
 
     /// Creates the answer.
-    public init(found: Set<String>) {
+    package init(found: Set<String>) {
         self.found = found
     }
 
     /// Whether `needle` occurs (it must be one of the needles searched for).
-    public func contains(_ needle: String) -> Bool { found.contains(needle) }
+    package func contains(_ needle: String) -> Bool { found.contains(needle) }
 }
 
 /// Searches a stream of chunks for a few byte strings at once, carrying the last bytes of each chunk over so that a

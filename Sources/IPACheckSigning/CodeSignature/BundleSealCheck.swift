@@ -1,23 +1,23 @@
-public import Foundation
+package import Foundation
 import IPACheckBinary
-public import IPACheckBundle
-public import IPACheckReport
+package import IPACheckBundle
+package import IPACheckReport
 
 /// The verdict on one bundle's seal, as `codesign --verify --deep` judges it: its executable's signature (code
 /// pages, special slots, CMS), its resource seal, and the nested code (dylibs) the seal names.
-public struct BundleSealCheck: Sendable {
+package struct BundleSealCheck: Sendable {
     /// The bundle.
-    public let bundle: AppBundle
+    package let bundle: AppBundle
     /// Its executable's signature check; `nil` when it has no readable executable.
-    public let signature: SignatureCheck?
+    package let signature: SignatureCheck?
     /// Its resource seal check; `nil` when resources were not checked or the bundle has no readable seal.
-    public let resources: ResourceSealCheck?
+    package let resources: ResourceSealCheck?
     /// The dylibs the seal names as nested code, each with its own signature check.
-    public let nestedCode: [(member: String, check: SignatureCheck)]
+    package let nestedCode: [(member: String, check: SignatureCheck)]
     /// Every problem and note, worst first.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// Whether the integrity holds: every signature valid, and the resources (when checked) match the seal.
-    public let isValid: Bool
+    package let isValid: Bool
 }
 
 extension SealScan {
@@ -26,7 +26,7 @@ extension SealScan {
     /// - Parameters:
     ///   - ipa: The archive the pass read (for member names; nothing is read again).
     ///   - now: The time certificate expiry is judged at.
-    public func verify(ipa: IPAFile, now: Date) -> [BundleSealCheck] {
+    package func verify(ipa: IPAFile, now: Date) -> [BundleSealCheck] {
         let byPath = Dictionary(bundles.map { ($0.bundle.path, $0) }, uniquingKeysWith: { first, _ in first })
         return bundles.map { scanned in
             let bundle = scanned.bundle

@@ -1,6 +1,6 @@
-public import Foundation
-public import IPACheckBinary
-public import IPACheckCMS
+package import Foundation
+package import IPACheckBinary
+package import IPACheckCMS
 import IPACheckPlist
 import SwiftASN1
 
@@ -12,34 +12,34 @@ import SwiftASN1
 /// list whose `cdhashes` are truncated to 20 bytes, and `1.2.840.113635.100.9.2`,
 /// `SEQUENCE { digestAlgorithm OBJECT IDENTIFIER, hash OCTET STRING }` per directory.
 /// Trust in the chain is not judged here: ``SignerIdentity`` carries what ``TrustChecks`` needs.
-public struct CMSSignatureCheck: Hashable, Sendable {
+package struct CMSSignatureCheck: Hashable, Sendable {
     /// The signer's certificate, if the message carries it.
-    public let signer: CertificateSummary?
+    package let signer: CertificateSummary?
     /// The chain from the signer up, as far as the message's certificates reach (signer first), each link's
     /// signature checked.
-    public let chain: [CertificateSummary]
+    package let chain: [CertificateSummary]
     /// The signer, for trust evaluation (``SignerIdentity/evaluateTrust()``), which is not judged here.
-    public let identity: SignerIdentity?
+    package let identity: SignerIdentity?
     /// The signing time attribute, if present.
-    public let signingTime: Date?
+    package let signingTime: Date?
     /// The digest algorithm of the signer (`sha256`), or its OID when not supported.
-    public let digestAlgorithm: String
+    package let digestAlgorithm: String
     /// Whether the signer's signature over the signed attributes verifies with the certificate's public key.
-    public let signatureVerifies: Bool
+    package let signatureVerifies: Bool
     /// Whether the `messageDigest` attribute equals the digest of the primary CodeDirectory.
-    public let messageDigestMatches: Bool
+    package let messageDigestMatches: Bool
     /// Whether Apple's CodeDirectory-hash attributes (1.2.840.113635.100.9.1 plist, .9.2 DER) list exactly the
     /// signature's cdhashes; `nil` when neither attribute is present.
-    public let codeDirectoryHashesMatch: Bool?
+    package let codeDirectoryHashesMatch: Bool?
 
     /// Whether the CMS message proves the CodeDirectories unchanged since signing.
-    public var isValid: Bool { signatureVerifies && messageDigestMatches && codeDirectoryHashesMatch != false }
+    package var isValid: Bool { signatureVerifies && messageDigestMatches && codeDirectoryHashesMatch != false }
 
     /// Checks `cms` (the DER of the blob's payload) against the signature's CodeDirectories (primary first).
     ///
     /// - Throws: ``CodeSignatureError`` when the message is not a CMS `SignedData` we can read, or its signer has
     ///   no signed attributes (code signatures always have them).
-    public static func check(
+    package static func check(
         cms: some Collection<UInt8>,
         codeDirectories: [CodeDirectory]
     ) throws(CodeSignatureError)

@@ -1,12 +1,12 @@
 import Crypto
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// The digests code signatures use, computed with swift-crypto.
-public enum CodeHash {
+package enum CodeHash {
     /// The digest of `bytes` with a CodeDirectory hash type, or `nil` for an unknown type.
     ///
     /// `sha256Truncated` is SHA-256 cut to its first 20 bytes.
-    public static func digest(_ type: CodeSignHashType, _ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ type: CodeSignHashType, _ bytes: some Collection<UInt8>) -> [UInt8] {
         let data = Array(bytes)
         switch type {
         case .sha1: return Array(Insecure.SHA1.hash(data: data))

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// The digests of one slice's code pages, taken as the executable streamed past: what a CodeDirectory's code
 /// slots are compared with, without holding the executable in memory.
@@ -8,14 +8,14 @@ public import IPACheckBinary
 /// Pages are ``pageSize`` bytes from the slice's start, hashed with SHA-1 and SHA-256 (every hash type Apple's
 /// tools write derives from these two). The last page ends where the slice's signature starts, which is the
 /// CodeDirectory's `codeLimit` in every signature `codesign` writes.
-public struct CodePageDigests: Hashable, Sendable {
+package struct CodePageDigests: Hashable, Sendable {
     /// The page size the digests were taken with: 4096, what every iOS CodeDirectory in the corpus uses.
-    public static let pageSize = 4096
+    package static let pageSize = 4096
 
     /// The slice's place in the file.
-    public let slice: Range<Int>
+    package let slice: Range<Int>
     /// Where hashing stopped, relative to the slice's start: the signature's offset, or the slice's end.
-    public let hashedLength: Int
+    package let hashedLength: Int
     private let sha1Pages: [UInt8]
     private let sha256Pages: [UInt8]
     /// The digests of the last, short page `[lastPageStart, hashedLength)`, when the slice ends mid-page.
@@ -30,7 +30,7 @@ public struct CodePageDigests: Hashable, Sendable {
     }
 
     /// Digests of a whole slice held in memory (for bare Mach-O files and tests).
-    public init(bytes: ArraySlice<UInt8>, slice: Range<Int>, codeLimit: Int) {
+    package init(bytes: ArraySlice<UInt8>, slice: Range<Int>, codeLimit: Int) {
         var digester = CodePageDigester.Slice(range: slice)
         digester.cut = slice.lowerBound + min(max(codeLimit, 0), bytes.count)
         digester.consume(bytes, at: slice.lowerBound)
@@ -38,12 +38,12 @@ public struct CodePageDigests: Hashable, Sendable {
     }
 
     /// The number of complete pages hashed.
-    public var fullPageCount: Int { sha256Pages.count / 32 }
+    package var fullPageCount: Int { sha256Pages.count / 32 }
 
     /// The digest of code page `page` of a CodeDirectory with hash type `type` and code limit `codeLimit`, or
     /// `nil` when the stream did not take it (another page size, a code limit other than where hashing stopped,
     /// SHA-384).
-    public func digest(_ type: CodeSignHashType, page: Int, codeLimit: Int) -> [UInt8]? {
+    package func digest(_ type: CodeSignHashType, page: Int, codeLimit: Int) -> [UInt8]? {
         let size = Self.pageSize
         let start = page * size
         guard page >= 0, start < codeLimit else { return nil }
@@ -65,14 +65,14 @@ public struct CodePageDigests: Hashable, Sendable {
     }
 
     /// Equal when they hold the same digests.
-    public static func == (lhs: CodePageDigests, rhs: CodePageDigests) -> Bool {
+    package static func == (lhs: CodePageDigests, rhs: CodePageDigests) -> Bool {
         lhs.slice == rhs.slice && lhs.hashedLength == rhs.hashedLength && lhs.sha1Pages == rhs.sha1Pages
             && lhs.sha256Pages == rhs.sha256Pages && lhs.tail?.sha1 == rhs.tail?.sha1
             && lhs.tail?.sha256 == rhs.tail?.sha256
     }
 
     /// Hashes what `==` compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(slice)
         hasher.combine(hashedLength)
         hasher.combine(sha256Pages)

@@ -1,16 +1,16 @@
 /// A code-signature structure (DER entitlements, CMS message, resource seal) that could not be decoded.
-public struct CodeSignatureError: Error, Hashable, CustomStringConvertible, Sendable {
+package struct CodeSignatureError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What was being decoded (`"DER entitlements"`, `"CMS signature"`).
-    public let subject: String
+    package let subject: String
     /// What is wrong, in words a person can act on.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
-    public init(_ subject: String, _ reason: String) {
+    package init(_ subject: String, _ reason: String) {
         self.subject = subject
         self.reason = reason
     }
 
     /// `DER entitlements: nested deeper than 32 levels`.
-    public var description: String { "\(subject): \(reason)" }
+    package var description: String { "\(subject): \(reason)" }
 }

@@ -1,4 +1,4 @@
-public import IPACheckPlist
+package import IPACheckPlist
 import SwiftASN1
 
 /// Decodes the DER entitlements blob (`0xfade7172` payload) into a ``PlistValue`` dictionary.
@@ -16,9 +16,9 @@ import SwiftASN1
 ///                    SET OF Entry }                                  -- dictionary, encoding 2
 /// Entry ::= SEQUENCE { key UTF8String, value Value }
 /// ```
-public enum DEREntitlements {
+package enum DEREntitlements {
     /// The deepest nesting accepted (real entitlements rarely pass 4 levels).
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     private static let applicationTag = ASN1Identifier(tagWithNumber: 16, tagClass: .application)
     private static let dictionaryTag = ASN1Identifier(tagWithNumber: 16, tagClass: .contextSpecific)
@@ -27,7 +27,7 @@ public enum DEREntitlements {
     ///
     /// - Throws: ``CodeSignatureError`` when the bytes are not DER, use a value type entitlements cannot
     ///   hold, repeat a key, or nest deeper than ``maximumDepth``.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(CodeSignatureError) -> PlistValue {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(CodeSignatureError) -> PlistValue {
         let root: ASN1Node
         do {
             root = try DER.parse(Array(bytes))

@@ -1,7 +1,7 @@
-public import IPACheckArchive
-public import IPACheckBundle
+package import IPACheckArchive
+package import IPACheckBundle
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 
 /// A bundle's resource seal (`_CodeSignature/CodeResources`), parsed: the digest every sealed file must have, the
 /// nested code it seals by cdhash, and the paths its rules leave out.
@@ -17,9 +17,9 @@ public import IPACheckReport
 ///
 /// A seal may list the files of a nested bundle one by one instead of sealing it as nested code; those are
 /// compared like any other file, wherever they are in the archive.
-public struct ResourceSeal: Sendable {
+package struct ResourceSeal: Sendable {
     /// What the seal says about one path.
-    public enum Entry: Hashable, Sendable {
+    package enum Entry: Hashable, Sendable {
         /// A file with the digest it is compared with (SHA-1 only when the seal has no SHA-256); an optional file
         /// may be absent.
         case file(sha1: [UInt8]?, sha256: [UInt8]?, optional: Bool)
@@ -30,12 +30,12 @@ public struct ResourceSeal: Sendable {
     }
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// SIG030: a sealed resource was modified.
-        public let modified = Rule(
+        package let modified = Rule(
             "SIG030",
             .error,
             "sealed resource modified",
@@ -44,7 +44,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG031: a sealed resource is missing.
-        public let missingFile = Rule(
+        package let missingFile = Rule(
             "SIG031",
             .error,
             "sealed resource missing",
@@ -53,7 +53,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG032: a file was added after signing.
-        public let addedFile = Rule(
+        package let addedFile = Rule(
             "SIG032",
             .error,
             "file added after signing",
@@ -62,7 +62,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG033: nested code is not the code the seal names.
-        public let nestedCodeChanged = Rule(
+        package let nestedCodeChanged = Rule(
             "SIG033",
             .error,
             "nested code replaced after signing",
@@ -72,7 +72,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG034: the bundle has no resource seal.
-        public let notSealed = Rule(
+        package let notSealed = Rule(
             "SIG034",
             .error,
             "resources not sealed",
@@ -82,7 +82,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG035: the resource seal cannot be read.
-        public let unreadable = Rule(
+        package let unreadable = Rule(
             "SIG035",
             .error,
             "resource seal unreadable",
@@ -92,7 +92,7 @@ public struct ResourceSeal: Sendable {
         )
 
         /// SIG036: an omit rule of the seal could not be evaluated.
-        public let omitRuleNotEvaluated = Rule(
+        package let omitRuleNotEvaluated = Rule(
             "SIG036",
             .note,
             "resource rule not evaluated",
@@ -105,10 +105,10 @@ public struct ResourceSeal: Sendable {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The most `omit` rules evaluated; the others are reported as not evaluated.
-    public static let maximumOmitRules = 1_000
+    package static let maximumOmitRules = 1_000
     /// The most instructions all compiled omit rules may have together, so memory and the cost of trying every
     /// rule on a path stay small (one rule may have ``SealRuleRegex/maximumProgramSize``).
     static let maximumTotalProgramSize = 65_536
@@ -116,27 +116,27 @@ public struct ResourceSeal: Sendable {
     ///
     /// A real seal tries a few anchored rules on the few files it does not list (Info.plist, PkgInfo), a tiny
     /// fraction of this; a search costs at most 2 × program size × (path length + 1) steps.
-    public static let maximumOmitSteps = 50_000_000
+    package static let maximumOmitSteps = 50_000_000
 
     /// An omit rule the check cannot apply, and why.
-    public struct UnevaluatedRule: Hashable, Sendable {
+    package struct UnevaluatedRule: Hashable, Sendable {
         /// The rule's pattern, as the seal spells it.
-        public let pattern: String
+        package let pattern: String
         /// Why it is not evaluated (unsupported syntax, a cap).
-        public let reason: String
+        package let reason: String
     }
 
     /// Every sealed path (bundle-relative) and what the seal says about it.
-    public let entries: [String: Entry]
+    package let entries: [String: Entry]
     /// The omit rules that leave nothing out because they cannot be evaluated.
-    public let unevaluatedOmitRules: [UnevaluatedRule]
+    package let unevaluatedOmitRules: [UnevaluatedRule]
     private let omitRules: [SealRuleRegex]
 
     /// Parses the bytes of `_CodeSignature/CodeResources`, accepting at most `maximumEntries` files (the archive's
     /// member cap by default: a seal lists files of the archive, and each costs memory while it is checked).
     ///
     /// - Throws: ``CodeSignatureError`` when the seal is not a plist with `files2` or `files`, or lists more files.
-    public static func parse(
+    package static func parse(
         _ codeResources: [UInt8],
         maximumEntries: Int = ArchiveLimits.standard.maximumEntries
     ) throws(CodeSignatureError) -> ResourceSeal {
@@ -217,7 +217,7 @@ public struct ResourceSeal: Sendable {
     }
 
     /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
-    public var requiredDigests: [(path: String, kind: DigestKind)] {
+    package var requiredDigests: [(path: String, kind: DigestKind)] {
         entries.compactMap { path, entry in
             guard case .file(let sha1, let sha256, _) = entry else { return nil }
             if sha256 != nil { return (path, .sha256) }
@@ -235,7 +235,7 @@ public struct ResourceSeal: Sendable {
     ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
     ///   - bundle: The bundle path findings name.
     ///   - omitRuleSteps: The most matcher steps the omit rules may take over all files.
-    public func check(
+    package func check(
         bundleFiles: [String],
         exists: (String) -> Bool,
         digests: (String) -> FileDigests?,
@@ -450,25 +450,25 @@ private struct NestedCodeFolders {
 }
 
 /// The result of checking a bundle's files against its resource seal.
-public struct ResourceSealCheck: Hashable, Sendable {
+package struct ResourceSealCheck: Hashable, Sendable {
     /// Sealed files whose bytes differ from their hash.
-    public let modified: [String]
+    package let modified: [String]
     /// Sealed, non-optional files (or nested code) that are absent.
-    public let missing: [String]
+    package let missing: [String]
     /// Files present in the bundle that the seal neither lists nor omits by rule.
-    public let added: [String]
+    package let added: [String]
     /// Nested code whose CodeDirectory hash is not the one sealed.
-    public let nestedCodeChanged: [String]
+    package let nestedCodeChanged: [String]
     /// How many sealed files and nested code were compared.
-    public let checkedCount: Int
+    package let checkedCount: Int
     /// The seal's omit rules that leave nothing out because they cannot be evaluated.
-    public let unevaluatedOmitRules: [ResourceSeal.UnevaluatedRule]
+    package let unevaluatedOmitRules: [ResourceSeal.UnevaluatedRule]
     /// How many files the omit rules were not tried on because the matcher's step budget ran out (they count as
     /// added when the seal does not list them).
-    public let filesOmitRulesWereNotTriedOn: Int
+    package let filesOmitRulesWereNotTriedOn: Int
     /// One finding per problem.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// Whether the resources match the seal.
-    public var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }
+    package var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckArchive
-public import IPACheckBinary
-public import IPACheckBundle
-public import IPACheckReport
+package import IPACheckBinary
+package import IPACheckBundle
+package import IPACheckReport
 
 /// One streaming pass over an ipa that takes everything verifying every bundle's seal needs, reading each member
 /// at most once: each executable's headers and signatures with the digest of every code page, the digests of every
@@ -11,9 +11,9 @@ public import IPACheckReport
 ///
 /// Nothing is held whole: executables and resources stream through in 256 KiB chunks, and only headers,
 /// signatures, digests and the kept small files stay in memory. Members are read in the archive's own order.
-public struct SealScan {
+package struct SealScan {
     /// How much of the archive a command needs.
-    public enum Depth: Sendable {
+    package enum Depth: Sendable {
         /// Executables (code pages and signatures), Info.plist and CodeResources: what `verify` checks.
         case signatures
         /// Also every file a resource seal lists: what `check` and `verify --resources` check.
@@ -21,34 +21,34 @@ public struct SealScan {
     }
 
     /// One executable: a bundle's main executable, or a dylib a resource seal names as nested code.
-    public struct Executable: Sendable {
+    package struct Executable: Sendable {
         /// The member's name in the archive.
-        public let member: String
+        package let member: String
         /// Its headers and signatures.
-        public let container: MachOContainer
+        package let container: MachOContainer
         /// The digests of each slice's code pages.
-        public let pages: [CodePageDigests]
+        package let pages: [CodePageDigests]
     }
 
     /// What the pass took for one bundle.
-    public struct Bundle: Sendable {
+    package struct Bundle: Sendable {
         /// The bundle.
-        public let bundle: AppBundle
+        package let bundle: AppBundle
         /// Its executable, or why it could not be read; `nil` when Info.plist names none that exists.
-        public let executable: Result<Executable, InputError>?
+        package let executable: Result<Executable, InputError>?
         /// Its resource seal, or why it could not be parsed; `nil` when it has no CodeResources.
-        public let seal: Result<ResourceSeal, CodeSignatureError>?
+        package let seal: Result<ResourceSeal, CodeSignatureError>?
         /// The digests of its CodeResources file.
-        public let codeResourcesDigests: FileDigests?
+        package let codeResourcesDigests: FileDigests?
     }
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// A member stopped decompressing in the middle (CRC error, truncated data).
-        public let unreadableSealedMember = Rule(
+        package let unreadableSealedMember = Rule(
             "ARC011",
             .error,
             "member damaged",
@@ -59,16 +59,16 @@ public struct SealScan {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The bundles, in ``IPAFile/bundles`` order.
-    public let bundles: [Bundle]
+    package let bundles: [Bundle]
     /// The strings found in the main app's executable, when a search was asked for.
-    public let mainExecutableStrings: BinaryStrings?
+    package let mainExecutableStrings: BinaryStrings?
     /// How deep the pass went.
-    public let depth: Depth
+    package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
-    public let findings: [Finding]
+    package let findings: [Finding]
     private let digests: [String: FileDigests]
     private let kept: [String: [UInt8]]
     private let nested: [String: Result<Executable, InputError>]
@@ -78,11 +78,11 @@ public struct SealScan {
 
     /// Threads a pass uses by default: one per core, at most four (inflating is CPU-bound, and each thread holds
     /// only a chunk buffer and a libzip handle).
-    public static let defaultThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
+    package static let defaultThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
 
     /// Below this many declared bytes per thread a pass uses fewer threads: opening another handle would cost more
     /// than it saves.
-    public static let bytesWorthAThread = 16 * 1024 * 1024
+    package static let bytesWorthAThread = 16 * 1024 * 1024
 
     /// What one more handle on the file costs for each member of the archive: libzip's copy of the central
     /// directory (measured: about 340 bytes a member) and the member list checked against the first handle's.
@@ -110,7 +110,7 @@ public struct SealScan {
     ///   - threads: How many threads inflate and hash at once, each with its own handle on the file.
     ///   - bytesPerThread: The fewest declared bytes worth another thread.
     /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
-    public static func read(
+    package static func read(
         _ ipa: IPAFile,
         depth: Depth,
         keep: (String) -> Bool = { _ in false },
@@ -137,7 +137,7 @@ public struct SealScan {
     /// `read` instead.
     ///
     /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
-    public static func scan(
+    package static func scan(
         _ ipa: IPAFile,
         depth: Depth,
         keep: (String) -> Bool = { _ in false },
@@ -289,22 +289,22 @@ public struct SealScan {
     }
 
     /// The digests of a member taken during the pass (those a seal asked for, Info.plists, CodeResources).
-    public func digests(of member: String) -> FileDigests? {
+    package func digests(of member: String) -> FileDigests? {
         digests[member]
     }
 
     /// The bytes of a member the pass was asked to keep.
-    public func bytes(of member: String) -> [UInt8]? {
+    package func bytes(of member: String) -> [UInt8]? {
         kept[member]
     }
 
     /// A file a resource seal names as nested code (a dylib), as the pass read it.
-    public func nestedExecutable(_ member: String) -> Result<Executable, InputError>? {
+    package func nestedExecutable(_ member: String) -> Result<Executable, InputError>? {
         nested[member]
     }
 
     /// Every nested-code file the pass read, by member name.
-    public var nestedExecutables: [String: Result<Executable, InputError>] { nested }
+    package var nestedExecutables: [String: Result<Executable, InputError>] { nested }
 
     // MARK: - Streaming one member
 

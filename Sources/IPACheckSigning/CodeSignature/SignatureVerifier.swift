@@ -1,19 +1,19 @@
-public import Foundation
-public import IPACheckBinary
+package import Foundation
+package import IPACheckBinary
 import IPACheckBundle
-public import IPACheckCMS
-public import IPACheckReport
+package import IPACheckCMS
+package import IPACheckReport
 
 /// Verifies code signatures as `codesign --verify` does: code pages, special slots, cdhashes and the CMS message.
-public enum SignatureVerifier {
+package enum SignatureVerifier {
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// SIG001: the slice has no code signature.
-        public let unsigned = Rule(
+        package let unsigned = Rule(
             "SIG001",
             .error,
             "code is not signed",
@@ -22,7 +22,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG002: a code page changed after signing.
-        public let codePageModified = Rule(
+        package let codePageModified = Rule(
             "SIG002",
             .error,
             "code page modified",
@@ -32,7 +32,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG003: a sealed file or blob changed, is missing, or is not sealed.
-        public let specialSlotBroken = Rule(
+        package let specialSlotBroken = Rule(
             "SIG003",
             .error,
             "sealed file or blob does not match",
@@ -43,7 +43,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG004: the CodeDirectory does not describe the slice consistently.
-        public let codeDirectoryInvalid = Rule(
+        package let codeDirectoryInvalid = Rule(
             "SIG004",
             .error,
             "CodeDirectory inconsistent",
@@ -54,7 +54,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG005: the CMS signature does not prove the CodeDirectory.
-        public let cmsInvalid = Rule(
+        package let cmsInvalid = Rule(
             "SIG005",
             .error,
             "CMS signature invalid",
@@ -65,7 +65,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG006: the CMS message cannot be read.
-        public let cmsMalformed = Rule(
+        package let cmsMalformed = Rule(
             "SIG006",
             .error,
             "CMS signature unreadable",
@@ -74,7 +74,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
-        public let noCMS = Rule(
+        package let noCMS = Rule(
             "SIG007",
             .warning,
             "signature without signer",
@@ -85,7 +85,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG008: the signer certificate has expired.
-        public let signerExpired = Rule(
+        package let signerExpired = Rule(
             "SIG008",
             .note,
             "signer certificate expired",
@@ -96,7 +96,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG009: no chain leads from the signer to an Apple root (raised by ``TrustChecks``).
-        public let chainIncomplete = Rule(
+        package let chainIncomplete = Rule(
             "SIG009",
             .note,
             "signer not traced to an Apple root",
@@ -109,7 +109,7 @@ public enum SignatureVerifier {
 
         /// SIG012: the signer's chain to an Apple root has a certificate outside its validity when judged (raised by
         /// ``TrustChecks``).
-        public let chainCertificateExpired = Rule(
+        package let chainCertificateExpired = Rule(
             "SIG012",
             .note,
             "certificate of the signer's Apple chain expired",
@@ -122,7 +122,7 @@ public enum SignatureVerifier {
 
         /// SIG013: the signer's chain to an Apple root breaks a rule of path validation other than time (raised by
         /// ``TrustChecks``).
-        public let chainInvalid = Rule(
+        package let chainInvalid = Rule(
             "SIG013",
             .note,
             "signer's Apple chain not valid",
@@ -133,7 +133,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG010: a bound special slot could not be checked (file not supplied).
-        public let slotNotChecked = Rule(
+        package let slotNotChecked = Rule(
             "SIG010",
             .note,
             "sealed file not checked",
@@ -142,7 +142,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
-        public let codePagesNotChecked = Rule(
+        package let codePagesNotChecked = Rule(
             "SIG011",
             .warning,
             "code pages not checked",
@@ -156,7 +156,7 @@ public enum SignatureVerifier {
         )
 
         /// SIG040: the code pages are FairPlay-encrypted and were compared as delivered.
-        public let encryptedCodePages = Rule(
+        package let encryptedCodePages = Rule(
             "SIG040",
             .note,
             "code pages FairPlay-encrypted",
@@ -172,7 +172,7 @@ public enum SignatureVerifier {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Verifies every slice of `fileBytes` (the whole executable held in memory: bare Mach-Os and tests).
     ///
@@ -183,7 +183,7 @@ public enum SignatureVerifier {
     ///   - bundle: The bundle path findings name.
     ///   - now: The time certificate expiry is judged at.
     /// - Throws: ``ParseError`` when the executable cannot be parsed at all.
-    public static func verify(
+    package static func verify(
         fileBytes: [UInt8],
         infoPlist: SealedFile,
         codeResources: SealedFile,
@@ -216,7 +216,7 @@ public enum SignatureVerifier {
     ///   - bundle: The bundle path findings name.
     ///   - location: The executable's path, when findings should name it (a nested dylib).
     ///   - now: The time certificate expiry is judged at.
-    public static func verify(
+    package static func verify(
         container: MachOContainer,
         pages: [CodePageDigests],
         infoPlist: SealedFile,
@@ -388,11 +388,11 @@ public enum SignatureVerifier {
 
     /// The common name of Apple's application-signing certificate, which signs every app the App Store delivers
     /// (subject `CN=Apple iPhone OS Application Signing, OU=Apple iPhone, O=Apple Inc., C=US`).
-    public static let appStoreSignerName = "Apple iPhone OS Application Signing"
+    package static let appStoreSignerName = "Apple iPhone OS Application Signing"
 
     /// Whether `certificate` is named as Apple's application-signing certificate (its subject only: whether it
     /// chains to Apple's root is ``TrustChecks``' question).
-    public static func isAppStoreSigner(_ certificate: CertificateSummary) -> Bool {
+    package static func isAppStoreSigner(_ certificate: CertificateSummary) -> Bool {
         certificate.subjectCommonName == appStoreSignerName && certificate.subjectOrganization == "Apple Inc."
     }
 

@@ -1,17 +1,17 @@
-public import IPACheckBinary
-public import IPACheckPlist
-public import IPACheckReport
+package import IPACheckBinary
+package import IPACheckPlist
+package import IPACheckReport
 
 /// The entitlements one slice's signature carries: the XML blob, the DER blob, and which one iOS obeys.
-public struct SignedEntitlements: Hashable, Sendable {
+package struct SignedEntitlements: Hashable, Sendable {
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// SIG020: the XML and DER entitlements say different things.
-        public let xmlDERDisagree = Rule(
+        package let xmlDERDisagree = Rule(
             "SIG020",
             .error,
             "XML and DER entitlements differ",
@@ -22,7 +22,7 @@ public struct SignedEntitlements: Hashable, Sendable {
         )
 
         /// SIG021: an entitlements blob cannot be decoded.
-        public let malformed = Rule(
+        package let malformed = Rule(
             "SIG021",
             .error,
             "entitlements blob unreadable",
@@ -31,7 +31,7 @@ public struct SignedEntitlements: Hashable, Sendable {
         )
 
         /// SIG022: slices of a fat binary carry different entitlements.
-        public let slicesDisagree = Rule(
+        package let slicesDisagree = Rule(
             "SIG022",
             .error,
             "architectures carry different entitlements",
@@ -42,7 +42,7 @@ public struct SignedEntitlements: Hashable, Sendable {
         )
 
         /// SIG023: XML entitlements without the DER form.
-        public let noDER = Rule(
+        package let noDER = Rule(
             "SIG023",
             .warning,
             "no DER entitlements",
@@ -53,7 +53,7 @@ public struct SignedEntitlements: Hashable, Sendable {
         )
 
         /// SIG024: the entitlements are not a dictionary.
-        public let notDictionary = Rule(
+        package let notDictionary = Rule(
             "SIG024",
             .error,
             "entitlements are not a dictionary",
@@ -63,30 +63,30 @@ public struct SignedEntitlements: Hashable, Sendable {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// The XML blob decoded, if present and readable.
-    public let xml: PlistValue?
+    package let xml: PlistValue?
     /// The DER blob decoded, if present and readable.
-    public let der: PlistValue?
+    package let der: PlistValue?
     /// Whether the slice has an XML entitlements blob.
-    public let hasXMLBlob: Bool
+    package let hasXMLBlob: Bool
     /// Whether the slice has a DER entitlements blob.
-    public let hasDERBlob: Bool
+    package let hasDERBlob: Bool
     /// Problems found reading or comparing the two.
-    public let findings: [Finding]
+    package let findings: [Finding]
 
     /// Whether XML and DER agree (`nil` unless both are present and readable).
-    public var agree: Bool? {
+    package var agree: Bool? {
         guard let xml, let der else { return nil }
         return xml == der
     }
 
     /// What iOS obeys: the DER entitlements where present (iOS 15+), else the XML ones.
-    public var effective: PlistValue? { der ?? xml }
+    package var effective: PlistValue? { der ?? xml }
 
     /// Reads the entitlements of one slice's signature; `context` names the slice in findings (`arm64`).
-    public static func read(_ signature: CodeSignature, context: String, bundle: String? = nil) -> SignedEntitlements {
+    package static func read(_ signature: CodeSignature, context: String, bundle: String? = nil) -> SignedEntitlements {
         var findings: [Finding] = []
         var xml: PlistValue?
         var der: PlistValue?
@@ -156,7 +156,7 @@ public struct SignedEntitlements: Hashable, Sendable {
 
     /// Compares the effective entitlements of every slice (`(architecture, entitlements)` pairs) and reports
     /// the slices that differ from the first.
-    public static func compareSlices(_ slices: [(String, SignedEntitlements)], bundle: String? = nil) -> [Finding] {
+    package static func compareSlices(_ slices: [(String, SignedEntitlements)], bundle: String? = nil) -> [Finding] {
         guard let (firstArch, first) = slices.first else { return [] }
         var findings: [Finding] = []
         for (arch, entitlements) in slices.dropFirst() where entitlements.effective != first.effective {

@@ -1,11 +1,11 @@
-public import Foundation
-public import IPACheckCMS
+package import Foundation
+package import IPACheckCMS
 
 /// Who signed something (a code signature, a profile), with what trust evaluation needs: the signer's
 /// certificate, the other certificates the message carries, and when it was signed.
-public struct SignerIdentity: Hashable, Sendable {
+package struct SignerIdentity: Hashable, Sendable {
     /// The signer certificate, summarised.
-    public let certificate: CertificateSummary
+    package let certificate: CertificateSummary
     /// Its DER.
     let signerDER: [UInt8]
     /// Every certificate of the message (DER): the candidate intermediates.
@@ -27,19 +27,19 @@ public struct SignerIdentity: Hashable, Sendable {
     }
 
     /// When the chain is judged: at the signing time the message states, else `now`.
-    public func judgementTime(now: Date = Date()) -> AppleTrust.JudgementTime {
+    package func judgementTime(now: Date = Date()) -> AppleTrust.JudgementTime {
         signingTime.map(AppleTrust.JudgementTime.signingTime) ?? .now(now)
     }
 
     /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or now when
     /// the message states none).
-    public func evaluateTrust() async -> AppleTrust.Verdict {
+    package func evaluateTrust() async -> AppleTrust.Verdict {
         await evaluateTrust(now: Date())
     }
 
     /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or `now`
     /// when the message states none).
-    public func evaluateTrust(now: Date) async -> AppleTrust.Verdict {
+    package func evaluateTrust(now: Date) async -> AppleTrust.Verdict {
         await AppleTrust.evaluate(
             signer: signerDER,
             intermediates: messageCertificates,

@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import IPACheckCMS
-public import IPACheckReport
+package import IPACheckReport
 
 /// The trust rules: whether each signer of code or of a provisioning profile is Apple's, and if not, what is really
 /// wrong (SIG009/PROF006 no chain to an Apple root; SIG012/PROF010 an Apple chain with a certificate outside its
@@ -8,20 +8,20 @@ public import IPACheckReport
 ///
 /// Each distinct signer is evaluated once, and one finding names every bundle (and slice) it signed, because one
 /// untrusted certificate is one cause.
-public enum TrustChecks {
+package enum TrustChecks {
     /// Something signed, and where.
-    public struct Signed: Sendable {
+    package struct Signed: Sendable {
         /// The signer.
-        public let identity: SignerIdentity
+        package let identity: SignerIdentity
         /// The bundle (or Mach-O) it signed.
-        public let bundle: String?
+        package let bundle: String?
         /// The slice, for code signatures.
-        public let slice: String?
+        package let slice: String?
         /// The file it signed, for a standalone profile (an embedded one is `embedded.mobileprovision`).
-        public let file: String?
+        package let file: String?
 
         /// Creates an entry.
-        public init(identity: SignerIdentity, bundle: String?, slice: String? = nil, file: String? = nil) {
+        package init(identity: SignerIdentity, bundle: String?, slice: String? = nil, file: String? = nil) {
             self.identity = identity
             self.bundle = bundle
             self.slice = slice
@@ -30,14 +30,14 @@ public enum TrustChecks {
     }
 
     /// The rules raised here.
-    public static let rules = [
+    package static let rules = [
         SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.chainCertificateExpired,
         SignatureVerifier.rules.chainInvalid, ProfileChecks.rules.notAppleSigner,
         ProfileChecks.rules.chainCertificateExpired, ProfileChecks.rules.chainInvalid,
     ]
 
     /// The code signers of these signature checks (ad hoc signatures have none).
-    public static func codeSigners(_ check: SignatureCheck, bundle: String?) -> [Signed] {
+    package static func codeSigners(_ check: SignatureCheck, bundle: String?) -> [Signed] {
         check.slices.compactMap { slice in
             slice.cms?.identity.map { Signed(identity: $0, bundle: bundle, slice: slice.architecture) }
         }
@@ -45,7 +45,7 @@ public enum TrustChecks {
 
     /// Evaluates every distinct signer once, at its signing time (or `now` when it states none), and reports those
     /// whose chain is not valid, each with the rule for what is really wrong.
-    public static func findings(code: [Signed], profiles: [Signed], now: Date = Date()) async -> [Finding] {
+    package static func findings(code: [Signed], profiles: [Signed], now: Date = Date()) async -> [Finding] {
         var verdicts: [SignerIdentity: AppleTrust.Verdict] = [:]
         for identity in Set((code + profiles).map(\.identity)) {
             verdicts[identity] = await identity.evaluateTrust(now: now)

@@ -1,7 +1,7 @@
-public import IPACheckCMS
+package import IPACheckCMS
 
 /// One entry of a profile's `DeveloperCertificates`: the certificates allowed to sign apps with it.
-public enum DeveloperCertificate: Hashable, Sendable {
+package enum DeveloperCertificate: Hashable, Sendable {
     /// A certificate that parsed.
     case certificate(CertificateSummary)
     /// Bytes that are not a DER certificate (redacted or damaged fixtures), with the reason.

@@ -1,6 +1,6 @@
 /// What a build is for, which decides what the gate accepts: `--distribution`, the config file's
 /// `distribution`, or by default the kind of the main app's embedded profile.
-public enum Distribution: String, Hashable, Sendable, CaseIterable, Codable {
+package enum Distribution: String, Hashable, Sendable, CaseIterable, Codable {
     /// App Store and TestFlight.
     case appStore = "app-store"
     /// Registered devices, distribution signing.

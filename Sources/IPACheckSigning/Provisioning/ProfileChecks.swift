@@ -1,21 +1,21 @@
-public import Foundation
+package import Foundation
 import IPACheckCMS
 import IPACheckPlist
-public import IPACheckReport
+package import IPACheckReport
 
 /// The `PROF` rules: a provisioning profile's validity in time, its signature, and whether its kind fits the
 /// build it ships in.
-public enum ProfileChecks {
+package enum ProfileChecks {
     /// How close to expiry a profile must be for ``expiresSoon``.
-    public static let expiryWarningWindow: TimeInterval = 30 * 24 * 60 * 60
+    package static let expiryWarningWindow: TimeInterval = 30 * 24 * 60 * 60
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    public struct Rules: RuleSet {
+    package struct Rules: RuleSet {
         /// The set, its rules as declared below.
-        public init() {}
+        package init() {}
 
         /// PROF001: the profile has expired.
-        public let expired = Rule(
+        package let expired = Rule(
             "PROF001",
             .error,
             "provisioning profile expired",
@@ -25,7 +25,7 @@ public enum ProfileChecks {
         )
 
         /// PROF002: the profile expires within ``expiryWarningWindow``.
-        public let expiresSoon = Rule(
+        package let expiresSoon = Rule(
             "PROF002",
             .warning,
             "provisioning profile expires soon",
@@ -35,7 +35,7 @@ public enum ProfileChecks {
         )
 
         /// PROF003: the CMS signature does not hold.
-        public let signatureBroken = Rule(
+        package let signatureBroken = Rule(
             "PROF003",
             .error,
             "provisioning profile signature broken",
@@ -45,7 +45,7 @@ public enum ProfileChecks {
         )
 
         /// PROF004: the signature could not be checked.
-        public let signatureUnverifiable = Rule(
+        package let signatureUnverifiable = Rule(
             "PROF004",
             .warning,
             "provisioning profile signature cannot be checked",
@@ -55,7 +55,7 @@ public enum ProfileChecks {
         )
 
         /// PROF005: the profile is a bare property list.
-        public let unsigned = Rule(
+        package let unsigned = Rule(
             "PROF005",
             .error,
             "provisioning profile is not signed",
@@ -64,7 +64,7 @@ public enum ProfileChecks {
         )
 
         /// PROF006: no chain leads from the signer to an Apple root (raised by ``TrustChecks``).
-        public let notAppleSigner = Rule(
+        package let notAppleSigner = Rule(
             "PROF006",
             .note,
             "provisioning profile not signed by Apple",
@@ -77,7 +77,7 @@ public enum ProfileChecks {
 
         /// PROF010: the profile signer's chain to an Apple root has a certificate outside its validity when judged
         /// (raised by ``TrustChecks``).
-        public let chainCertificateExpired = Rule(
+        package let chainCertificateExpired = Rule(
             "PROF010",
             .note,
             "certificate of the profile signer's Apple chain expired",
@@ -90,7 +90,7 @@ public enum ProfileChecks {
 
         /// PROF011: the profile signer's chain to an Apple root breaks a rule of path validation other than time
         /// (raised by ``TrustChecks``).
-        public let chainInvalid = Rule(
+        package let chainInvalid = Rule(
             "PROF011",
             .note,
             "profile signer's Apple chain not valid",
@@ -101,7 +101,7 @@ public enum ProfileChecks {
         )
 
         /// PROF007: a development profile in a build meant for release (raised by ``DistributionChecks``).
-        public let developmentProfileInRelease = Rule(
+        package let developmentProfileInRelease = Rule(
             "PROF007",
             .error,
             "development profile in a release build",
@@ -111,7 +111,7 @@ public enum ProfileChecks {
         )
 
         /// PROF008: the profile's signing certificate has expired.
-        public let signerCertificateExpired = Rule(
+        package let signerCertificateExpired = Rule(
             "PROF008",
             .note,
             "profile signing certificate expired",
@@ -122,7 +122,7 @@ public enum ProfileChecks {
     }
 
     /// The rules declared here.
-    public static let rules = Rules()
+    package static let rules = Rules()
 
     /// Judges a profile.
     ///
@@ -134,7 +134,7 @@ public enum ProfileChecks {
     ///   - file: Where the findings point: the embedded profile's name by default, a standalone file's path.
     ///
     /// Whether the profile's kind fits the build's distribution is ``DistributionChecks``' question.
-    public static func findings(
+    package static func findings(
         for profile: ProvisioningProfile,
         signature: ProfileSignatureStatus,
         now: Date,

@@ -1,6 +1,6 @@
 /// How a profile distributes the app: decides which devices install it and whether `?mode=developer`
 /// associated domains can ever work with it.
-public enum ProfileKind: String, Hashable, Sendable, Codable, CaseIterable {
+package enum ProfileKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// Xcode builds for registered devices; `get-task-allow` true (iOS), device list (macOS).
     case development
     /// Registered devices, distribution signing (`get-task-allow` false).
@@ -13,7 +13,7 @@ public enum ProfileKind: String, Hashable, Sendable, Codable, CaseIterable {
     case developerID = "developer-id"
 
     /// Whether builds signed with this kind of profile are distribution builds (everything but development).
-    public var isDistribution: Bool { self != .development }
+    package var isDistribution: Bool { self != .development }
 
     /// Classifies a profile from its keys, by the keys Apple's profiles carry.
     ///

@@ -1,12 +1,12 @@
-public import Foundation
-public import IPACheckCMS
+package import Foundation
+package import IPACheckCMS
 import IPACheckPlist
 
 /// The result of checking a profile's CMS signature: the verdict on its mathematics, and beside it who signed and
 /// how far the certificates it carries lead; whether that signer is Apple's is ``TrustChecks``' question.
-public struct ProfileSignatureStatus: Hashable, Sendable {
+package struct ProfileSignatureStatus: Hashable, Sendable {
     /// The judgement on integrity.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// The signer's signature covers the signed attributes, and their `messageDigest` is the content's digest.
         case valid
         /// The property list was changed after signing: its digest differs from the signed `messageDigest`.
@@ -20,23 +20,23 @@ public struct ProfileSignatureStatus: Hashable, Sendable {
     }
 
     /// The verdict.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// The signing certificate, when found among the envelope's certificates.
-    public var signer: CertificateSummary?
+    package var signer: CertificateSummary?
     /// The signer followed by each issuer found in the envelope whose signature over the previous certificate
     /// verifies; it stops at a self-signed certificate or where the issuer is not included.
-    public var chain: [CertificateSummary]
+    package var chain: [CertificateSummary]
     /// The issuer name (CN) the chain stops at when that issuer's certificate is not in the envelope.
-    public var missingIssuer: String?
+    package var missingIssuer: String?
     /// The signer, for trust evaluation (``TrustChecks``); `nil` when the message does not carry it.
-    public var identity: SignerIdentity?
+    package var identity: SignerIdentity?
     /// The digest algorithm (`SHA-1`, `SHA-256`, …), when known.
-    public var digestAlgorithm: String?
+    package var digestAlgorithm: String?
     /// The `signingTime` signed attribute, when present.
-    public var signingTime: Date?
+    package var signingTime: Date?
 
     /// Whether the signature mathematics hold (``Verdict/valid``).
-    public var isValid: Bool { verdict == .valid }
+    package var isValid: Bool { verdict == .valid }
 }
 
 extension ProfileSignatureStatus: Encodable {
@@ -46,7 +46,7 @@ extension ProfileSignatureStatus: Encodable {
 
     /// Encodes for `--format json`: `verdict` is `valid`, `contentDigestMismatch`, `invalidSignature`,
     /// `unsigned` or `unverifiable` (with `reason`); dates as ISO 8601.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch verdict {
         case .valid: try container.encode("valid", forKey: .verdict)
@@ -70,7 +70,7 @@ extension ProvisioningProfile {
     ///
     /// Integrity only: the chain, the signer and its expiry are reported beside the verdict; trust in the signer
     /// is evaluated apart (``SignerIdentity/evaluateTrust()``).
-    public func verifySignature() -> ProfileSignatureStatus {
+    package func verifySignature() -> ProfileSignatureStatus {
         guard let envelope else {
             return ProfileSignatureStatus(verdict: .unsigned, chain: [])
         }

@@ -1,12 +1,12 @@
-public import IPACheckBinary
+package import IPACheckBinary
 
 /// A provisioning profile that could not be read: what is wrong, where, as a value with a stable code.
 ///
 /// The CLI maps every one of these to exit code 2 with ``description`` as its one line on stderr. Equality
 /// compares ``code`` only, so tests can write `#expect(throws: ProvisioningError(.empty, ""))`.
-public struct ProvisioningError: CodedError {
+package struct ProvisioningError: CodedError {
     /// What kind of problem it is; stable, so callers and tests can switch on it.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// The file has no bytes at all.
         case empty
         /// The file is larger than any real profile (``ProvisioningProfile/maximumSize``).
@@ -28,16 +28,16 @@ public struct ProvisioningError: CodedError {
     }
 
     /// What kind of problem it is.
-    public let code: Code
+    package let code: Code
     /// What went wrong and where, in words a person can act on.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String) {
+    package init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     /// `provisioning profile: <reason>`.
-    public var description: String { "provisioning profile: \(reason)" }
+    package var description: String { "provisioning profile: \(reason)" }
 }

@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import IPACheckCMS
-public import IPACheckPlist
+package import IPACheckPlist
 
 /// A provisioning profile (`embedded.mobileprovision`, macOS `embedded.provisionprofile`): what Apple allows
 /// this app to claim, on which devices, until when.
@@ -10,58 +10,58 @@ public import IPACheckPlist
 ///
 /// - Important: real profiles carry people's names and device IDs. This model keeps only the device *count*;
 ///   ``payload`` still holds everything and must never be printed where output may be shared.
-public struct ProvisioningProfile: Hashable, Sendable {
+package struct ProvisioningProfile: Hashable, Sendable {
     /// The largest file accepted.
     ///
     /// Real profiles are 5–50 KB; a profile listing the maximum number of devices
     /// stays far below this.
-    public static let maximumSize = 2 * 1024 * 1024
+    package static let maximumSize = 2 * 1024 * 1024
 
     /// `Name`: the profile's name in the developer portal.
-    public var name: String?
+    package var name: String?
     /// `UUID`.
-    public var uuid: String?
+    package var uuid: String?
     /// `TeamIdentifier`.
-    public var teamIdentifiers: [String]
+    package var teamIdentifiers: [String]
     /// `TeamName`.
-    public var teamName: String?
+    package var teamName: String?
     /// `AppIDName`: the App ID's description in the portal.
-    public var appIDName: String?
+    package var appIDName: String?
     /// `ApplicationIdentifierPrefix`.
-    public var applicationIdentifierPrefixes: [String]
+    package var applicationIdentifierPrefixes: [String]
     /// `Entitlements`: what a signature made with this profile may claim.
-    public var entitlements: [String: PlistValue]
+    package var entitlements: [String: PlistValue]
     /// `CreationDate`.
-    public var creationDate: Date?
+    package var creationDate: Date?
     /// `ExpirationDate`: after it the app no longer launches (development, ad hoc, enterprise).
-    public var expirationDate: Date?
+    package var expirationDate: Date?
     /// How many `ProvisionedDevices` there are; `nil` when the key is absent (App Store, enterprise).
-    public var provisionedDeviceCount: Int?
+    package var provisionedDeviceCount: Int?
     /// `ProvisionsAllDevices` (enterprise and Developer ID).
-    public var provisionsAllDevices: Bool
+    package var provisionsAllDevices: Bool
     /// `Platform` (`iOS`, `OSX`, `xrOS`, …), as written.
-    public var platforms: [String]
+    package var platforms: [String]
     /// `IsXcodeManaged`, when present.
-    public var isXcodeManaged: Bool?
+    package var isXcodeManaged: Bool?
     /// `DeveloperCertificates`, summarised.
-    public var developerCertificates: [DeveloperCertificate]
+    package var developerCertificates: [DeveloperCertificate]
     /// Whether `DER-Encoded-Profile` (the DER form newer iOS versions use) is present.
-    public var hasDEREncodedProfile: Bool
+    package var hasDEREncodedProfile: Bool
     /// The distribution kind derived from the keys above.
-    public var kind: ProfileKind
+    package var kind: ProfileKind
     /// The whole property list.
     ///
     /// Holds device IDs and names: never print it.
-    public var payload: PlistValue
+    package var payload: PlistValue
 
     /// The CMS envelope the payload came from; `nil` for an unsigned property list.
     let envelope: CMSSignedData?
 
     /// Whether the profile came in a CMS envelope (`false` only for `allowingUnsigned` property lists).
-    public var isSigned: Bool { envelope != nil }
+    package var isSigned: Bool { envelope != nil }
 
     /// Whether the profile is for macOS (`Platform` contains `OSX` or `macOS`).
-    public var isMacOS: Bool { platforms.contains("OSX") || platforms.contains("macOS") }
+    package var isMacOS: Bool { platforms.contains("OSX") || platforms.contains("macOS") }
 
     /// Reads a provisioning profile.
     ///
@@ -71,7 +71,7 @@ public struct ProvisioningProfile: Hashable, Sendable {
     ///     some tools and test fixtures store them; ``isSigned`` is then `false`. Devices refuse such files.
     /// - Throws: ``ProvisioningError`` naming what is wrong: empty, not CMS, malformed CMS, no content, not a
     ///   property list, an unsigned property list (when not allowed).
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8],
         allowingUnsigned: Bool = false
     ) throws(ProvisioningError) -> ProvisioningProfile {
@@ -151,7 +151,7 @@ public struct ProvisioningProfile: Hashable, Sendable {
     /// Builds the model from a profile's property list.
     ///
     /// - Throws: ``ProvisioningError/Code/notADictionary`` when the root is not a dictionary.
-    public init(payload: PlistValue) throws(ProvisioningError) {
+    package init(payload: PlistValue) throws(ProvisioningError) {
         try self.init(payload: payload, envelope: nil)
     }
 

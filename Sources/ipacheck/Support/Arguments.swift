@@ -1,7 +1,7 @@
 public import ArgumentParser
-public import IPACheckAASA
+import IPACheckAASA
 import IPACheckGate
-public import IPACheckReport
+import IPACheckReport
 import IPACheckSigning
 
 // The library's enums, parsed from the command line. Kept here so the library never imports ArgumentParser.

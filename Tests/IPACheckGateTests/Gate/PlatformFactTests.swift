@@ -193,7 +193,7 @@ struct PlatformFactTests {
     /// only under applinks warns, none leaves the note.
     @Test func httpsCallbackDecisionsWithoutAnIPA() throws {
         let appID = "\(Acme.team).com.acme.shop"
-        let file = try EntitlementsFile(
+        let file = EntitlementsFile(
             path: "App.entitlements",
             entitlements: [
                 "com.apple.developer.associated-domains": .array([
