@@ -101,8 +101,20 @@ package struct Report: Hashable, Sendable, Codable {
     package mutating func add(unreadable path: String, reason: String) {
         let index = inputIndex(path)
         inputs[index].error = reason
+        inputs[index].errorKind = .unreadable
         inputs[index].coverage = RuleCoverage()
         recompute()
+    }
+
+    /// Records an input that was read but could not be checked at all (no network): the report's verdict becomes
+    /// `error`, and every format says the input was not checked, never that it could not be read.
+    ///
+    /// - Parameters:
+    ///   - path: The input as the user named it.
+    ///   - reason: Why nothing could be checked, in a few words.
+    package mutating func add(notChecked path: String, reason: String) {
+        add(unreadable: path, reason: reason)
+        inputs[inputIndex(path)].errorKind = .notChecked
     }
 
     /// The process exit status the contract asks for: 2 when an input could not be read, 1 when the gate fails,
@@ -123,7 +135,7 @@ package struct Report: Hashable, Sendable, Codable {
     /// What happened to a rule for one input: it failed (an unsuppressed finding), passed, or was not carried out
     /// (with the reason).
     package func outcome(of rule: String, for input: Input) -> RuleOutcome {
-        if input.error != nil { return .notRun(reason: "the input could not be read") }
+        if input.error != nil { return .notRun(reason: "the input \(input.errorPhrase)") }
         let own = findings.filter { $0.input == input.path && $0.rule == rule }
         if own.contains(where: { $0.suppression == nil }) { return .failed }
         switch input.coverage.status(of: rule) {
@@ -256,20 +268,35 @@ extension Report {
         case error
     }
 
+    /// Why an input has no verdict of its own.
+    package enum ErrorKind: String, Hashable, Sendable, Codable {
+        /// The input could not be read.
+        case unreadable
+        /// The input was read, but nothing could be checked (no network at all).
+        case notChecked
+    }
+
     /// One input with its own counts and verdict.
     package struct Input: Hashable, Sendable, Codable {
         /// The path as the user gave it.
         package var path: String
         /// Its findings, counted.
         package var summary: Summary
-        /// Whether it passes the gate, fails it, or could not be read.
+        /// Whether it passes the gate, fails it, or could not be read or checked.
         package var verdict: Verdict
-        /// Why it could not be read; `nil` for an input that was read.
+        /// Why it could not be read, or why it was read but not checked; `nil` for an input that was checked.
         package var error: String?
+        /// Which of the two ``error`` is: the input could not be read, or nothing could be checked (no network).
+        package var errorKind: ErrorKind?
         /// Which rules were carried out for it.
         package var coverage: RuleCoverage
         /// The catalogue's rules that were not carried out for it, grouped by reason.
         package fileprivate(set) var notChecked: [NotChecked]
+
+        /// What a format says of an input with an ``error``: `could not be read` or `was not checked`.
+        package var errorPhrase: String {
+            errorKind == .notChecked ? "was not checked" : "could not be read"
+        }
 
         init(path: String) {
             self.path = path

@@ -19,7 +19,12 @@ package struct GitHubAnnotationsRenderer: ReportRendering {
         for input in report.inputs {
             guard let error = input.error else { continue }
             lines.append(
-                command("error", file: input.path, title: report.tool.name, "\(input.path) could not be read: \(error)")
+                command(
+                    "error",
+                    file: input.path,
+                    title: report.tool.name,
+                    "\(input.path) \(input.errorPhrase): \(error)"
+                )
             )
         }
         for entry in report.findings {

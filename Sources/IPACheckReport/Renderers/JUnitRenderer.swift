@@ -107,7 +107,10 @@ package struct JUnitRenderer: ReportRendering {
                     TestCase(
                         name: "read \(name)",
                         className: name,
-                        result: .error(message: "cannot be read: " + UntrustedText.visibleOnOneLine(error))
+                        result: .error(
+                            message: (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
+                                + UntrustedText.visibleOnOneLine(error)
+                        )
                     )
                 ]
             )

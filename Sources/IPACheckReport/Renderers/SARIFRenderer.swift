@@ -146,7 +146,7 @@ package struct SARIFRenderer: ReportRendering {
                 notifications.append(
                     Notification(
                         level: "error",
-                        message: SARIFMessage(text: "\(input.path) could not be read: \(error)"),
+                        message: SARIFMessage(text: "\(input.path) \(input.errorPhrase): \(error)"),
                         locations: [
                             SARIFLocation(
                                 physicalLocation: PhysicalLocation(

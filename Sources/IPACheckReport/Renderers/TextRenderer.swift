@@ -46,7 +46,11 @@ package struct TextRenderer: ReportRendering {
     package func inputLines(_ input: Report.Input, in report: Report) -> [String] {
         let path = style.bold(UntrustedText.visibleOnOneLine(input.path))
         if let error = input.error {
-            return [path + "  " + verdictLabel(.error) + "  cannot be read: " + UntrustedText.visibleOnOneLine(error)]
+            return [
+                path + "  " + verdictLabel(.error) + "  "
+                    + (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
+                    + UntrustedText.visibleOnOneLine(error)
+            ]
         }
         let label = report.kind == .listing ? "" : verdictLabel(input.verdict) + "  "
         var lines = [path + "  " + label + input.summary.description]
@@ -92,10 +96,11 @@ package struct TextRenderer: ReportRendering {
     package func verdictLine(_ report: Report) -> String {
         if report.kind == .listing && report.verdict != .error { return "findings: " + report.summary.description }
         var text = verdictLabel(report.verdict) + "  "
-        let unreadable = report.inputs.filter { $0.verdict == .error }.count
-        if unreadable > 0 {
-            let which = report.inputs.count == 1 ? "the input" : "\(unreadable) of \(report.inputs.count) inputs"
-            text += "\(which) could not be read; "
+        for kind in [Report.ErrorKind.unreadable, .notChecked] {
+            let count = report.inputs.filter { $0.verdict == .error && ($0.errorKind ?? .unreadable) == kind }.count
+            guard count > 0 else { continue }
+            let which = report.inputs.count == 1 ? "the input" : "\(count) of \(report.inputs.count) inputs"
+            text += "\(which) " + (kind == .notChecked ? "could not be checked" : "could not be read") + "; "
         }
         return text + report.summary.description + (report.kind == .gate ? " (gate: \(report.gate))" : "")
     }

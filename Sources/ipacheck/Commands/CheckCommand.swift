@@ -77,7 +77,7 @@ struct CheckCommand: AsyncParsableCommand {
             progress.finish()
             Console.diagnose("ipacheck: error: \(error)")
             var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
-            for path in ipas { report.add(unreadable: path, reason: "not checked: \(error)") }
+            for path in ipas { report.add(notChecked: path, reason: "\(error)") }
             try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: true)
             return
         }
