@@ -1,4 +1,4 @@
-package import IPACheckBinary
+import IPACheckBinary
 
 /// Why an archive, or one of its members, could not be read.
 package struct ArchiveError: CodedError {

@@ -10,7 +10,7 @@ package enum AASARules {
     }
 
     /// The sets the AASA rules are declared in: the document's own, parsing's and linting's.
-    package static let sets: [any RuleSet] = [rules, document, lint]
+    package static let sets: [any RuleSet] = [rules, document, lint, lintValues, lintEntries]
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
     struct Rules: RuleSet {

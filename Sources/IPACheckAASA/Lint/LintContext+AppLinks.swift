@@ -7,7 +7,7 @@ extension LintContext {
         for member in applinks.source.members ?? [] where !known.contains(member.key) {
             let hint = Self.closest(member.key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                AASARules.lint.unknownKey,
+                AASARules.lintValues.unknownKey,
                 "key \"\(member.key)\" in applinks is ignored\(hint)",
                 at: "applinks.\(member.key)"
             )
@@ -27,14 +27,14 @@ extension LintContext {
         switch applinks.source["details"] {
         case nil:
             add(
-                AASARules.lint.detailWithoutRules,
+                AASARules.lintEntries.detailWithoutRules,
                 "applinks has no details, so no app gets universal links",
                 at: "applinks"
             )
         case .array(let entries)?:
             for (index, entry) in entries.enumerated() where entry.members == nil {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "applinks.details[\(index)] is \(entry.typeName), not an object; it is ignored",
                     at: "applinks.details[\(index)]"
                 )
@@ -42,28 +42,28 @@ extension LintContext {
         case .object(let members)?:
             if members.count > 1 {
                 add(
-                    AASARules.lint.legacyDetailsDictionary,
+                    AASARules.lintValues.legacyDetailsDictionary,
                     "applinks.details is a dictionary keyed by app ID (the oldest format); a JSON object has no "
                         + "order, so which app wins an overlapping URL is undefined",
                     at: "applinks.details"
                 )
             } else {
                 add(
-                    AASARules.lint.singleAppDetailsDictionary,
+                    AASARules.lintEntries.singleAppDetailsDictionary,
                     "applinks.details is a dictionary keyed by app ID (the oldest format); with one app it works",
                     at: "applinks.details"
                 )
             }
             for member in members where member.value.members == nil {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "details for \(member.key) is \(member.value.typeName), not an object",
                     at: "applinks.details"
                 )
             }
         case let other?:
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "applinks.details must be an array, found \(other.typeName)",
                 at: "applinks.details"
             )
@@ -91,7 +91,7 @@ extension LintContext {
         guard let value = applinks.source["substitutionVariables"] else { return }
         guard let members = value.members else {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "substitutionVariables must be an object, found \(value.typeName)",
                 at: "applinks.substitutionVariables"
             )
@@ -101,14 +101,14 @@ extension LintContext {
             let location = "applinks.substitutionVariables.\(member.key)"
             if member.key.contains(where: { "$()".contains($0) }) || member.key.isEmpty {
                 add(
-                    AASARules.lint.badSubstitutionVariable,
+                    AASARules.lintValues.badSubstitutionVariable,
                     "variable name \"\(member.key)\" is empty or contains $, ( or ), which Apple does not allow",
                     at: location
                 )
             }
             if PatternCompiler.builtinNames.contains(member.key) {
                 add(
-                    AASARules.lint.badSubstitutionVariable,
+                    AASARules.lintValues.badSubstitutionVariable,
                     "custom variable \"\(member.key)\" has the name of a predefined one; which definition Apple uses "
                         + "is not documented (ipacheck uses the custom one)",
                     at: location
@@ -116,7 +116,7 @@ extension LintContext {
             }
             guard let values = member.value.arrayValue else {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "variable \"\(member.key)\" must be an array of strings, found \(member.value.typeName)",
                     at: location
                 )
@@ -124,7 +124,7 @@ extension LintContext {
             }
             if values.isEmpty {
                 add(
-                    AASARules.lint.badSubstitutionVariable,
+                    AASARules.lintValues.badSubstitutionVariable,
                     "variable \"\(member.key)\" has no values, so patterns using it never match",
                     at: location
                 )
@@ -132,7 +132,7 @@ extension LintContext {
             for (index, element) in values.enumerated() {
                 guard let text = element.stringValue else {
                     add(
-                        AASARules.lint.wrongType,
+                        AASARules.lintValues.wrongType,
                         "value \(index) of variable \"\(member.key)\" is \(element.typeName), not a string",
                         at: location
                     )
@@ -140,7 +140,7 @@ extension LintContext {
                 }
                 if text.contains("$(") {
                     add(
-                        AASARules.lint.badSubstitutionVariable,
+                        AASARules.lintValues.badSubstitutionVariable,
                         "value \"\(text)\" of variable \"\(member.key)\" references another variable, which Apple does "
                             + "not allow (it is matched literally)",
                         at: location

@@ -11,7 +11,7 @@ extension LintContext {
         for member in entry.members ?? [] where !known.contains(member.key) {
             let hint = Self.closest(member.key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                AASARules.lint.unknownKey,
+                AASARules.lintValues.unknownKey,
                 "key \"\(member.key)\" in \(location) is ignored\(hint)",
                 at: "\(location).\(member.key)"
             )
@@ -31,7 +31,7 @@ extension LintContext {
         }
         if let components = entry["components"], components.arrayValue == nil {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "\(location).components must be an array, found \(components.typeName)",
                 at: "\(location).components"
             )
@@ -40,14 +40,14 @@ extension LintContext {
             if let elements = paths.arrayValue {
                 for (index, element) in elements.enumerated() where element.stringValue == nil {
                     add(
-                        AASARules.lint.wrongType,
+                        AASARules.lintValues.wrongType,
                         "\(location).paths[\(index)] is \(element.typeName), not a string; it is ignored",
                         at: "\(location).paths[\(index)]"
                     )
                 }
             } else {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "\(location).paths must be an array of strings, found \(paths.typeName)",
                     at: "\(location).paths"
                 )
@@ -56,7 +56,7 @@ extension LintContext {
         if detail.ruleSource == .components, let elements = entry["components"]?.arrayValue {
             for (index, element) in elements.enumerated() where element.members == nil {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "\(location).components[\(index)] is \(element.typeName), not an object; it is ignored",
                     at: "\(location).components[\(index)]"
                 )
@@ -70,7 +70,7 @@ extension LintContext {
             case .none: what = "neither components nor paths"
             }
             add(
-                AASARules.lint.detailWithoutRules,
+                AASARules.lintEntries.detailWithoutRules,
                 "\(location) has \(what), so its apps get no universal links",
                 at: location
             )
@@ -92,7 +92,7 @@ extension LintContext {
         let list = entry["appIDs"]
         if let single, single.stringValue == nil {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "\(location).appID must be a string, found \(single.typeName)",
                 at: "\(location).appID"
             )
@@ -101,14 +101,14 @@ extension LintContext {
             if let elements = list.arrayValue {
                 for (index, element) in elements.enumerated() where element.stringValue == nil {
                     add(
-                        AASARules.lint.wrongType,
+                        AASARules.lintValues.wrongType,
                         "\(location).appIDs[\(index)] is \(element.typeName), not a string",
                         at: "\(location).appIDs[\(index)]"
                     )
                 }
             } else {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "\(location).appIDs must be an array, found \(list.typeName)\(single?.stringValue != nil ? "; appID is used instead" : "")",
                     at: "\(location).appIDs"
                 )
@@ -117,7 +117,7 @@ extension LintContext {
         if let singleID = single?.stringValue, list?.arrayValue != nil {
             let covered = detail.appIDs.contains(singleID)
             add(
-                covered ? AASARules.lint.appIDBesideAppIDs : AASARules.lint.appIDLostBesideAppIDs,
+                covered ? AASARules.lint.appIDBesideAppIDs : AASARules.lintEntries.appIDLostBesideAppIDs,
                 "\(location) has both appID and appIDs; appIDs wins (M20)"
                     + (covered ? "" : ", so \(singleID) gets nothing from this entry"),
                 at: location
@@ -125,7 +125,7 @@ extension LintContext {
         }
         if detail.appIDs.isEmpty {
             add(
-                AASARules.lint.detailWithoutAppIDs,
+                AASARules.lintEntries.detailWithoutAppIDs,
                 "\(location) names no app ID, so its rules apply to no app",
                 at: location
             )
@@ -143,10 +143,10 @@ extension LintContext {
         switch AppIDCheck.check(appID, knownPrefixes: knownPrefixes) {
         case .valid: break
         case .malformed(let reason):
-            add(AASARules.lint.malformedAppID, "app ID \"\(appID)\" is malformed: \(reason)", at: location)
+            add(AASARules.lintValues.malformedAppID, "app ID \"\(appID)\" is malformed: \(reason)", at: location)
         case .placeholder(let reason):
             add(
-                AASARules.lint.placeholderAppID,
+                AASARules.lintValues.placeholderAppID,
                 "app ID \"\(appID)\" looks like a placeholder: \(reason)",
                 at: location
             )

@@ -5,7 +5,7 @@ extension LintContext {
     mutating func lintDefaults(_ value: AASAJSON?, at location: String) {
         guard let value else { return }
         guard value.members != nil else {
-            add(AASARules.lint.wrongType, "\(location) must be an object, found \(value.typeName)", at: location)
+            add(AASARules.lintValues.wrongType, "\(location) must be an object, found \(value.typeName)", at: location)
             return
         }
         lintFieldTypes(value, at: location)
@@ -16,7 +16,7 @@ extension LintContext {
         }
         if value["exclude"]?.boolValue == true {
             add(
-                AASARules.lint.excludeBroaderThanItLooks,
+                AASARules.lintEntries.excludeBroaderThanItLooks,
                 "\(location) sets exclude: true, so every component that does not set exclude: false blocks",
                 at: location
             )
@@ -37,7 +37,7 @@ extension LintContext {
         for (key, expected, isValid) in expectations {
             guard let value = object[key], !isValid(value) else { continue }
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "\"\(key)\" in \(location) must be \(expected), found \(value.typeName) \(value.compactText); "
                     + "Apple ignores it, as if it were absent",
                 at: location
@@ -47,7 +47,7 @@ extension LintContext {
             let bad = members.filter { $0.value.stringValue == nil }
             if !bad.isEmpty {
                 add(
-                    AASARules.lint.nonStringQueryValue,
+                    AASARules.lintValues.nonStringQueryValue,
                     "query item(s) " + bad.map { "\"\($0.key)\": \($0.value.compactText)" }.joined(separator: ", ")
                         + " in \(location) are not strings, so Apple ignores the whole \"?\" dictionary and the rule "
                         + "matches any query (M12)",
@@ -70,7 +70,7 @@ extension LintContext {
     mutating func lintPattern(_ pattern: String, at location: String) {
         for name in PatternCompiler.variableReferences(in: pattern) where !definedVariables.contains(name) {
             add(
-                AASARules.lint.undefinedVariable,
+                AASARules.lintValues.undefinedVariable,
                 "pattern \"\(pattern)\" uses $(\(name)), which is neither predefined nor in substitutionVariables; "
                     + "ipacheck treats the rule as never matching",
                 at: location
@@ -78,7 +78,7 @@ extension LintContext {
         }
         if PatternCompiler.hasUnterminatedVariable(pattern) {
             add(
-                AASARules.lint.unterminatedVariable,
+                AASARules.lintValues.unterminatedVariable,
                 "pattern \"\(pattern)\" has \"$(\" without a closing \")\"; it is matched literally",
                 at: location
             )
@@ -120,7 +120,7 @@ extension LintContext {
             }
             let catchAll = effective.matchesEverything
             add(
-                catchAll ? AASARules.lint.misspelledKeyCatchAll : AASARules.lint.unknownComponentKey,
+                catchAll ? AASARules.lintEntries.misspelledKeyCatchAll : AASARules.lint.unknownComponentKey,
                 "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (M18)"
                     + (catchAll ? ", so this component matches every URL" : ""),
                 at: location
@@ -130,14 +130,14 @@ extension LintContext {
             for item in items where AASAEffectiveRule.isAllStars(item.pattern) {
                 if rule.fields.exclude == true {
                     add(
-                        AASARules.lint.excludeBroaderThanItLooks,
+                        AASARules.lintEntries.excludeBroaderThanItLooks,
                         "exclude rule's query item \"\(item.name)\": \"\(item.pattern)\" also holds when the item is "
                             + "absent (M3, M10), so the rule excludes URLs without it too; use \"?*\" to require it",
                         at: location
                     )
                 } else {
                     add(
-                        AASARules.lint.starQueryItem,
+                        AASARules.lintEntries.starQueryItem,
                         "query item \"\(item.name)\": \"\(item.pattern)\" also matches URLs without \(item.name) "
                             + "(M10), so it does not require the item; use \"?*\" to require a value",
                         at: location

@@ -60,7 +60,7 @@ extension LintContext {
             }
             if !acceptingLater, !unreachable.contains(index), !rule.matchesEverything {
                 add(
-                    AASARules.lint.trailingExclude,
+                    AASARules.lintValues.trailingExclude,
                     "\(detail.rules[index].text) comes after every rule that could accept a URL, so it never changes "
                         + "the outcome (an unmatched URL opens in the browser anyway)",
                     at: location(index)

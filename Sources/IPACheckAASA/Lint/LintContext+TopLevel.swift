@@ -7,14 +7,14 @@ extension LintContext {
         for member in document.root.members ?? [] where !services.contains(member.key) {
             let hint = Self.closest(member.key, in: services).map { "; did you mean \"\($0)\"?" } ?? ""
             add(
-                hint.isEmpty ? AASARules.lint.ignoredExtraKey : AASARules.lint.unknownKey,
+                hint.isEmpty ? AASARules.lintEntries.ignoredExtraKey : AASARules.lintValues.unknownKey,
                 "unknown top-level key \"\(member.key)\" is ignored\(hint)",
                 at: member.key
             )
         }
         if document.services.isEmpty {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "the file has no usable applinks, webcredentials, appclips or activitycontinuation section",
                 at: "(root)"
             )
@@ -25,7 +25,11 @@ extension LintContext {
         }
         if let value = document.root["applinks"] {
             if value.members == nil {
-                add(AASARules.lint.wrongType, "applinks must be an object, found \(value.typeName)", at: "applinks")
+                add(
+                    AASARules.lintValues.wrongType,
+                    "applinks must be an object, found \(value.typeName)",
+                    at: "applinks"
+                )
             } else if let applinks = document.applinks {
                 lintAppLinks(applinks)
             }
@@ -36,7 +40,7 @@ extension LintContext {
         let name = service.rawValue
         guard value.members != nil else {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "\(name) must be an object with an \"apps\" array, found \(value.typeName)",
                 at: name
             )
@@ -44,25 +48,29 @@ extension LintContext {
         }
         for member in value.members ?? [] where member.key != "apps" {
             add(
-                AASARules.lint.ignoredExtraKey,
+                AASARules.lintEntries.ignoredExtraKey,
                 "key \"\(member.key)\" in \(name) is ignored",
                 at: "\(name).\(member.key)"
             )
         }
         guard let apps = value["apps"] else {
-            add(AASARules.lint.wrongType, "\(name) has no \"apps\" array, so it lists no app", at: name)
+            add(AASARules.lintValues.wrongType, "\(name) has no \"apps\" array, so it lists no app", at: name)
             return
         }
         guard let elements = apps.arrayValue else {
             add(
-                AASARules.lint.wrongType,
+                AASARules.lintValues.wrongType,
                 "\(name).apps must be an array of app IDs, found \(apps.typeName)",
                 at: "\(name).apps"
             )
             return
         }
         if elements.isEmpty {
-            add(AASARules.lint.emptyAppsArray, "\(name).apps is empty, so the section lists no app", at: "\(name).apps")
+            add(
+                AASARules.lintEntries.emptyAppsArray,
+                "\(name).apps is empty, so the section lists no app",
+                at: "\(name).apps"
+            )
         }
         for (index, element) in elements.enumerated() {
             let location = "\(name).apps[\(index)]"
@@ -70,7 +78,7 @@ extension LintContext {
                 lintAppID(appID, at: location)
             } else {
                 add(
-                    AASARules.lint.wrongType,
+                    AASARules.lintValues.wrongType,
                     "\(location) is \(element.typeName), not an app ID string; it is ignored",
                     at: location
                 )

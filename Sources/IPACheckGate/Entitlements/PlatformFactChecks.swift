@@ -1,10 +1,10 @@
 import Foundation
 import IPACheckArchive
 import IPACheckBundle
-package import IPACheckLinks
-package import IPACheckPlist
+import IPACheckLinks
+import IPACheckPlist
 package import IPACheckReport
-package import IPACheckSigning
+import IPACheckSigning
 
 /// Facts of the platform that changed since the AASA rules were first written (Apple's pages, checked 2026-11):
 /// browser apps and universal links, HTTPS callbacks of `ASWebAuthenticationSession`, and when App Clips need the

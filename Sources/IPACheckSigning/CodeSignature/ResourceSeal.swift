@@ -1,4 +1,4 @@
-package import IPACheckArchive
+import IPACheckArchive
 package import IPACheckBundle
 import IPACheckPlist
 package import IPACheckReport

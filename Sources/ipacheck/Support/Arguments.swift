@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import IPACheckAASA
 import IPACheckGate
 import IPACheckReport

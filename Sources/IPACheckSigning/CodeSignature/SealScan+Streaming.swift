@@ -1,0 +1,221 @@
+import Foundation
+import IPACheckArchive
+import IPACheckBinary
+import IPACheckBundle
+import IPACheckReport
+
+/// Streaming: each member read once, in shares on threads of their own.
+extension SealScan {
+    // MARK: - Streaming one member
+
+    /// What to take from one member.
+    ///
+    /// Plain flags (no set to allocate): a large app plans one for every file.
+    struct MemberPlan {
+        var sha1 = false
+        var sha256 = false
+        var isExecutable = false
+        var keep = false
+        var needles: [String] = []
+
+        mutating func insert(_ kind: DigestKind) {
+            switch kind {
+            case .sha1: sha1 = true
+            case .sha256: sha256 = true
+            }
+        }
+
+        var digests: Set<DigestKind> {
+            var kinds: Set<DigestKind> = []
+            if sha1 { kinds.insert(.sha1) }
+            if sha256 { kinds.insert(.sha256) }
+            return kinds
+        }
+    }
+
+    /// What streaming one member gave.
+    ///
+    /// The digests stand inline; the rest, which few members have, in one box, so the result of each of a hundred
+    /// thousand sealed files stays small.
+    struct StreamResult: Sendable {
+        var digests: FileDigests?
+        var more: More?
+
+        final class More: Sendable {
+            let found: Set<String>?
+            let bytes: [UInt8]?
+            let executable: Result<Executable, InputError>?
+            let problem: String?
+
+            init(
+                found: Set<String>? = nil,
+                bytes: [UInt8]? = nil,
+                executable: Result<Executable, InputError>? = nil,
+                problem: String? = nil
+            ) {
+                self.found = found
+                self.bytes = bytes
+                self.executable = executable
+                self.problem = problem
+            }
+        }
+
+        var found: Set<String>? { more?.found }
+        var bytes: [UInt8]? { more?.bytes }
+        var executable: Result<Executable, InputError>? { more?.executable }
+        var problem: String? { more?.problem }
+    }
+
+    /// The shares after the first, each streamed on a thread of our own with its own handle on the file, front to
+    /// back, while the caller streams the first share with its handle.
+    ///
+    /// Threads of our own, not tasks: inflating is CPU-bound and reading blocks on the disk, which must not hold up
+    /// the few threads Swift's concurrency runs on; and a share gets a thread even when those are busy.
+    struct OtherShares: Sendable {
+        /// What the threads streamed, and how many are still at it.
+        struct Progress: Sendable {
+            var results: [String: StreamResult] = [:]
+            var running: Int
+            /// The async caller, suspended until `running` is 0.
+            var waiting: Waiting?
+
+            /// The results, handed over once: the threads keep no copy.
+            mutating func take() -> [String: StreamResult] {
+                defer { results = [:] }
+                return results
+            }
+        }
+
+        typealias Waiting = CheckedContinuation<[String: StreamResult], Never>
+
+        private let progress: Locked<Progress>
+
+        /// Starts one thread per share.
+        ///
+        /// A share whose thread cannot open the file again is left unread, for ``Pass/finish(_:ipa:)`` to read
+        /// with the first handle.
+        init(_ shares: ArraySlice<[String]>, plans: [String: MemberPlan], reopening: IPAMemberReader.Reopening) {
+            let progress = Locked(Progress(running: shares.count))
+            self.progress = progress
+            for share in shares {
+                let thread = Thread {
+                    let taken = (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? [:]
+                    let done = progress.withLock { progress -> (Waiting, [String: StreamResult])? in
+                        progress.results.merge(taken) { first, _ in first }
+                        progress.running -= 1
+                        guard progress.running == 0, let waiting = progress.waiting else { return nil }
+                        progress.waiting = nil
+                        return (waiting, progress.take())
+                    }
+                    if case (let waiting, let results)? = done { waiting.resume(returning: results) }
+                }
+                thread.name = "ipacheck-seal"
+                thread.start()
+            }
+        }
+
+        /// Suspends until every thread is done, then returns what they streamed.
+        func results() async -> [String: StreamResult] {
+            await withCheckedContinuation { continuation in
+                let done = progress.withLock { progress -> [String: StreamResult]? in
+                    if progress.running == 0 { return progress.take() }
+                    progress.waiting = continuation
+                    return nil
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        }
+
+        /// Sleeps until every thread is done, then returns what they streamed.
+        func waitForResults() -> [String: StreamResult] {
+            progress.withLock(when: { $0.running == 0 }) { $0.take() }
+        }
+    }
+
+    /// Splits `order` into at most `count` shares of about equal declared size, each kept in archive order.
+    ///
+    /// The largest members are placed first, each into the lightest share, with no fewer than `bytesPerShare`
+    /// bytes a share. Declared sizes only balance the work, so a lying archive costs time, never correctness.
+    static func split(_ order: [String], into count: Int, bytesPerShare: Int, size: (String) -> Int) -> [[String]] {
+        let sizes = order.map { max(size($0), 0) }
+        let total = sizes.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
+        let shareCount = min(max(count, 1), order.count, max(total / max(bytesPerShare, 1), 1))
+        guard shareCount > 1 else { return [order] }
+        var loads = [Int](repeating: 0, count: shareCount)
+        var owner = [Int](repeating: 0, count: order.count)
+        for index in order.indices.sorted(by: { (sizes[$0], $1) > (sizes[$1], $0) }) {
+            let lightest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
+            owner[index] = lightest
+            let (sum, overflow) = loads[lightest].addingReportingOverflow(sizes[index])
+            loads[lightest] = overflow ? Int.max : sum
+        }
+        return (0..<shareCount).map { share in order.indices.filter { owner[$0] == share }.map { order[$0] } }
+    }
+
+    static func streamShare(
+        _ members: [String],
+        plans: [String: MemberPlan],
+        reader: IPAMemberReader
+    ) -> [String: StreamResult] {
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var results: [String: StreamResult] = [:]
+        for member in members {
+            guard let plan = plans[member] else { continue }
+            results[member] = stream(member, plan: plan, reader: reader, buffer: &buffer)
+        }
+        return results
+    }
+
+    static func stream(
+        _ member: String,
+        plan: MemberPlan,
+        reader ipa: IPAMemberReader,
+        buffer: inout [UInt8]
+    ) -> StreamResult {
+        var result = StreamResult()
+        var digester = plan.digests.isEmpty ? nil : FileDigester(kinds: plan.digests)
+        var executable = plan.isExecutable ? ExecutableReader(fileSize: ipa.declaredMemberSize(member)) : nil
+        var bytes: [UInt8]? = plan.keep ? [] : nil
+        var search = plan.needles.isEmpty ? nil : StringSearch(plan.needles)
+        do throws(InputError) {
+            let stream = try ipa.stream(member)
+            while true {
+                let count: Int
+                do {
+                    count = try stream.read(into: &buffer)
+                } catch {
+                    throw InputError("unreadable-member", file: ipa.path, "\(member): \(error.reason)")
+                }
+                if count == 0 { break }
+                executable?.consume(buffer, count: count)
+                search?.consume(buffer[0..<count])
+                digester?.update(buffer[0..<count])
+                if bytes != nil {
+                    guard (bytes?.count ?? 0) + count <= ipa.maximumKeptBytes else {
+                        throw InputError(
+                            "too-large",
+                            file: ipa.path,
+                            "\(member) is larger than the \(ipa.maximumKeptBytes)-byte limit for files read whole"
+                        )
+                    }
+                    bytes?.append(contentsOf: buffer[0..<count])
+                }
+            }
+        } catch {
+            result.more = .init(executable: plan.isExecutable ? .failure(error) : nil, problem: error.message)
+            return result
+        }
+        result.digests = digester?.finish()
+        if search != nil || bytes != nil || executable != nil {
+            result.more = .init(
+                found: search?.found,
+                bytes: bytes,
+                executable: executable.map { reader in
+                    reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
+                        .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
+                }
+            )
+        }
+        return result
+    }
+}
