@@ -74,10 +74,18 @@ enum Bytes {
 /// A small ipa built from scratch: one app whose ad-hoc signature carries `entitlements` (an XML plist body and
 /// the matching DER blob), for inputs the samples do not contain.
 enum SmallIPA {
-    /// Writes `Payload/App.app` with bundle ID `com.example.small`, application-identifier
-    /// `7QX3KD52VH.com.example.small`, and these associated domains.
-    static func write(domains: [String]) throws -> String {
-        let appID = "7QX3KD52VH.com.example.small"
+    /// Writes `Payload/NAME.app` (executable `NAME`) with application-identifier `appID`, these associated domains,
+    /// and as bundle ID the application identifier without its team prefix.
+    ///
+    /// `strings` go into the executable after the signed slice, NUL-separated, as the streaming search sees
+    /// `__cstring`.
+    static func write(
+        domains: [String],
+        appID: String = "7QX3KD52VH.com.example.small",
+        name: String = "App",
+        strings: [String] = []
+    ) throws -> String {
+        let bundleID = String(appID.drop { $0 != "." }.dropFirst())
         let escaped = domains.map { $0.replacingOccurrences(of: "&", with: "&amp;") }
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -96,15 +104,16 @@ enum SmallIPA {
             ),
         ])
         let info = PlistFixture.info([
-            "CFBundleIdentifier": "com.example.small", "CFBundleExecutable": "App", "CFBundlePackageType": "APPL",
+            "CFBundleIdentifier": bundleID, "CFBundleExecutable": name, "CFBundlePackageType": "APPL",
         ])
         var signing = MachOBuilder.Signing()
         signing.xmlEntitlements = Array(xml.utf8)
         signing.derEntitlements = der
         signing.infoPlist = info
+        let tail: [UInt8] = strings.isEmpty ? [] : [0] + strings.flatMap { Array($0.utf8) + [0] }
         var zip = ZipBuilder()
-        zip.add("Payload/App.app/Info.plist", info)
-        zip.add("Payload/App.app/App", MachOBuilder.slice(signing: signing))
+        zip.add("Payload/\(name).app/Info.plist", info)
+        zip.add("Payload/\(name).app/\(name)", MachOBuilder.slice(signing: signing) + tail)
         return try zip.write(named: "Small.ipa")
     }
 }

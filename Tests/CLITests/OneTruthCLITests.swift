@@ -112,135 +112,145 @@ struct OneTruthCLITests {
 
     // MARK: - Offline files
 
-    @Test func listedPathOpensEverywhere() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: [Self.appID])], in: folder)
-        let answers = try Self.ask(
-            url: "https://good.example/products/1",
-            target: target,
-            host: "good.example",
-            network: ["--offline", "--aasa-dir", dir]
-        )
-        Self.expectAgreement(answers)
-        #expect(answers.check.status == 0, "\(answers.check.stdout)")
-        #expect(answers.explanation["verdict"] as? String == "opens")
-        #expect(answers.explain.status == 0)
-        #expect(answers.matchVerdict == "match")
-        #expect(answers.match.status == 0)
-        #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
-        // Offline, no HTTP exchange is pretended: the file is named, no status given.
-        let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
-        #expect(copies.map { $0["copy"] as? String } == ["file"])
-        #expect(copies.first?["status"] == nil || copies.first?["status"] is NSNull)
-        #expect(!answers.aasa.stdout.contains("\"status\" : 200"), "\(answers.aasa.stdout)")
+    /// One offline scenario: the entitlements entry, the URL and the `aasa` host asked, and the files in
+    /// `--aasa-dir` (nil: the folder named does not exist).
+    struct OfflineScenario: Sendable, CustomTestStringConvertible {
+        /// What a scenario's expectations see: every command's answer, and the files they were given.
+        struct Given {
+            let answers: Answers
+            let target: String
+            let dir: String
+        }
+
+        let name: String
+        var claim = "applinks:good.example"
+        var url = "https://good.example/products/1"
+        var host = "good.example"
+        let files: [String: String]?
+        /// Whether the commands reach a verdict, so `expectAgreement` holds (not on a usage error).
+        var agree = true
+        let expect: @Sendable (Given) throws -> Void
+
+        var testDescription: String { name }
     }
 
-    @Test func excludedPathBreaksInExplainAndMatchWhileTheBuildPasses() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: [Self.appID])], in: folder)
-        let answers = try Self.ask(
+    static let offlineScenarios: [OfflineScenario] = [
+        .init(name: "a listed path opens everywhere", files: ["good.example": aasa(appIDs: [appID])]) { given in
+            let answers = given.answers
+            #expect(answers.check.status == 0, "\(answers.check.stdout)")
+            #expect(answers.explanation["verdict"] as? String == "opens")
+            #expect(answers.explain.status == 0)
+            #expect(answers.matchVerdict == "match")
+            #expect(answers.match.status == 0)
+            #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
+            // Offline, no HTTP exchange is pretended: the file is named, no status given.
+            let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
+            #expect(copies.map { $0["copy"] as? String } == ["file"])
+            #expect(copies.first?["status"] == nil || copies.first?["status"] is NSNull)
+            #expect(!answers.aasa.stdout.contains("\"status\" : 200"), "\(answers.aasa.stdout)")
+        },
+        .init(
+            name: "an excluded path breaks in explain and match while the build passes",
             url: "https://good.example/account/1",
-            target: target,
-            host: "good.example",
-            network: ["--offline", "--aasa-dir", dir]
-        )
-        Self.expectAgreement(answers)
-        #expect(answers.check.status == 0)
-        #expect(answers.explanation["verdict"] as? String == "breaks")
-        #expect((answers.explanation["rule"] as? [String: Any])?["component"] as? Int == 0)
-        #expect(answers.matchVerdict == "block")
-        #expect(answers.match.status == 1)
-    }
-
-    @Test func anotherAppsFileBreaksEverywhere() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let dir = try Self.aasaDir(["good.example": Self.aasa(appIDs: ["ZZZZZ99999.com.example.other"])], in: folder)
-        let answers = try Self.ask(
-            url: "https://good.example/products/1",
-            target: target,
-            host: "good.example",
-            network: ["--offline", "--aasa-dir", dir]
-        )
-        Self.expectAgreement(answers)
-        #expect(answers.check.status == 1)
-        #expect(answers.checkRules.contains("LINK001"))
-        #expect(answers.explanation["verdict"] as? String == "breaks")
-        #expect(answers.explainRules.contains("LINK001"))
-        #expect(answers.matchVerdict == "none")
-        #expect(answers.match.status == 1)
-    }
-
-    @Test func managedModeWithoutTheMDMEntitlementBreaksAtTheEntry() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:mdm.example?mode=managed"], in: folder)
-        let dir = try Self.aasaDir(["mdm.example": Self.aasa(appIDs: [Self.appID])], in: folder)
-        let answers = try Self.ask(
+            files: ["good.example": aasa(appIDs: [appID])]
+        ) { given in
+            let answers = given.answers
+            #expect(answers.check.status == 0)
+            #expect(answers.explanation["verdict"] as? String == "breaks")
+            #expect((answers.explanation["rule"] as? [String: Any])?["component"] as? Int == 0)
+            #expect(answers.matchVerdict == "block")
+            #expect(answers.match.status == 1)
+        },
+        .init(
+            name: "another app's file breaks everywhere",
+            files: ["good.example": aasa(appIDs: ["ZZZZZ99999.com.example.other"])]
+        ) { given in
+            let answers = given.answers
+            #expect(answers.check.status == 1)
+            #expect(answers.checkRules.contains("LINK001"))
+            #expect(answers.explanation["verdict"] as? String == "breaks")
+            #expect(answers.explainRules.contains("LINK001"))
+            #expect(answers.matchVerdict == "none")
+            #expect(answers.match.status == 1)
+        },
+        .init(
+            name: "managed mode without the MDM entitlement breaks at the entry",
+            claim: "applinks:mdm.example?mode=managed",
             url: "https://mdm.example/products/1",
-            target: target,
             host: "mdm.example",
-            network: ["--offline", "--aasa-dir", dir]
-        )
-        Self.expectAgreement(answers)
-        #expect(answers.checkRules.contains("LINK004"))
-        #expect(answers.explanation["verdict"] as? String == "breaks")
-        #expect(answers.explainRules.contains("LINK004"))
-        let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
-        #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "fail")
-    }
-
-    /// A `?mode=developer` entry is read from the origin by devices in developer mode (TN3155), and an entitlements
-    /// file is not a build: the build's own checks are said not to have run, never passed.
-    @Test func developerModeReadsTheOriginAndAFileIsNotABuild() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:dev.example?mode=developer"], in: folder)
-        let dir = try Self.aasaDir(["dev.example": Self.aasa(appIDs: [Self.appID])], in: folder)
-        let answers = try Self.ask(
+            files: ["mdm.example": aasa(appIDs: [appID])]
+        ) { given in
+            let answers = given.answers
+            #expect(answers.checkRules.contains("LINK004"))
+            #expect(answers.explanation["verdict"] as? String == "breaks")
+            #expect(answers.explainRules.contains("LINK004"))
+            let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
+            #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "fail")
+        },
+        // A `?mode=developer` entry is read from the origin by devices in developer mode (TN3155), and an
+        // entitlements file is not a build: the build's own checks are said not to have run, never passed.
+        .init(
+            name: "developer mode reads the origin and a file is not a build",
+            claim: "applinks:dev.example?mode=developer",
             url: "https://dev.example/products/1",
-            target: target,
             host: "dev.example?mode=developer",
-            network: ["--offline", "--aasa-dir", dir]
-        )
-        Self.expectAgreement(answers)
-        #expect(answers.check.status == 0, "\(answers.check.stdout)")
-        #expect(answers.explanation["verdict"] as? String == "opens")
-        let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
-        #expect(steps.first { $0["name"] as? String == "build" }?["status"] as? String == "notChecked")
-        #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "info")
-        let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
-        #expect(copies.first?["devicesRead"] as? Bool == true)
-        #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
-    }
+            files: ["dev.example": aasa(appIDs: [appID])]
+        ) { given in
+            let answers = given.answers
+            #expect(answers.check.status == 0, "\(answers.check.stdout)")
+            #expect(answers.explanation["verdict"] as? String == "opens")
+            let steps = try #require(answers.explanation["steps"] as? [[String: Any]])
+            #expect(steps.first { $0["name"] as? String == "build" }?["status"] as? String == "notChecked")
+            #expect(steps.first { $0["name"] as? String == "entry" }?["status"] as? String == "info")
+            let copies = try #require(answers.explanation["copies"] as? [[String: Any]])
+            #expect(copies.first?["devicesRead"] as? Bool == true)
+            #expect(answers.aasa.status == 0, "\(answers.aasa.stdout)")
+        },
+        .init(name: "no file for the host is reported and no link rule is passed", files: [:]) { given in
+            let answers = given.answers
+            #expect(answers.check.status == 1)
+            #expect(answers.explanation["verdict"] as? String == "breaks")
+            #expect(answers.matchVerdict == "none")
+            #expect(answers.aasa.status == 1)
+            // The rules that hold an app ID against a file did not run: they are listed as not checked, not passed.
+            let json = try answers.check.jsonObject()
+            let inputs = try #require(json["inputs"] as? [[String: Any]])
+            let notChecked = (inputs.first?["notChecked"] as? [[String: Any]] ?? []).flatMap {
+                $0["rules"] as? [String] ?? []
+            }
+            for rule in ["LINK001", "LINK002", "LINK003", "LINK006"] {
+                #expect(notChecked.contains(rule), "\(rule) should be listed as not checked: \(notChecked)")
+            }
+            let junit = try CLI.run(["check", given.target, "--format", "junit", "--offline", "--aasa-dir", given.dir])
+            #expect(junit.stdout.contains("LINK001"))
+            #expect(!junit.stdout.contains("name=\"LINK001\"/>"), "LINK001 must not be a passing testcase")
+        },
+        .init(name: "a missing AASA dir is one line and exit two everywhere", files: nil, agree: false) { given in
+            let answers = given.answers
+            for result in [answers.check, answers.explain, answers.match, answers.aasa] {
+                #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+                #expect(result.stderrLines.count == 1, "\(result.stderr)")
+                #expect(result.stderr.contains("--aasa-dir"))
+            }
+        },
+    ]
 
-    @Test func noFileForTheHostIsReportedAndNoLinkRuleIsPassed() throws {
+    /// Each offline scenario asks every command (`check`, `explain`, `match`, `aasa`) about the same files.
+    @Test(arguments: offlineScenarios)
+    func offlineFiles(_ scenario: OfflineScenario) throws {
         let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let dir = try Self.aasaDir([:], in: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = try Self.entitlements([scenario.claim], in: folder)
+        let missing = folder.appendingPathComponent("nonexistent").path
+        let dir = try scenario.files.map { try Self.aasaDir($0, in: folder) } ?? missing
         let answers = try Self.ask(
-            url: "https://good.example/products/1",
+            url: scenario.url,
             target: target,
-            host: "good.example",
+            host: scenario.host,
             network: ["--offline", "--aasa-dir", dir]
         )
-        Self.expectAgreement(answers)
-        #expect(answers.check.status == 1)
-        #expect(answers.explanation["verdict"] as? String == "breaks")
-        #expect(answers.matchVerdict == "none")
-        #expect(answers.aasa.status == 1)
-        // The rules that hold an app ID against a file did not run: they are listed as not checked, not passed.
-        let json = try answers.check.jsonObject()
-        let inputs = try #require(json["inputs"] as? [[String: Any]])
-        let notChecked = (inputs.first?["notChecked"] as? [[String: Any]] ?? []).flatMap {
-            $0["rules"] as? [String] ?? []
-        }
-        for rule in ["LINK001", "LINK002", "LINK003", "LINK006"] {
-            #expect(notChecked.contains(rule), "\(rule) should be listed as not checked: \(notChecked)")
-        }
-        let junit = try CLI.run(["check", target, "--format", "junit", "--offline", "--aasa-dir", dir])
-        #expect(junit.stdout.contains("LINK001"))
-        #expect(!junit.stdout.contains("name=\"LINK001\"/>"), "LINK001 must not be a passing testcase")
+        if scenario.agree { Self.expectAgreement(answers) }
+        try scenario.expect(OfflineScenario.Given(answers: answers, target: target, dir: dir))
     }
 
     /// `aasa` judges the content with the checks `lint` runs: a file whose misspelled key makes a catch-all
@@ -274,23 +284,6 @@ struct OneTruthCLITests {
         let reasons = (inputs.first?["notChecked"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
         #expect(!reasons.isEmpty)
         #expect(!reasons.contains { $0.contains("did not say") || $0 == "not checked for this input" }, "\(reasons)")
-    }
-
-    @Test func aMissingAASADirIsOneLineAndExitTwoEverywhere() throws {
-        let folder = try Self.temporaryFolder()
-        let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let missing = folder.appendingPathComponent("nonexistent").path
-        let answers = try Self.ask(
-            url: "https://good.example/products/1",
-            target: target,
-            host: "good.example",
-            network: ["--offline", "--aasa-dir", missing]
-        )
-        for result in [answers.check, answers.explain, answers.match, answers.aasa] {
-            #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
-            #expect(result.stderrLines.count == 1, "\(result.stderr)")
-            #expect(result.stderr.contains("--aasa-dir"))
-        }
     }
 
     @Test func checkOnAnEntitlementsFileWithoutAnAppIDIsAUsageError() throws {

@@ -28,39 +28,9 @@ struct PlatformFactsCLITests {
         return (folder, file.path)
     }
 
-    /// An ipa of one app, `Payload/Acme.app`, signed ad hoc with `domains`, whose executable holds `strings`
-    /// (NUL-separated after the signed slice, as the streaming search sees `__cstring`).
+    /// An ipa of one app, `Payload/Acme.app`, signed ad hoc with `domains`, whose executable holds `strings`.
     static func ipa(domains: [String], strings: [String]) throws -> String {
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0"><dict>
-            <key>application-identifier</key><string>\(appID)</string>
-            <key>com.apple.developer.associated-domains</key><array>\(domains.map { "<string>\($0)</string>" }.joined())</array>
-            </dict></plist>
-
-            """
-        let der = SuperBlobBuilder.derEntitlementsApplication([
-            ("application-identifier", SuperBlobBuilder.derString(appID)),
-            (
-                "com.apple.developer.associated-domains",
-                SuperBlobBuilder.derArray(domains.map(SuperBlobBuilder.derString))
-            ),
-        ])
-        let info = PlistFixture.info([
-            "CFBundleIdentifier": "com.acme.shop", "CFBundleExecutable": "Acme", "CFBundlePackageType": "APPL",
-        ])
-        var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = Array(xml.utf8)
-        signing.derEntitlements = der
-        signing.infoPlist = info
-        var zip = ZipBuilder()
-        zip.add("Payload/Acme.app/Info.plist", info)
-        zip.add(
-            "Payload/Acme.app/Acme",
-            MachOBuilder.slice(signing: signing) + [0] + strings.flatMap { Array($0.utf8) + [0] }
-        )
-        return try zip.write(named: "Platform.ipa")
+        try SmallIPA.write(domains: domains, appID: appID, name: "Acme", strings: strings)
     }
 
     static let selector = "callbackWithHTTPSHost:path:"

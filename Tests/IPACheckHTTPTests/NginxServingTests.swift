@@ -1,8 +1,6 @@
 import Foundation
-import IPACheckHTTP
 import IPACheckReport
 import IPACheckSites
-import IPACheckTestSupport
 import Testing
 
 /// The serving rules against a real nginx: each site is a common real-world setup (aasa.md §5), and the expected
@@ -48,33 +46,10 @@ import Testing
         ),
     ]
 
-    @Test(
-        .enabled(
-            if: NginxServer.executable != nil || NginxServer.isCI,
-            "nginx is not installed (scripts/ensure-nginx.sh installs it)"
-        )
-    )
+    @Test(.nginxInstalled)
     func servingRulesAgainstRealNginx() async throws {
-        let executable = try #require(
-            NginxServer.executable,
-            "nginx is required when CI=true: run scripts/ensure-nginx.sh before swift test"
-        )
-        let tls = try LocalTLS()
-        defer { tls.remove() }
-        let names = Self.sites.map(\.name)
-        let nginx = try await NginxServer.start(
-            executable: executable,
-            sites: Self.sites,
-            identity: try tls.ca.issueServerCertificate(dnsNames: names),
-            in: tls.directory.appendingPathComponent("nginx")
-        )
-        defer { nginx.stop() }
-        let options = tls.options(hosts: names, port: nginx.port, cdnHost: nil)
-        let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(names.map { AASAFetchTarget(host: $0) })
-        }
-        var byHost: [String: AASASiteReport] = [:]
-        for result in results { byHost[result.report.host] = result.report }
+        let check = try await NginxSiteCheck.run(Self.sites)
+        let (results, byHost) = (check.results, check.byHost)
         func rules(_ host: String) -> [String] { (byHost[host]?.findings ?? []).map(\.rule).sorted() }
 
         #expect(rules("good.test") == [])

@@ -1,8 +1,6 @@
 import Foundation
-import IPACheckHTTP
 import IPACheckReport
 import IPACheckSites
-import IPACheckTestSupport
 import Testing
 
 /// One answer from the origin is one finding, against a real nginx that blocks by user agent as WAFs and bot
@@ -26,34 +24,10 @@ import Testing
         .init(name: "closed.test", files: files, directives: "return 403;"),
     ]
 
-    @Test(
-        .enabled(
-            if: NginxServer.executable != nil || NginxServer.isCI,
-            "nginx is not installed (scripts/ensure-nginx.sh installs it)"
-        )
-    )
+    @Test(.nginxInstalled)
     func oneAnswerIsOneFinding() async throws {
-        let executable = try #require(
-            NginxServer.executable,
-            "nginx is required when CI=true: run scripts/ensure-nginx.sh before swift test"
-        )
-        let tls = try LocalTLS()
-        defer { tls.remove() }
-        let names = Self.sites.map(\.name)
-        let nginx = try await NginxServer.start(
-            executable: executable,
-            sites: Self.sites,
-            identity: try tls.ca.issueServerCertificate(dnsNames: names),
-            in: tls.directory.appendingPathComponent("nginx")
-        )
-        defer { nginx.stop() }
         // A timeout far above any load: the test proves answers, not speed.
-        let options = tls.options(hosts: names, port: nginx.port, timeout: .seconds(120), cdnHost: nil)
-        let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(names.map { AASAFetchTarget(host: $0) })
-        }
-        var byHost: [String: AASASiteReport] = [:]
-        for result in results { byHost[result.report.host] = result.report }
+        let byHost = try await NginxSiteCheck.run(Self.sites, timeout: .seconds(120)).byHost
 
         // Both Apple agents get the same 403: one finding naming both, standing for the status finding too.
         let waf = try #require(byHost["waf.test"])
