@@ -109,7 +109,7 @@ let package = Package(
         // The link model: associated domains, their syntax and rules, and matching links against AASA documents.
         .target(
             name: "IPACheckLinks",
-            dependencies: ["IPACheckAASA", "IPACheckBinary", "IPACheckPlist", "IPACheckReport"],
+            dependencies: ["IPACheckAASA", "IPACheckPlist", "IPACheckReport"],
             swiftSettings: strict
         ),
         // The site checks: how each host and Apple's CDN serve the AASA file.
@@ -118,13 +118,25 @@ let package = Package(
             dependencies: ["IPACheckFetching", "IPACheckLinks", "IPACheckAASA", "IPACheckReport"],
             swiftSettings: strict
         ),
-        // The gate: the release gate, triage, App Flip, Firebase, the config file and the inspection commands.
+        // The gate: what a build claims, the checks of the release gate, the link model triage reads, App Flip,
+        // Firebase and the config file.
         .target(
             name: "IPACheckGate",
             dependencies: [
                 "IPACheckFetching", "IPACheckBundle", "IPACheckSigning", "IPACheckLinks", "IPACheckSites",
                 "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckCMS", "IPACheckPlist", "IPACheckReport",
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        // What each command answers: runs the library for the parsed options and writes the answer, the report and
+        // the exit status. The executable only parses arguments into these runs.
+        .target(
+            name: "IPACheckCommands",
+            dependencies: [
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS",
+                "IPACheckFetching", "IPACheckGate", "IPACheckHTTP", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
+                "IPACheckSigning", "IPACheckSites",
             ],
             swiftSettings: strict
         ),
@@ -139,8 +151,7 @@ let package = Package(
         .executableTarget(
             name: "ipacheck",
             dependencies: [
-                "IPACheckAASA", "IPACheckArchive", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckHTTP",
-                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckSites",
+                "IPACheckCommands", "IPACheckReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -265,6 +276,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckCommandsTests",
+            dependencies: [
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBundle", "IPACheckCommands", "IPACheckGate",
+                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckTestSupport",
             ],
             swiftSettings: strict
         ),

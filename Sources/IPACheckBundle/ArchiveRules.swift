@@ -121,9 +121,24 @@ package enum ArchiveRules {
                 + "and codesign refuse such bundles.",
             fix: "Replace the link with the file it points to, or point it at a path inside the bundle."
         )
+
+        /// A member stopped decompressing in the middle (CRC error, truncated data), found by the seal pass.
+        package let unreadableSealedMember = Rule(
+            "ARC011",
+            .error,
+            "member damaged",
+            summary: "A member of the archive could not be decompressed to its end (a CRC error or truncated data), so "
+                + "what it holds was not checked; an installer rejects such an ipa.",
+            fix: "Export the ipa again; check that the upload or download did not damage it."
+        )
     }
 
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// The rules opening an ipa can raise: all but ARC011, which only the pass that reads every member to its end
+    /// (`check`, `verify`) can.
+    package static var raisedWhenOpened: [Rule] {
+        rules.all.filter { $0 != rules.unreadableSealedMember }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IPACheckCommands
 
 /// The root command, which answers whether a build's universal links, web credentials and App Flip will work.
 @main
@@ -20,7 +21,7 @@ struct IPACheck: AsyncParsableCommand {
 
             A build may be an .ipa, an .app folder, an .xcarchive or an unpacked ipa. Shell completions: ipacheck --generate-completion-script bash|zsh|fish (scripts/install installs them and the man page).
             """,
-        version: "0.1.0",
+        version: ReportOutput.version,
         subcommands: [
             CheckCommand.self,
             InfoCommand.self,
@@ -51,12 +52,23 @@ struct IPACheck: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            let error = parserError(for: error)
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if !message.isEmpty {
                 if code == .success { Console.printRendered(message) } else { Console.diagnose(message) }
             }
             Self.exit(withError: code)
+        }
+    }
+
+    /// The library's ways of ending a run, as the parser's own: a usage error it found (exit 64, with the usage
+    /// line) and an exit status after the answer.
+    private static func parserError(for error: any Error) -> any Error {
+        switch error {
+        case let usage as UsageError: ValidationError(usage)
+        case let exit as CommandExit: ExitCode(exit.code)
+        default: error
         }
     }
 

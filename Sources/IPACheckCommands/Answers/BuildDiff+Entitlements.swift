@@ -1,3 +1,4 @@
+import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning

@@ -2,6 +2,7 @@ import Foundation
 import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
+import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning

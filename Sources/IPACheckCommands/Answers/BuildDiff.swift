@@ -2,6 +2,7 @@ package import Foundation
 package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
+package import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport

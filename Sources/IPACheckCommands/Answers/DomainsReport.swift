@@ -1,5 +1,6 @@
 import Foundation
 package import IPACheckBundle
+package import IPACheckGate
 package import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport
@@ -71,7 +72,7 @@ package struct DomainsReport: Encodable, Sendable {
 
     /// The rules `domains` applies: the archive's and the entries'.
     package static let rules =
-        ArchiveRules.rules.all + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
+        ArchiveRules.raisedWhenOpened + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
 
     /// Reads the domains of every bundle of `ipa`.
     package static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {

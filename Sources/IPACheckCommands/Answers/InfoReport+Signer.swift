@@ -1,4 +1,5 @@
 import IPACheckBinary
+import IPACheckBundle
 
 /// The subject of the certificate that signed a code signature's CMS message, read just far enough for `info`'s
 /// signing summary to tell an App Store delivery.

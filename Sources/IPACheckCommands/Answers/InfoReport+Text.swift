@@ -1,3 +1,4 @@
+import IPACheckBundle
 package import IPACheckReport
 
 extension InfoReport {

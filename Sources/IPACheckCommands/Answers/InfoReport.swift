@@ -1,4 +1,6 @@
+import IPACheckArchive
 import IPACheckBinary
+package import IPACheckBundle
 package import IPACheckReport
 
 /// What `ipacheck info` reports about one bundle: its identity (the ``AppBundle``), the executable's
@@ -120,7 +122,7 @@ package struct InfoReport: Encodable, Sendable {
     package let findings: [Finding]
 
     /// The rules `info` applies: the archive's.
-    package static let rules = ArchiveRules.rules.all
+    package static let rules = ArchiveRules.raisedWhenOpened
 
     /// Reads the bundle tree of an ipa.
     ///

@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckAASA
 import IPACheckBundle
+import IPACheckGate
 import IPACheckLinks
 package import IPACheckReport
 import IPACheckSigning
@@ -9,18 +10,28 @@ import IPACheckSites
 /// Every rule ipacheck can raise, in ID order: the source of the README's rule table, `ipacheck rules` and the
 /// SARIF rule catalogue.
 package enum RuleCatalog {
-    /// Every set of rules: one per file that declares rules, each listing its own by reflection.
-    package static let sets: [any RuleSet] =
-        [
-            ArchiveRules.rules, SealScan.rules, SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules,
-            ProfileChecks.rules, BundleFactRules.rules, BuildDiff.rules, EntitlementsFile.rules,
-            DistributionChecks.rules,
-            AssociatedDomainRules.rules, EntitlementComparison.rules, ServingRules.rules, CDNRules.rules,
-            CrossCheckRules.rules, AppFlipChecks.rules, FirebaseChecks.rules, PlatformFactChecks.rules,
-        ] + AASARules.sets
+    /// Every rule, by ID prefix: each prefix once, with the sets that declare its rules.
+    ///
+    /// Each set sits beside the code that raises its rules and lists them by reflection; a new rule takes the next
+    /// free ID of its family.
+    package static let families: [RuleFamily] = [
+        RuleFamily("ARC", sets: [ArchiveRules.rules]),
+        RuleFamily("SIG", sets: [SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules]),
+        RuleFamily("PROF", sets: [ProfileChecks.rules]),
+        RuleFamily("DIST", sets: [DistributionChecks.rules]),
+        RuleFamily("ENT", sets: [AssociatedDomainRules.rules, EntitlementComparison.rules, EntitlementsFile.rules]),
+        RuleFamily("SERVE", sets: [ServingRules.rules]),
+        RuleFamily("CDN", sets: [CDNRules.rules]),
+        RuleFamily("AASA", sets: AASARules.sets),
+        RuleFamily("LINK", sets: [CrossCheckRules.rules]),
+        RuleFamily("FLIP", sets: [AppFlipChecks.rules]),
+        RuleFamily("FIRE", sets: [FirebaseChecks.rules]),
+        RuleFamily("PLAT", sets: [PlatformFactChecks.rules]),
+        RuleFamily("DIFF", sets: [BuildDiff.rules]),
+    ]
 
     /// All rules, sorted by ID.
-    package static let all: [Rule] = sets.flatMap(\.all).sorted { $0.id < $1.id }
+    package static let all: [Rule] = families.flatMap(\.all).sorted { $0.id < $1.id }
 
     /// The rules `check` can raise: those its checks declare (``GateChecks``), sorted by ID.
     package static var gate: [Rule] {

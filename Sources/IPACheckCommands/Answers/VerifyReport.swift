@@ -4,6 +4,7 @@ import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
 import IPACheckFetching
+import IPACheckGate
 package import IPACheckReport
 package import IPACheckSigning
 
@@ -60,7 +61,7 @@ package struct VerifyReport: Sendable {
 
     /// The rules `verify` applies, with their catalogue severities.
     package static let rules: [Rule] =
-        ArchiveRules.rules.all + SealScan.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
+        ArchiveRules.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
 
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
     package static let trustRules: [Rule] = [
@@ -86,10 +87,6 @@ package struct VerifyReport: Sendable {
     /// Why the resource seal was not compared with the bundles' files (`--no-resources`, or a bare Mach-O, which has
     /// no bundle); nil when it was.
     package let resourcesNotChecked: String?
-
-    /// Why the seal's comparison is left out with `--no-resources`.
-    package static let resourcesSkippedReason =
-        "--no-resources; codesign --verify compares the seal with the bundles' files and nested code"
 
     /// Verifies an ipa's bundles or a bare Mach-O.
     ///
@@ -126,7 +123,7 @@ package struct VerifyReport: Sendable {
             )
             let reason = "a bare Mach-O has no bundle whose resources could be checked"
             var coverage = RuleCoverage()
-            coverage.ran(GateChecks.archive.rules + SignatureVerifier.rules.all)
+            coverage.ran(GateChecks.archiveRules + SignatureVerifier.rules.all)
             coverage.skip(ResourceSeal.rules.all, because: reason)
             let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
             return VerifyReport(
@@ -162,36 +159,21 @@ package struct VerifyReport: Sendable {
                 }
             }
             // The gate's own archive and signature checks judge what was read, so verify and check agree.
-            let build = ReleaseGate.InspectedBuild(
+            let (findings, coverage) = GateChecks.integrity(
                 path: path,
                 archiveFindings: ipa.findings + scan.findings,
-                facts: [],
                 seals: seals,
-                firebase: [],
-                mainExecutableStrings: nil,
-                targets: [],
                 trustFindings: await TrustChecks.findings(code: signers, profiles: []),
-                resourcesChecked: resources
+                resourcesChecked: resources,
+                limits: limits,
+                now: now
             )
-            let input = GateInput(
-                build: build,
-                documents: SiteDocuments([]),
-                options: GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: limits),
-                distribution: nil
-            )
-            var findings: [Finding] = []
-            var coverage = RuleCoverage()
-            for check in [GateChecks.archive, GateChecks.signature] {
-                let outcome = check.outcome(on: input)
-                findings += outcome.findings
-                coverage.merge(outcome.coverage)
-            }
             return VerifyReport(
                 target: path,
                 subjects: subjects,
-                findings: Finding.merged(findings).sorted(),
+                findings: findings.sorted(),
                 coverage: coverage,
-                resourcesNotChecked: resources ? nil : resourcesSkippedReason
+                resourcesNotChecked: resources ? nil : ResourceSeal.comparisonSkippedReason
             )
         }
     }

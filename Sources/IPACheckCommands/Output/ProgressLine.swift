@@ -1,5 +1,5 @@
 import Foundation
-import IPACheckGate
+package import IPACheckGate
 import IPACheckReport
 
 /// One line on stderr saying what a long run is doing (reading a build, asking hosts), rewritten in place and
@@ -7,19 +7,19 @@ import IPACheckReport
 ///
 /// Needs no lock: it holds only constants; the run calls it from one task, one update after another, and each
 /// update is a single short write to stderr.
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     private let enabled: Bool
     private let offline: Bool
     private let asksCDN: Bool
 
-    init(offline: Bool, asksCDN: Bool, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    package init(offline: Bool, asksCDN: Bool, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.offline = offline
         self.asksCDN = asksCDN
         self.enabled = enabled
     }
 
     /// Shows what the run does now.
-    func show(_ progress: ReleaseGate.Progress) {
+    package func show(_ progress: ReleaseGate.Progress) {
         let text: String
         switch progress {
         case .reading(let path, let index, let total):
@@ -36,7 +36,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Clears the line.
-    func finish() {
+    package func finish() {
         write("\r\u{1B}[2K")
     }
 

@@ -1,11 +1,13 @@
-import ArgumentParser
 import Foundation
-import IPACheckReport
+package import IPACheckReport
 
 /// The one way every report command (`check`, `verify`, `lint`, `aasa`, `domains`, `info`) ends: the report is
 /// rendered in the chosen format, each input that could not be read gets one line on stderr, and the exit status
 /// follows the report (0 pass, 1 fail, 2 an input could not be read).
-enum ReportOutput {
+package enum ReportOutput {
+    /// The program's version, as `--version` and every report say it.
+    package static let version = "0.1.0"
+
     /// The project's home page.
     static let projectURL = "https://github.com/ipacheck/ipacheck"
 
@@ -14,11 +16,11 @@ enum ReportOutput {
 
     /// The program, as reports name it.
     static var tool: Report.Tool {
-        Report.Tool(version: IPACheck.configuration.version, informationUri: projectURL, rulesUri: rulesURL)
+        Report.Tool(version: version, informationUri: projectURL, rulesUri: rulesURL)
     }
 
     /// An empty report for a command.
-    static func report(rules: [Rule], gate: FailThreshold = .default, kind: Report.Kind = .gate) -> Report {
+    package static func report(rules: [Rule], gate: FailThreshold = .default, kind: Report.Kind = .gate) -> Report {
         Report(tool: tool, gate: gate, rules: rules, kind: kind)
     }
 
@@ -27,7 +29,7 @@ enum ReportOutput {
     /// - Parameter alwaysPrint: Print the report even when no input could be read. Otherwise the text format stays
     ///   silent then (the stderr lines say it all); machine formats always print, with the `error` verdict.
     /// - Parameter diagnosed: The cause was already said on stderr (no network), so the inputs are not named again.
-    static func finish(
+    package static func finish(
         _ report: Report,
         format: ReportFormat,
         to path: String? = nil,
@@ -40,7 +42,7 @@ enum ReportOutput {
         }
         let nothingRead = !report.inputs.isEmpty && report.inputs.allSatisfy { $0.error != nil }
         if nothingRead && format == .text && path == nil && !alwaysPrint {
-            throw ExitCode(report.exitCode)
+            throw CommandExit(code: report.exitCode)
         }
         let rendered = try format.renderer(style: path == nil ? Console.style : .plain).render(report)
         if let path {
@@ -48,17 +50,11 @@ enum ReportOutput {
                 try Data(rendered.utf8).write(to: URL(fileURLWithPath: path))
             } catch {
                 Console.diagnose("ipacheck: error: \(path): cannot be written: \(FileProblem.words(error))")
-                throw ExitStatus.badInput
+                throw CommandExit.badInput
             }
         } else {
             Console.printRendered(rendered)
         }
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        if report.exitCode != 0 { throw CommandExit(code: report.exitCode) }
     }
-}
-
-/// The `--format` option of the report commands.
-struct ReportFormatOption: ParsableArguments {
-    @Option(name: .long, help: "Output: text (for people), json, sarif, junit or github.")
-    var format: ReportFormat = .text
 }

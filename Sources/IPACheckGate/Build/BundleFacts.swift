@@ -115,7 +115,7 @@ package struct BundleFacts: Sendable {
                 findings += ProfileChecks.findings(for: parsed, signature: status, now: now, bundle: bundle.path)
             } catch {
                 findings.append(
-                    BundleFactRules.rules.profileUnreadable.finding(
+                    ProfileChecks.rules.profileUnreadable.finding(
                         "\(profilePath) cannot be read: \(error)",
                         bundle: bundle.path,
                         location: profilePath
@@ -144,28 +144,4 @@ package struct BundleFacts: Sendable {
             findings: findings
         )
     }
-}
-
-/// Rules about reading a bundle's signing material that no lower layer raises.
-package enum BundleFactRules {
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
-        /// The set, its rules as declared below.
-        package init() {}
-
-        /// The embedded profile is present but unreadable.
-        package let profileUnreadable = Rule(
-            "PROF009",
-            .error,
-            "provisioning profile unreadable",
-            summary:
-                "`embedded.mobileprovision` is present but is not a CMS-signed property list, so nothing it grants "
-                + "can be checked; iOS refuses to install an app whose profile it cannot read.",
-            fix: "Re-export the build so Xcode embeds a freshly downloaded profile."
-        )
-    }
-
-    /// The rules declared here.
-    package static let rules = Rules()
-
 }

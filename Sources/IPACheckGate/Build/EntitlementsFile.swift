@@ -81,7 +81,7 @@ package struct EntitlementsFile: Sendable {
     }
 
     /// The facts the gate's cross-checks start from, for a stand-in bundle named after the file.
-    func facts() -> BundleFacts {
+    package func facts() -> BundleFacts {
         // Every entry keeps its index in the file's array; one that holds a build setting is listed with ENT201
         // and left out of the checks (iOS never sees it as written).
         let parsed = AssociatedDomains.from(

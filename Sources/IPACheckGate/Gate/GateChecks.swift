@@ -1,20 +1,20 @@
 import IPACheckAASA
 import IPACheckBundle
 import IPACheckLinks
-import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
 
 /// The registry of the release gate's checks: what `check` runs on every input, in order, and the only source of
 /// its findings and of its "not checked" list (``GateCheck``).
-enum GateChecks {
+package enum GateChecks {
     /// Every check, in the order their findings are gathered.
     static let all: [GateCheck] = [
         archive, signature, distribution, bundleFacts, appFlip, firebase, hostFiles, links, platformFacts,
     ]
 
     /// Every rule a check declares: what `check` lists.
-    static var rules: [Rule] { all.flatMap(\.rules) }
+    package static var rules: [Rule] { all.flatMap(\.rules) }
 
     /// Why the checks of a build do not apply to a project's entitlements file.
     static let notABuild =
@@ -22,7 +22,7 @@ enum GateChecks {
         + "Flip and Firebase"
 
     /// The archive: how the ipa is zipped, and the members the seal pass could read.
-    static let archive = GateCheck("archive", rules: ArchiveRules.rules.all + SealScan.rules.all) { input, rules in
+    static let archive = GateCheck("archive", rules: ArchiveRules.rules.all) { input, rules in
         guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
         var outcome = CheckOutcome(findings: input.build.archiveFindings)
         outcome.coverage.ran(rules)
@@ -51,7 +51,7 @@ enum GateChecks {
                 ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
                 ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
             ]
-            outcome.coverage.skip(compared, because: VerifyReport.resourcesSkippedReason)
+            outcome.coverage.skip(compared, because: ResourceSeal.comparisonSkippedReason)
             outcome.coverage.ran(rules.filter { !compared.contains($0) })
         } else {
             outcome.coverage.ran(rules)
@@ -78,7 +78,7 @@ enum GateChecks {
         "signed entitlements and profile",
         rules: SignedEntitlements.rules.all
             + ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
-            + BundleFactRules.rules.all + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
+            + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
             + EntitlementsFile.rules.all
     ) { input, rules in
         let facts = input.facts
@@ -103,7 +103,6 @@ enum GateChecks {
         outcome.coverage.ran(SignedEntitlements.rules.all)
         let profileRules =
             ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
-            + BundleFactRules.rules.all
         if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
             outcome.coverage.ran(profileRules)
         } else {

@@ -97,7 +97,8 @@ package struct GateConfiguration: Sendable {
         }
         var config = GateConfiguration()
         config.expectedDomains = file.expectedDomains ?? []
-        let known = Set(RuleCatalog.all.map(\.id))
+        // Only what check can raise can be suppressed: its checks' rules (`ipacheck rules` lists every rule).
+        let known = Set(GateChecks.rules.map(\.id))
         let entries = tree["suppress"].flatMap { node -> [ConfigTree]? in
             if case .array(let elements) = node.value { return elements }
             return nil
@@ -108,7 +109,7 @@ package struct GateConfiguration: Sendable {
                 throw InputError(
                     "bad-config",
                     file: path,
-                    "\(place): suppress[\(index)] names rule \(entry.rule), which does not exist (see ipacheck rules)"
+                    "\(place): suppress[\(index)] names rule \(entry.rule), which ipacheck check does not raise (see ipacheck rules)"
                 )
             }
             guard !entry.reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {

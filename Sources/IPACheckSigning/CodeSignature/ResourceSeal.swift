@@ -107,6 +107,10 @@ package struct ResourceSeal: Sendable {
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// Why the seal's comparison with the files is left out with `verify --no-resources`.
+    package static let comparisonSkippedReason =
+        "--no-resources; codesign --verify compares the seal with the bundles' files and nested code"
+
     /// The most `omit` rules evaluated; the others are reported as not evaluated.
     package static let maximumOmitRules = 1_000
     /// The most instructions all compiled omit rules may have together, so memory and the cost of trying every

@@ -42,25 +42,6 @@ package struct SealScan {
         package let codeResourcesDigests: FileDigests?
     }
 
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
-        /// The set, its rules as declared below.
-        package init() {}
-
-        /// A member stopped decompressing in the middle (CRC error, truncated data).
-        package let unreadableSealedMember = Rule(
-            "ARC011",
-            .error,
-            "member damaged",
-            summary: "A member of the archive could not be decompressed to its end (a CRC error or truncated data), so "
-                + "what it holds was not checked; an installer rejects such an ipa.",
-            fix: "Export the ipa again; check that the upload or download did not damage it."
-        )
-    }
-
-    /// The rules declared here.
-    package static let rules = Rules()
-
     /// The bundles, in ``IPAFile/bundles`` order.
     package let bundles: [Bundle]
     /// The strings found in the main app's executable, when a search was asked for.
@@ -258,7 +239,7 @@ package struct SealScan {
                 if let bytes = result.bytes { kept[member] = bytes }
                 if let executable = result.executable { executables[member] = executable }
                 if let problem = result.problem {
-                    findings.append(SealScan.rules.unreadableSealedMember.finding(problem, location: member))
+                    findings.append(ArchiveRules.rules.unreadableSealedMember.finding(problem, location: member))
                 }
             }
 

@@ -119,6 +119,17 @@ package enum ProfileChecks {
                 + "this profile was issued long ago.",
             fix: "Regenerate the profile to get one signed by Apple's current certificate."
         )
+
+        /// PROF009: the embedded profile is present but unreadable (raised where a bundle's facts are gathered).
+        package let profileUnreadable = Rule(
+            "PROF009",
+            .error,
+            "provisioning profile unreadable",
+            summary:
+                "`embedded.mobileprovision` is present but is not a CMS-signed property list, so nothing it grants "
+                + "can be checked; iOS refuses to install an app whose profile it cannot read.",
+            fix: "Re-export the build so Xcode embeds a freshly downloaded profile."
+        )
     }
 
     /// The rules declared here.

@@ -1,10 +1,6 @@
 import ArgumentParser
-import Foundation
-import IPACheckFetching
-import IPACheckGate
-import IPACheckLinks
+import IPACheckCommands
 import IPACheckReport
-import IPACheckSites
 
 /// `ipacheck aasa HOST...`: fetch and judge each host's AASA as Apple's CDN would, and the CDN's copy.
 struct AASACommand: AsyncParsableCommand {
@@ -36,36 +32,6 @@ struct AASACommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let targets = try hosts.map { host in
-            let parts = host.split(separator: "?", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return AASAFetchTarget(host: host) }
-            guard parts[1].hasPrefix("mode="),
-                let mode = AASAFetchTarget.Mode(rawValue: String(parts[1].dropFirst(5)))
-            else {
-                throw ValidationError("\(host): the only query allowed is ?mode=developer|managed|developer+managed")
-            }
-            return AASAFetchTarget(host: parts[0], mode: mode)
-        }
-        let (options, results) = try await network.withFetcher { options, fetcher in
-            (options, await AASASiteFetcher(fetcher: fetcher, options: options).check(targets))
-        }
-        if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) {
-            Console.diagnose("ipacheck: error: \(failure)")
-            throw ExitStatus.badInput
-        }
-        var report = ReportOutput.report(rules: SiteJudgement.rules, gate: FailThreshold(failOn: failOn))
-        for (host, result) in zip(hosts, results) {
-            let judged = SiteJudgement.judge(result, options: options)
-            report.add(input: host, findings: judged.findings, coverage: judged.coverage)
-        }
-        let reports = results.map(\.report)
-        report.add(
-            section: try ReportSection(
-                key: "sites",
-                value: reports,
-                lines: reports.flatMap { $0.lines + [StyledLine()] }.dropLast().map { $0 }
-            )
-        )
-        try ReportOutput.finish(report, format: output.format)
+        try await AASARun.run(hosts: hosts, failOn: failOn, format: output.format, network: network.settings)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckGate
+import IPACheckCommands
 
 /// `ipacheck appflip`: helpers for testing Google App Flip by hand.
 struct AppFlipCommand: AsyncParsableCommand {
@@ -40,7 +40,7 @@ struct AppFlipCommand: AsyncParsableCommand {
         var scope: [String] = []
 
         @Option(help: "The Google app that opens the link (bundle ID). Default: com.google.Chromecast (Google Home).")
-        var googleApp: String = GoogleApp.googleHome.bundleID
+        var googleApp: String = AppFlipRun.defaultGoogleApp
 
         @Flag(help: "Use Google's sandbox redirect host.")
         var sandbox = false
@@ -51,27 +51,15 @@ struct AppFlipCommand: AsyncParsableCommand {
         @OptionGroup var output: FormatOption
 
         func run() async throws {
-            guard let app = GoogleApp.named(googleApp) else {
-                let known = GoogleApp.all.map(\.bundleID).joined(separator: ", ")
-                throw ValidationError("unknown Google app \(googleApp); known: \(known)")
-            }
-            let built: AppFlipLink
-            do {
-                built = try AppFlipLink.make(
-                    link: link,
-                    clientID: clientID,
-                    scopes: scope,
-                    googleApp: app,
-                    sandbox: sandbox,
-                    state: state
-                )
-            } catch {
-                throw ValidationError(error.description)
-            }
-            switch output.format {
-            case .json: try Console.printJSON(built)
-            case .text: Console.print(built.url + "\n")
-            }
+            try AppFlipRun.url(
+                link: link,
+                clientID: clientID,
+                scopes: scope,
+                googleApp: googleApp,
+                sandbox: sandbox,
+                state: state,
+                format: output.format
+            )
         }
     }
 
@@ -94,12 +82,7 @@ struct AppFlipCommand: AsyncParsableCommand {
         @OptionGroup var output: FormatOption
 
         func run() async throws {
-            let verdict = AppFlipResponse.judge(url: url, expectState: expectState)
-            switch output.format {
-            case .json: try Console.printJSON(verdict)
-            case .text: Console.print(verdict.text)
-            }
-            if !verdict.valid { throw ExitStatus.problems }
+            try AppFlipRun.response(url: url, expectState: expectState, format: output.format)
         }
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
-import IPACheckGate
+import IPACheckCommands
 import IPACheckReport
-import IPACheckSigning
-import IPACheckSites
 
 /// `ipacheck check APP.ipa...`: the release gate.
 struct CheckCommand: AsyncParsableCommand {
@@ -55,54 +52,15 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try await ExitStatus.reportingInputErrors { try project.loadConfiguration() }
-        let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
-        let progress = ProgressLine(offline: network.offline, asksCDN: !network.noCDN && !network.offline)
-        let outcomes: [ReleaseGate.Outcome]
-        do {
-            outcomes = try await network.withFetcher { options, fetcher in
-                let gate = GateOptions(
-                    fetch: options,
-                    fetcher: fetcher,
-                    configuration: configuration,
-                    distribution: project.distribution,
-                    archiveLimits: archive.limits,
-                    appID: appID
-                )
-                return try await ReleaseGate.run(paths: ipas, options: gate) { progress.show($0) }
-            }
-        } catch let error as NetworkUnavailable {
-            // Nothing could be checked: one line names the network, and the report in the format asked says the
-            // run did not complete (verdict error), so a CI job reading it never mistakes silence for a pass.
-            progress.finish()
-            Console.diagnose("ipacheck: error: \(error)")
-            var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
-            for path in ipas { report.add(notChecked: path, reason: "\(error)") }
-            try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: true)
-            return
-        }
-        progress.finish()
-        if appID == nil, let missing = outcomes.compactMap(\.missingAppID).first {
-            throw ValidationError("\(missing) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
-        }
-
-        var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
-        for (path, outcome) in zip(ipas, outcomes) {
-            switch outcome {
-            case .checked(let gate):
-                report.add(input: path, findings: gate.findings, suppressed: gate.suppressed, coverage: gate.coverage)
-            case .unreadable(let error):
-                report.add(unreadable: path, reason: error.message)
-            }
-        }
-        try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true)
-    }
-}
-
-extension ReleaseGate.Outcome {
-    /// The entitlements file that could not be checked for want of `--app-id`: a usage error, not a bad input.
-    fileprivate var missingAppID: String? {
-        guard case .unreadable(let error) = self, error.code == "no-app-id" else { return nil }
-        return error.file
+        try await CheckRun.run(
+            paths: ipas,
+            appID: appID,
+            failOn: failOn,
+            format: format,
+            output: output,
+            project: project.settings,
+            network: network.settings,
+            archive: archive.settings
+        )
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckGate
+import IPACheckCommands
 import IPACheckReport
 
 /// `ipacheck diff OLD NEW`: what changed between two builds in what their signatures, profiles and Info.plists say.
@@ -50,14 +50,6 @@ struct DiffCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn))
-        do {
-            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits)
-            report.add(input: new, findings: diff.findings)
-            report.add(section: try diff.section())
-        } catch let error as InputError {
-            report.add(unreadable: error.file, reason: error.message)
-        }
-        try ReportOutput.finish(report, format: output.format)
+        try await DiffRun.run(old: old, new: new, failOn: failOn, format: output.format, archive: archive.settings)
     }
 }

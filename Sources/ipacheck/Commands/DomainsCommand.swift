@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
-import IPACheckBundle
-import IPACheckGate
-import IPACheckReport
+import IPACheckCommands
 
 /// `ipacheck domains APP.ipa`: every bundle's associated domains, parsed.
 struct DomainsCommand: AsyncParsableCommand {
@@ -30,20 +27,6 @@ struct DomainsCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
-        do {
-            let domains: DomainsReport
-            if try TargetKind.of(path: ipa) == .propertyList {
-                domains = DomainsReport.make(for: try EntitlementsFile.read(path: ipa, appID: appID))
-            } else {
-                let file = try IPAFile(path: ipa, limits: archive.limits)
-                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
-            }
-            report.add(input: ipa, findings: domains.findings)
-            report.add(section: try domains.section())
-        } catch let error as InputError {
-            report.add(unreadable: ipa, reason: error.message)
-        }
-        try ReportOutput.finish(report, format: output.format)
+        try await DomainsRun.run(path: ipa, appID: appID, format: output.format, archive: archive.settings)
     }
 }

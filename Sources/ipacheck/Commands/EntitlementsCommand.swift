@@ -1,7 +1,5 @@
 import ArgumentParser
-import IPACheckGate
-import IPACheckPlist
-import IPACheckReport
+import IPACheckCommands
 
 /// `ipacheck entitlements TARGET`: the signed entitlements, as `codesign -d --entitlements -` prints them.
 struct EntitlementsCommand: AsyncParsableCommand {
@@ -21,10 +19,6 @@ struct EntitlementsCommand: AsyncParsableCommand {
     )
 
     /// How the dictionary is printed.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case xml, json
-    }
-
     @Argument(help: "The .ipa or Mach-O to read.")
     var target: String
 
@@ -35,18 +29,17 @@ struct EntitlementsCommand: AsyncParsableCommand {
     var source: EntitlementSource = .signature
 
     @Option(help: "Output format: xml (a plist document) or json.")
-    var format: Format = .xml
+    var format: EntitlementsRun.Format = .xml
 
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        let answer = try await ExitStatus.reportingInputErrors {
-            try EntitlementsAnswer.read(path: target, bundle: bundle, source: source, limits: archive.limits)
-        }
-        for note in answer.notes { Console.diagnose("ipacheck: note: \(note)") }
-        switch format {
-        case .xml: Console.printRendered(UntrustedText.escapedInXML(answer.value.xmlDocument))
-        case .json: try Console.printJSON(answer.value)
-        }
+        try await EntitlementsRun.run(
+            path: target,
+            bundle: bundle,
+            source: source,
+            format: format,
+            archive: archive.settings
+        )
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import IPACheckGate
+import IPACheckCommands
 
 /// `ipacheck explain URL TARGET`: support triage for one link, traced through the release gate's own judgement.
 struct ExplainCommand: AsyncParsableCommand {
@@ -32,26 +31,13 @@ struct ExplainCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        let configuration = try await ExitStatus.reportingInputErrors { try project.loadConfiguration() }
-        let result = try await ExitStatus.reportingInputErrors {
-            try await network.withFetcher { options, fetcher in
-                try await ReleaseGate.check(
-                    path: ipa,
-                    options: GateOptions(
-                        fetch: options,
-                        fetcher: fetcher,
-                        configuration: configuration,
-                        distribution: project.distribution,
-                        archiveLimits: archive.limits
-                    )
-                )
-            }
-        }
-        let explanation = result.links.explain(url)
-        switch output.format {
-        case .json: try Console.printJSON(explanation)
-        case .text: Console.printRendered(explanation.text(style: Console.style))
-        }
-        if !explanation.opensApp { throw ExitStatus.problems }
+        try await ExplainRun.run(
+            url: url,
+            path: ipa,
+            format: output.format,
+            project: project.settings,
+            network: network.settings,
+            archive: archive.settings
+        )
     }
 }

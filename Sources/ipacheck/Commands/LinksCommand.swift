@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import IPACheckGate
+import IPACheckCommands
 
 /// `ipacheck links TARGET`: links a tester taps on a device to try every rule of every applinks domain.
 struct LinksCommand: AsyncParsableCommand {
@@ -18,15 +17,11 @@ struct LinksCommand: AsyncParsableCommand {
     )
 
     /// The formats `links` writes.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case text, json, html
-    }
-
     @Argument(help: "The build: .ipa, .app, .xcarchive, or an entitlements file.")
     var ipa: String
 
     @Option(help: "Output: text (for people), json (for machines) or html (a page to tap through on a device).")
-    var format: Format = .text
+    var format: LinksRun.Format = .text
 
     @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
     var appID: String?
@@ -38,27 +33,13 @@ struct LinksCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        let configuration = try await ExitStatus.reportingInputErrors { try project.loadConfiguration() }
-        let result = try await ExitStatus.reportingInputErrors {
-            try await network.withFetcher { options, fetcher in
-                try await ReleaseGate.check(
-                    path: ipa,
-                    options: GateOptions(
-                        fetch: options,
-                        fetcher: fetcher,
-                        configuration: configuration,
-                        distribution: project.distribution,
-                        archiveLimits: archive.limits,
-                        appID: appID
-                    )
-                )
-            }
-        }
-        let sheet = result.links.linkSheet()
-        switch format {
-        case .json: try Console.printJSON(sheet)
-        case .text: Console.printRendered(sheet.text(style: Console.style))
-        case .html: Console.write(Array(sheet.html.utf8))
-        }
+        try await LinksRun.run(
+            path: ipa,
+            appID: appID,
+            format: format,
+            project: project.settings,
+            network: network.settings,
+            archive: archive.settings
+        )
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import IPACheckAASA
+import IPACheckCommands
 import IPACheckReport
 
 /// `ipacheck lint FILE`: what an AASA file's author got wrong, offline.
@@ -33,31 +32,6 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn))
-        var results: [LintOutput] = []
-        for file in files {
-            let bytes: [UInt8]
-            do {
-                bytes = try InputFile.read(file, limit: AASADocument.Limits.hardByteCap, what: "an AASA file")
-            } catch {
-                report.add(unreadable: file, reason: error.message)
-                continue
-            }
-            do {
-                let findings = try AASALinter.lint(bytes: bytes, domain: domain).findings
-                results.append(LintOutput(file: file, findings: findings))
-                report.add(input: file, findings: findings)
-            } catch {
-                report.add(unreadable: file, reason: error.description)
-            }
-        }
-        report.add(section: try ReportSection(key: "files", value: results, lines: []))
-        try ReportOutput.finish(report, format: output.format)
+        try await LintRun.run(files: files, domain: domain, failOn: failOn, format: output.format)
     }
-}
-
-/// One file's findings in `ipacheck lint --format json` (`files`, beside the report's own keys).
-private struct LintOutput: Encodable {
-    let file: String
-    let findings: [Finding]
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckGate
+import IPACheckCommands
 import IPACheckReport
 
 /// `ipacheck profile FILE.mobileprovision`: a standalone provisioning profile, decoded and judged.
@@ -26,14 +26,6 @@ struct ProfileCommand: AsyncParsableCommand {
     @OptionGroup var output: ReportFormatOption
 
     func run() async throws {
-        var report = ReportOutput.report(rules: ProfileReport.rules, gate: FailThreshold(failOn: failOn))
-        do {
-            let answer = try await ProfileReport.read(path: file)
-            report.add(input: file, findings: answer.findings)
-            for section in try answer.sections() { report.add(section: section) }
-        } catch let error as InputError {
-            report.add(unreadable: file, reason: error.message)
-        }
-        try ReportOutput.finish(report, format: output.format)
+        try await ProfileRun.run(path: file, failOn: failOn, format: output.format)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import IPACheckGate
-import IPACheckReport
+import IPACheckCommands
 
 /// `ipacheck rules`: every rule with its ID, severity, meaning and fix.
 struct RulesCommand: AsyncParsableCommand {
@@ -16,75 +15,14 @@ struct RulesCommand: AsyncParsableCommand {
     )
 
     /// How the catalogue is printed.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case text, json, markdown
-    }
-
     @Argument(help: "Show only these rule IDs.")
     var ids: [String] = []
 
     @Option(help: "Output: text, json or markdown.")
-    var format: Format = .text
+    var format: RulesRun.Format = .text
 
     func run() async throws {
-        let wanted = Set(ids.map { $0.uppercased() })
-        let rules = RuleCatalog.all.filter { wanted.isEmpty || wanted.contains($0.id) }
-        if let unknown = wanted.subtracting(rules.map(\.id)).sorted().first {
-            throw ValidationError("no rule \(unknown); `ipacheck rules` lists them all")
-        }
-        switch format {
-        case .json: try Console.printJSON(rules.map(DocumentedRule.init))
-        case .markdown: Console.printRendered(RuleCatalog.markdownTable)
-        case .text:
-            let style = Console.style
-            var out = ""
-            for rule in rules {
-                out += style.bold(rule.id) + "  " + style.severity(rule.severity) + "  \(rule.title)\n"
-                out += "    \(rule.summary)\n" + "    " + style.dim("fix: \(rule.fix)") + "\n"
-                if let examples = rule.examples, ids.isEmpty == false {
-                    out += "    triggering examples:\n"
-                    for example in examples.triggering { out += Self.indented(example) }
-                    out += "    non-triggering examples:\n"
-                    for example in examples.nonTriggering { out += Self.indented(example) }
-                }
-            }
-            Console.printRendered(out)
-        }
+        try RulesRun.run(ids: ids, format: format)
     }
 
-    /// An example, indented under its heading; a multi-line document keeps its lines.
-    private static func indented(_ example: String) -> String {
-        example.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 + "\n" }.joined()
-            + (example.contains("\n") ? "\n" : "")
-    }
-}
-
-/// A rule as `rules --format json` prints it: the catalogue's fields and its examples.
-private struct DocumentedRule: Encodable {
-    let rule: Rule
-
-    private enum CodingKeys: String, CodingKey {
-        case id, severity, title, summary, fix, examples
-    }
-
-    private struct Examples: Encodable {
-        let input: String
-        let triggering: [String]
-        let nonTriggering: [String]
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rule.id, forKey: .id)
-        try container.encode(rule.severity, forKey: .severity)
-        try container.encode(rule.title, forKey: .title)
-        try container.encode(rule.summary, forKey: .summary)
-        try container.encode(rule.fix, forKey: .fix)
-        try container.encodeIfPresent(
-            rule.examples.map {
-                Examples(input: $0.input.rawValue, triggering: $0.triggering, nonTriggering: $0.nonTriggering)
-            },
-            forKey: .examples
-        )
-    }
 }

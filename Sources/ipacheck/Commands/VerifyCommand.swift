@@ -1,6 +1,5 @@
 import ArgumentParser
-import IPACheckGate
-import IPACheckReport
+import IPACheckCommands
 
 /// `ipacheck verify TARGET`: the code signature's integrity.
 struct VerifyCommand: AsyncParsableCommand {
@@ -39,24 +38,12 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict))
-        do {
-            let answer = try await VerifyReport.verify(path: target, resources: resources, limits: archive.limits)
-            report.add(input: target, findings: answer.findings, coverage: answer.coverage)
-            report.add(section: try answer.section())
-            report.add(section: try ReportSection(key: "valid", value: answer.isValid, lines: []))
-            // Whether the resource seal was compared with the files (false with --no-resources, and for a bare
-            // Mach-O); the subjects section and the rules not checked say why.
-            report.add(
-                section: try ReportSection(
-                    key: "resourcesChecked",
-                    value: answer.resourcesNotChecked == nil,
-                    lines: []
-                )
-            )
-        } catch let error as InputError {
-            report.add(unreadable: target, reason: error.message)
-        }
-        try ReportOutput.finish(report, format: output.format)
+        try await VerifyRun.run(
+            target: target,
+            resources: resources,
+            strict: strict,
+            format: output.format,
+            archive: archive.settings
+        )
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IPACheckArchive
+import IPACheckCommands
 
 /// How much of an ipa the commands that read one are willing to read.
 struct ArchiveOptions: ParsableArguments {
@@ -13,13 +13,13 @@ struct ArchiveOptions: ParsableArguments {
     var maxMembers: Int?
 
     func validate() throws {
-        if let maxMembers, !(1...ArchiveLimits.largestEntryLimit).contains(maxMembers) {
-            throw ValidationError("--max-members must be between 1 and \(ArchiveLimits.largestEntryLimit)")
-        }
+        do { try settings.validate() } catch { throw ValidationError(error) }
     }
 
-    /// The limits asked for.
-    var limits: ArchiveLimits {
-        maxMembers.map(ArchiveLimits.allowing(entries:)) ?? .standard
+    /// The settings asked for.
+    var settings: ArchiveSettings {
+        var settings = ArchiveSettings()
+        settings.maxMembers = maxMembers
+        return settings
     }
 }

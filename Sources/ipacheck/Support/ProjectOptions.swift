@@ -1,11 +1,8 @@
 import ArgumentParser
-import Foundation
-import IPACheckGate
-import IPACheckReport
-import IPACheckSigning
+import IPACheckCommands
 
-/// What the project says about its build, shared by `check` and `explain` so that both judge the same build the
-/// same way: the config file, what the build is for, and the App Flip config.
+/// What the project says about its build, shared by `check`, `explain` and `links` so that all judge the same
+/// build the same way: the config file, what the build is for, and the App Flip config.
 struct ProjectOptions: ParsableArguments {
     @Option(help: "App Flip config (JSON) to check the main app against.")
     var appflip: String?
@@ -14,25 +11,14 @@ struct ProjectOptions: ParsableArguments {
     var config: String?
 
     @Option(help: "What the build is for: app-store, ad-hoc, enterprise or development (default: its profile's kind).")
-    var distribution: Distribution?
+    var distribution: CommandLineChoices.Distribution?
 
-    /// The configuration: `--config`, else the default file of the current folder, with `--appflip` applied.
-    func loadConfiguration() throws(InputError) -> GateConfiguration {
-        var configuration = GateConfiguration()
-        if let config {
-            configuration = try GateConfiguration.load(path: config)
-        } else if let found = GateConfiguration.defaultFileNames.first(where: FileManager.default.fileExists) {
-            configuration = try GateConfiguration.load(path: found)
-            Console.diagnose("ipacheck: using ./\(found)")
-        }
-        if let appflip {
-            let bytes = try InputFile.read(appflip, limit: AppFlipConfig.maximumSize, what: "an App Flip config")
-            do {
-                configuration.appFlip = try AppFlipConfig.parse(bytes, file: appflip)
-            } catch {
-                throw InputError("bad-appflip", file: appflip, error.detail)
-            }
-        }
-        return configuration
+    /// The settings asked for.
+    var settings: ProjectSettings {
+        var settings = ProjectSettings()
+        settings.appflip = appflip
+        settings.config = config
+        settings.distribution = distribution
+        return settings
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckBundle
+import IPACheckCommands
 import IPACheckGate
 import IPACheckReport
 import IPACheckTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import IPACheckAASA
 import Testing
 
+@testable import IPACheckCommands
 @testable import IPACheckLinks
 @testable import IPACheckReport
 

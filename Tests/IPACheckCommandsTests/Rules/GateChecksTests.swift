@@ -1,3 +1,4 @@
+import IPACheckCommands
 import IPACheckReport
 import Testing
 

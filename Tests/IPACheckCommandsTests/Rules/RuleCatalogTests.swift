@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckCommands
 import IPACheckGate
 import IPACheckReport
 import IPACheckTestSupport
@@ -9,7 +10,7 @@ import Testing
 struct RuleCatalogTests {
     /// Every rule of every set, with the name it is declared under.
     static func declared() -> [(name: String, rule: Rule)] {
-        RuleCatalog.sets.flatMap { set in
+        RuleCatalog.families.flatMap(\.sets).flatMap { set in
             Mirror(reflecting: set).children.compactMap { child in
                 (child.value as? Rule).map { (child.label ?? "?", $0) }
             }
@@ -34,7 +35,33 @@ struct RuleCatalogTests {
     @Test func everyRuleSetIsInTheCatalogue() throws {
         let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
         let sets = try Self.swiftFiles(under: sources).map { $0.components(separatedBy: ": RuleSet {").count - 1 }
-        #expect(sets.reduce(0, +) == RuleCatalog.sets.count, "RuleSet declarations vs catalogue sets")
+        let catalogued = RuleCatalog.families.flatMap(\.sets).count
+        #expect(sets.reduce(0, +) == catalogued, "RuleSet declarations vs catalogue sets")
+    }
+
+    /// The rules of one ID prefix are listed in one place: each prefix is one family's, every rule carries its
+    /// family's prefix, and each set belongs to one family (a set raising two prefixes would be split).
+    @Test func eachPrefixIsOneFamily() {
+        let prefixes = RuleCatalog.families.map(\.prefix)
+        #expect(Set(prefixes).count == prefixes.count, "a prefix listed twice: \(prefixes)")
+        #expect(prefixes.count >= 13, "only \(prefixes.count) families")
+        for family in RuleCatalog.families {
+            #expect(!family.all.isEmpty, "\(family.prefix) has no rules")
+            for rule in family.all {
+                let number = rule.id.dropFirst(family.prefix.count)
+                #expect(
+                    rule.id.hasPrefix(family.prefix) && number.count == 3 && number.allSatisfy(\.isNumber),
+                    "\(rule.id) is listed in the \(family.prefix) family"
+                )
+            }
+        }
+        // The families the issue named as split: each now lists all its sets in one entry.
+        let signature = RuleCatalog.families.first { $0.prefix == "SIG" }?.all.map(\.id) ?? []
+        #expect(signature.contains("SIG001") && signature.contains("SIG020") && signature.contains("SIG030"))
+        let archive = RuleCatalog.families.first { $0.prefix == "ARC" }?.all.map(\.id) ?? []
+        #expect(archive.contains("ARC011"), "ARC011 is declared with the other archive rules")
+        let profile = RuleCatalog.families.first { $0.prefix == "PROF" }?.all.map(\.id) ?? []
+        #expect(profile.contains("PROF009"), "PROF009 is declared with the other profile rules")
     }
 
     /// Every rule has tests that make it fire and keep it quiet (issue 6).

@@ -1,4 +1,5 @@
 import IPACheckAASA
+import IPACheckCommands
 import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
@@ -59,7 +60,7 @@ struct RuleExampleTests {
         let exempt: Set<String> = [
             "ENT001", "ENT022", "AASA002", "AASA006", "AASA007", "AASA010", "AASA011", "AASA012",
         ]
-        let textRules = AASARules.sets.flatMap(\.all) + AssociatedDomainRules.rules.all
+        let textRules = AASARules.all + AssociatedDomainRules.rules.all
         let missing = textRules.filter { $0.examples == nil && !exempt.contains($0.id) }.map(\.id)
         #expect(missing.isEmpty, "rules without examples: \(missing)")
     }

@@ -1,0 +1,120 @@
+import IPACheckAASA
+import IPACheckLinks
+
+/// Judges a batch of URLs against the documents (one per host live, one under "" for --aasa) and formats them;
+/// a URL that is not a universal link was reported when the URLs were checked, and is skipped.
+///
+/// Each batch compiles its own matchers: the threads then share no compiled rule or string, whose reference
+/// counts they would otherwise fight over on every URL (measured: two thirds of the time went to retains).
+struct MatchJudge: Sendable {
+    /// What one host offers a URL: the copy devices read and, when that is Apple's CDN copy, the origin's file
+    /// (shown beside the verdict when it answers otherwise), or why devices have no copy.
+    struct HostDocuments: Sendable {
+        let device: AASADocument?
+        let origin: AASADocument?
+        let missing: String
+    }
+
+    let appID: String
+    let service: AASAService
+    let documents: [String: HostDocuments]
+    let live: Bool
+    let explain: Bool
+    let format: MatchResultWriter.Format
+
+    func callAsFunction(_ batch: URLBatches.Batch) -> MatchResultWriter.Batch {
+        var matchers = Matchers(judge: self)
+        if explain {
+            let explanations = batch.map { url, _ -> AASAMatchExplanation? in
+                guard Self.isUniversalLink(url) else { return nil }
+                let host = matchers.host(of: url)
+                guard let matcher = matchers.device(for: host) else {
+                    return AASAMatchExplanation(result: unjudged(url, host: host, matchers: &matchers), steps: [])
+                }
+                var explanation = matcher.explain(url)
+                explanation.result.origin = matchers.originAnswer(url, host: host, device: explanation.result)
+                return explanation
+            }
+            return MatchResultWriter.format(explanations.compactMap { $0 }, as: format)
+        }
+        if !live, let matcher = matchers.device(for: "") {
+            // One document for every URL: no lookup per URL.
+            let results = batch.map { url, _ in Self.isUniversalLink(url) ? matcher.evaluate(url) : nil }
+            return MatchResultWriter.format(results.compactMap { $0 }, as: format)
+        }
+        let results = batch.map { url, _ -> AASAMatchResult? in
+            guard Self.isUniversalLink(url) else { return nil }
+            let host = matchers.host(of: url)
+            guard let matcher = matchers.device(for: host) else {
+                return unjudged(url, host: host, matchers: &matchers)
+            }
+            var result = matcher.evaluate(url)
+            result.origin = matchers.originAnswer(url, host: host, device: result)
+            return result
+        }
+        return MatchResultWriter.format(results.compactMap { $0 }, as: format)
+    }
+
+    private static func isUniversalLink(_ url: String) -> Bool {
+        (try? LinkURL.requireUniversalLink(url)) != nil
+    }
+
+    /// The matchers one batch compiles, as its URLs need them.
+    private struct Matchers {
+        let judge: MatchJudge
+        var device: [String: AASAMatcher] = [:]
+        var origin: [String: AASAMatcher] = [:]
+
+        func host(of url: String) -> String {
+            judge.live ? ((try? LinkURL.universalLinkHost(url)) ?? "") : ""
+        }
+
+        mutating func device(for host: String) -> AASAMatcher? {
+            if let matcher = device[host] { return matcher }
+            guard let document = judge.documents[host]?.device else { return nil }
+            let matcher = compile(document, host: host)
+            device[host] = matcher
+            return matcher
+        }
+
+        /// The origin's answer, when devices read Apple's CDN copy and the origin's file answers otherwise.
+        mutating func originAnswer(
+            _ url: String,
+            host: String,
+            device: AASAMatchResult?
+        ) -> AASAMatchResult.OriginAnswer? {
+            let matcher: AASAMatcher
+            if let compiled = origin[host] {
+                matcher = compiled
+            } else {
+                guard let document = judge.documents[host]?.origin else { return nil }
+                matcher = compile(document, host: host)
+                origin[host] = matcher
+            }
+            let answer = matcher.evaluate(url)
+            guard answer.verdict != device?.verdict else { return nil }
+            return AASAMatchResult.OriginAnswer(verdict: answer.verdict, why: answer.why)
+        }
+
+        private func compile(_ document: AASADocument, host: String) -> AASAMatcher {
+            // A copy of the app ID of its own too: every result holds it.
+            document.matcher(
+                for: String(decoding: Array(judge.appID.utf8), as: UTF8.self),
+                service: judge.service,
+                domain: judge.live ? host : nil
+            )
+        }
+    }
+
+    private func unjudged(_ url: String, host: String, matchers: inout Matchers) -> AASAMatchResult {
+        var result = AASAMatchResult(
+            url: url,
+            appID: appID,
+            verdict: .none,
+            rule: nil,
+            why: documents[host]?.missing ?? "no AASA could be read for \(host)"
+        )
+        result.origin = matchers.originAnswer(url, host: host, device: result)
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import IPACheckGate
+package import IPACheckReport
+import IPACheckSites
+
+/// `ipacheck check APP.ipa...`: the release gate, one report over every build.
+package enum CheckRun {
+    /// Checks every build (.ipa, .app, .xcarchive, an unpacked ipa, or an entitlements file, whose application
+    /// identifier `appID` gives when it names none) and writes the report in `format`, to `output` or stdout; exits
+    /// 1 when a finding reaches `failOn` (default: the config's, else error), 2 when a build could not be read or
+    /// nothing could be checked.
+    package static func run(
+        paths: [String],
+        appID: String?,
+        failOn: Severity?,
+        format: ReportFormat,
+        output: String?,
+        project: ProjectSettings,
+        network: NetworkSettings,
+        archive: ArchiveSettings
+    ) async throws {
+        let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
+        let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
+        let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
+        let outcomes: [ReleaseGate.Outcome]
+        do {
+            outcomes = try await network.withFetcher { options, fetcher in
+                let gate = GateOptions(
+                    fetch: options,
+                    fetcher: fetcher,
+                    configuration: configuration,
+                    distribution: project.distribution,
+                    archiveLimits: archive.limits,
+                    appID: appID
+                )
+                return try await ReleaseGate.run(paths: paths, options: gate) { progress.show($0) }
+            }
+        } catch let error as NetworkUnavailable {
+            // Nothing could be checked: one line names the network, and the report in the format asked says the
+            // run did not complete (verdict error), so a CI job reading it never mistakes silence for a pass.
+            progress.finish()
+            Console.diagnose("ipacheck: error: \(error)")
+            var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
+            for path in paths { report.add(notChecked: path, reason: "\(error)") }
+            try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: true)
+            return
+        }
+        progress.finish()
+        if appID == nil, let missing = outcomes.compactMap(\.missingAppID).first {
+            throw UsageError("\(missing) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
+        }
+
+        var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
+        for (path, outcome) in zip(paths, outcomes) {
+            switch outcome {
+            case .checked(let gate):
+                report.add(input: path, findings: gate.findings, suppressed: gate.suppressed, coverage: gate.coverage)
+            case .unreadable(let error):
+                report.add(unreadable: path, reason: error.message)
+            }
+        }
+        try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true)
+    }
+}
+
+extension ReleaseGate.Outcome {
+    /// The entitlements file that could not be checked for want of `--app-id`: a usage error, not a bad input.
+    fileprivate var missingAppID: String? {
+        guard case .unreadable(let error) = self, error.code == "no-app-id" else { return nil }
+        return error.file
+    }
+}

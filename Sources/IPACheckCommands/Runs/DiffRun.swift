@@ -1,0 +1,24 @@
+package import IPACheckReport
+
+/// `ipacheck diff OLD NEW`: what changed between two builds that can break links, credentials or installs.
+package enum DiffRun {
+    /// Compares the build at `new` with the one at `old`, writing the report in `format`; exits 1 when a
+    /// difference reaches `failOn`, 2 when either cannot be read.
+    package static func run(
+        old: String,
+        new: String,
+        failOn: Severity,
+        format: ReportFormat,
+        archive: ArchiveSettings
+    ) async throws {
+        var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn))
+        do {
+            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits)
+            report.add(input: new, findings: diff.findings)
+            report.add(section: try diff.section())
+        } catch let error as InputError {
+            report.add(unreadable: error.file, reason: error.message)
+        }
+        try ReportOutput.finish(report, format: format)
+    }
+}

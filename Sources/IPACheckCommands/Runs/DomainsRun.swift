@@ -1,0 +1,27 @@
+import Foundation
+import IPACheckBundle
+import IPACheckGate
+package import IPACheckReport
+
+/// `ipacheck domains APP.ipa`: every bundle's associated domains, as signed.
+package enum DomainsRun {
+    /// Lists the associated domains of the build or entitlements file at `path` (whose application identifier
+    /// `appID` gives when it names none) in `format`; exits 2 when it cannot be read.
+    package static func run(path: String, appID: String?, format: ReportFormat, archive: ArchiveSettings) async throws {
+        var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
+        do {
+            let domains: DomainsReport
+            if try TargetKind.of(path: path) == .propertyList {
+                domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
+            } else {
+                let file = try IPAFile(path: path, limits: archive.limits)
+                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
+            }
+            report.add(input: path, findings: domains.findings)
+            report.add(section: try domains.section())
+        } catch let error as InputError {
+            report.add(unreadable: path, reason: error.message)
+        }
+        try ReportOutput.finish(report, format: format)
+    }
+}

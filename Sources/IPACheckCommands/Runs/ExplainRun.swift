@@ -1,0 +1,29 @@
+import IPACheckGate
+
+/// `ipacheck explain URL TARGET`: support triage for one link, traced through the release gate's own judgement.
+package enum ExplainRun {
+    /// Walks `url` through the gate's judgement of the build at `path` and prints the steps in `format`; exits 1
+    /// when the link does not open the app, 2 when it cannot be decided.
+    package static func run(
+        url: String,
+        path: String,
+        format: OutputFormat,
+        project: ProjectSettings,
+        network: NetworkSettings,
+        archive: ArchiveSettings
+    ) async throws {
+        let result = try await GateAnswerRun.check(
+            path: path,
+            appID: nil,
+            project: project,
+            network: network,
+            archive: archive
+        )
+        let explanation = result.links.explain(url)
+        switch format {
+        case .json: try Console.printJSON(explanation)
+        case .text: Console.printRendered(explanation.text(style: Console.style))
+        }
+        if !explanation.opensApp { throw CommandExit.problems }
+    }
+}

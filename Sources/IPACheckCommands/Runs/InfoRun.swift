@@ -1,0 +1,18 @@
+import IPACheckBundle
+package import IPACheckReport
+
+/// `ipacheck info APP.ipa`: the bundle tree.
+package enum InfoRun {
+    /// Lists the bundles of the build at `path` in `format` (text or json); exits 2 when it cannot be read.
+    package static func run(path: String, format: ReportFormat, archive: ArchiveSettings) async throws {
+        var report = ReportOutput.report(rules: InfoReport.rules, kind: .listing)
+        do {
+            let info = try InfoReport.make(for: try IPAFile(path: path, limits: archive.limits))
+            report.add(input: path, findings: info.findings)
+            report.add(section: try info.section())
+        } catch let error as InputError {
+            report.add(unreadable: path, reason: error.message)
+        }
+        try ReportOutput.finish(report, format: format)
+    }
+}

@@ -1,0 +1,148 @@
+package import IPACheckAASA
+import IPACheckFetching
+import IPACheckGate
+import IPACheckLinks
+import IPACheckReport
+import IPACheckSites
+
+/// `ipacheck match URL... --app-id ID`: whether iOS would open these URLs in this app, with the deciding rule.
+package enum MatchRun {
+    /// Judges every URL (the arguments, then the lines of `urlFile`) for `appID` and `service`.
+    ///
+    /// The service defaults to applinks. URLs are judged against the `aasa` file offline, else against the copy
+    /// devices read of each URL's host, and the answers streamed in `format`; exits 2 when a line is not a
+    /// universal link (every other URL is still answered), 1 unless every verdict is match.
+    package static func run(
+        urls: [String],
+        urlFile: String?,
+        appID: String,
+        aasa: String?,
+        service: AASAService?,
+        explain: Bool,
+        format: OutputFormat,
+        network: NetworkSettings
+    ) async throws {
+        let service = service ?? .applinks
+        let list: URLListFile?
+        do {
+            list = try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
+        } catch {
+            Console.diagnose("ipacheck: error: \(error.description)")
+            throw CommandExit.badInput
+        }
+        // First every URL is checked and its host noted; a line that is not a universal link is reported with its
+        // line number and skipped, and every other URL is still answered.
+        var hosts: Set<String> = []
+        var badLines = 0
+        try await CommandExit.reportingInputErrors {
+            // With --aasa the hosts do not matter: only whether each line is a universal link.
+            let collectingHosts = aasa == nil
+            let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { batch in
+                check(batch, collectingHosts: collectingHosts)
+            }
+            try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
+                for problem in checked.problems {
+                    Console.diagnose(
+                        "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
+                    )
+                }
+                badLines += checked.problems.count
+                hosts.formUnion(checked.hosts)
+            }
+        }
+        let documents = try await loadDocuments(for: hosts, aasa: aasa, network: network)
+        let writer = MatchResultWriter(format: format == .json ? .json : .text) { Console.write($0) }
+        let judge = MatchJudge(
+            appID: appID,
+            service: service,
+            documents: documents,
+            live: aasa == nil,
+            explain: explain,
+            format: writer.format
+        )
+        try await CommandExit.reportingInputErrors {
+            try URLBatches.forEachResult(urls: urls, list: list, transform: judge.callAsFunction) { writer.write($0) }
+        }
+        writer.finish()
+        // Each bad line was named on stderr as it was found; the answers for the others are out.
+        if badLines > 0 { throw CommandExit.badInput }
+        if !writer.everyURLMatches { throw CommandExit.problems }
+    }
+
+    /// What checking a batch found: the hosts of its URLs (if collected), and every line that is not a universal
+    /// link.
+    private typealias Checked = (hosts: Set<String>, problems: [(line: Int?, message: String)])
+
+    private static func check(_ batch: URLBatches.Batch, collectingHosts: Bool) -> Checked {
+        var hosts: Set<String> = []
+        var problems: [(line: Int?, message: String)] = []
+        batch.forEachURL { bytes, line in
+            do throws(LinkURL.NotAUniversalLink) {
+                if collectingHosts {
+                    hosts.insert(try LinkURL.universalLinkHost(String(decoding: bytes, as: UTF8.self)))
+                } else {
+                    try LinkURL.requireUniversalLink(utf8: bytes)
+                }
+            } catch {
+                problems.append((line, error.description))
+            }
+        }
+        return (hosts, problems)
+    }
+
+    /// The documents to judge against: the --aasa file under the key "", or, for each URL's host, the copy devices
+    /// read (Apple's CDN copy; the origin's with --no-cdn, said so) and the origin's file beside it.
+    private static func loadDocuments(
+        for hostSet: Set<String>,
+        aasa: String?,
+        network: NetworkSettings
+    ) async throws -> [String: MatchJudge.HostDocuments] {
+        if let aasa {
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(aasa, limit: AASADocument.Limits.hardByteCap, what: "an AASA file")
+            } catch {
+                Console.diagnose("ipacheck: error: \(error)")
+                throw CommandExit.badInput
+            }
+            do {
+                let parsed = try AASADocument.parse(bytes)
+                for finding in parsed.findings {
+                    Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
+                }
+                return ["": MatchJudge.HostDocuments(device: parsed.document, origin: nil, missing: "")]
+            } catch {
+                Console.diagnose("ipacheck: error: \(aasa): \(error.description)")
+                throw CommandExit.badInput
+            }
+        }
+        let hosts = hostSet.sorted()
+        let results = try await CommandExit.reportingInputErrors {
+            try await network.withFetcher { options, fetcher in
+                let results = await AASASiteFetcher(fetcher: fetcher, options: options)
+                    .check(hosts.map { AASAFetchTarget(host: $0) })
+                if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
+                return results
+            }
+        }
+        var documents: [String: MatchJudge.HostDocuments] = [:]
+        for result in results {
+            let host = result.report.host
+            let visible = UntrustedText.visibleOnOneLine
+            switch result.deviceCopy {
+            case .readable(let judged, let source)?:
+                Console.diagnose("ipacheck: \(visible(host)): judged on \(visible(source))")
+                let origin = judged.copy == .cdn ? result.origin?.document : nil
+                documents[host] = MatchJudge.HostDocuments(device: judged.document, origin: origin, missing: "")
+            case .missing(let reason, let source)?:
+                let worst = result.report.findings.first { $0.severity == .error }?.message
+                let why = "devices read \(source), and it has none: \(worst ?? reason)"
+                Console.diagnose("ipacheck: \(visible(host)): \(visible(why))")
+                documents[host] = MatchJudge.HostDocuments(device: nil, origin: result.origin?.document, missing: why)
+            case nil:
+                documents[host] = MatchJudge.HostDocuments(device: nil, origin: nil, missing: "\(host) was not fetched")
+            }
+        }
+        return documents
+    }
+}

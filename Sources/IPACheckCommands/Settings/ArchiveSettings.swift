@@ -1,0 +1,25 @@
+import IPACheckArchive
+
+/// How much of an ipa the commands that read one are willing to read.
+package struct ArchiveSettings: Sendable {
+    /// The most members an ipa may have (nil: the default, which keeps a run within 64 MiB).
+    package var maxMembers: Int?
+
+    /// Settings with every default.
+    package init() {}
+
+    /// The largest `--max-members` allowed.
+    package static let largestMemberCount = ArchiveLimits.largestEntryLimit
+
+    /// Refuses a member count outside the range the reader supports.
+    package func validate() throws(UsageError) {
+        if let maxMembers, !(1...Self.largestMemberCount).contains(maxMembers) {
+            throw UsageError("--max-members must be between 1 and \(Self.largestMemberCount)")
+        }
+    }
+
+    /// The limits asked for.
+    var limits: ArchiveLimits {
+        maxMembers.map(ArchiveLimits.allowing(entries:)) ?? .standard
+    }
+}

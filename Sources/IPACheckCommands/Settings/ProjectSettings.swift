@@ -1,0 +1,38 @@
+import Foundation
+import IPACheckGate
+import IPACheckReport
+package import IPACheckSigning
+
+/// What the project says about its build, shared by `check`, `explain` and `links` so that all judge the same
+/// build the same way: the config file, what the build is for, and the App Flip config.
+package struct ProjectSettings: Sendable {
+    /// An App Flip config (JSON) to check the main app against.
+    package var appflip: String?
+    /// The config file (default: `.ipacheck.json` or `.ipacheck.yml` in the current folder).
+    package var config: String?
+    /// What the build is for (default: its profile's kind).
+    package var distribution: Distribution?
+
+    /// Settings with every default.
+    package init() {}
+
+    /// The configuration: `config`, else the default file of the current folder, with `appflip` applied.
+    func loadConfiguration() throws(InputError) -> GateConfiguration {
+        var configuration = GateConfiguration()
+        if let config {
+            configuration = try GateConfiguration.load(path: config)
+        } else if let found = GateConfiguration.defaultFileNames.first(where: FileManager.default.fileExists) {
+            configuration = try GateConfiguration.load(path: found)
+            Console.diagnose("ipacheck: using ./\(found)")
+        }
+        if let appflip {
+            let bytes = try InputFile.read(appflip, limit: AppFlipConfig.maximumSize, what: "an App Flip config")
+            do {
+                configuration.appFlip = try AppFlipConfig.parse(bytes, file: appflip)
+            } catch {
+                throw InputError("bad-appflip", file: appflip, error.detail)
+            }
+        }
+        return configuration
+    }
+}
