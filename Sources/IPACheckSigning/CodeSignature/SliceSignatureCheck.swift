@@ -1,0 +1,22 @@
+package import IPACheckReport
+
+/// The verdict for one slice.
+package struct SliceSignatureCheck: Hashable, Sendable {
+    /// The architecture name (`arm64`).
+    package let architecture: String
+    /// Whether the slice has a code signature at all.
+    package let isSigned: Bool
+    /// Whether the signature is ad hoc (no identity).
+    package let isAdHoc: Bool
+    /// One entry per CodeDirectory.
+    package let codeDirectories: [CodeDirectoryCheck]
+    /// The CMS check, when the slice has a non-empty CMS blob.
+    package let cms: CMSSignatureCheck?
+    /// Problems that break the signature (the `verify` verdict).
+    package let problems: [Finding]
+    /// Things worth reporting that do not break integrity (trust, expiry, unchecked slots).
+    package let notes: [Finding]
+
+    /// Whether the slice's signature holds.
+    package var isValid: Bool { problems.isEmpty }
+}
