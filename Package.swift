@@ -87,20 +87,12 @@ let package = Package(
         .target(name: "IPACheckAASA", dependencies: ["IPACheckReport", "IPACheckCMS"], swiftSettings: strict),
         // The fetching interface (requests, responses, options) the HTTP client implements and the site checks use.
         .target(name: "IPACheckFetching", swiftSettings: strict),
-        // An opened ipa: its members, bundles and Info.plists, read without unpacking.
-        .target(
-            name: "IPACheckBundle",
-            dependencies: [
-                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckReport",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: strict
-        ),
-        // Signing: code signatures, the resource seal, provisioning profiles, signed entitlements, trust.
+        // Signing: a Mach-O's code signature and its hashes, the resource seal's rules, provisioning profiles,
+        // signed entitlements, trust. Knows nothing of an ipa.
         .target(
             name: "IPACheckSigning",
             dependencies: [
-                "IPACheckBundle", "IPACheckBinary", "IPACheckArchive", "IPACheckPlist", "IPACheckReport", "IPACheckCMS",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckReport", "IPACheckCMS",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -110,6 +102,16 @@ let package = Package(
         .target(
             name: "IPACheckLinks",
             dependencies: ["IPACheckAASA", "IPACheckPlist", "IPACheckReport"],
+            swiftSettings: strict
+        ),
+        // An opened build: its members, bundles and Info.plists read without unpacking, the one streaming pass
+        // that checks every seal, and each bundle's facts (what its signature and profile say and grant).
+        .target(
+            name: "IPACheckBundle",
+            dependencies: [
+                "IPACheckArchive", "IPACheckBinary", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
+                "IPACheckSigning",
+            ],
             swiftSettings: strict
         ),
         // The site checks: how each host and Apple's CDN serve the AASA file.
@@ -178,7 +180,7 @@ let package = Package(
         fuzzHarness("MachO", dependencies: ["IPACheckBinary", "IPACheckSigning"]),
         fuzzHarness(
             "Entitlements",
-            dependencies: ["IPACheckSigning", "IPACheckLinks", "IPACheckGate", "IPACheckPlist"]
+            dependencies: ["IPACheckBundle", "IPACheckSigning", "IPACheckLinks", "IPACheckPlist"]
         ),
         fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckSigning"]),
         fuzzHarness("Plist", dependencies: ["IPACheckPlist"]),
@@ -227,7 +229,11 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckBundleTests",
-            dependencies: ["IPACheckArchive", "IPACheckBundle", "IPACheckReport", "IPACheckTestSupport"],
+            dependencies: [
+                "IPACheckArchive", "IPACheckBundle", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
+                "IPACheckSigning",
+                "IPACheckTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -240,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckLinksTests",
-            dependencies: ["IPACheckAASA", "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport"],
+            dependencies: ["IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -282,8 +288,8 @@ let package = Package(
         .testTarget(
             name: "IPACheckCommandsTests",
             dependencies: [
-                "IPACheckAASA", "IPACheckArchive", "IPACheckBundle", "IPACheckCommands", "IPACheckGate",
-                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckTestSupport",
+                "IPACheckAASA", "IPACheckBundle", "IPACheckCommands", "IPACheckGate",
+                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport",
             ],
             swiftSettings: strict
         ),

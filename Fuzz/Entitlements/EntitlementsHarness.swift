@@ -1,6 +1,6 @@
 import Foundation
+import IPACheckBundle
 import IPACheckFuzzSupport
-import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 import IPACheckSigning

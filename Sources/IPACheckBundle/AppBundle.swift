@@ -1,4 +1,5 @@
 package import IPACheckPlist
+package import IPACheckSigning
 
 /// One bundle of an ipa: its identity from Info.plist and where its executable, profile and seal are.
 package struct AppBundle: Sendable, Hashable, Encodable {

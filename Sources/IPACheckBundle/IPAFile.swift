@@ -1,6 +1,7 @@
 package import IPACheckArchive
 import IPACheckPlist
 package import IPACheckReport
+import IPACheckSigning
 
 /// An opened ipa: its bundles (main app first), found without unpacking anything to disk.
 ///

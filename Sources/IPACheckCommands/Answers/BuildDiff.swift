@@ -1,8 +1,8 @@
 package import Foundation
 package import IPACheckArchive
 import IPACheckBinary
-import IPACheckBundle
-package import IPACheckGate
+package import IPACheckBundle
+import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport

@@ -1,6 +1,6 @@
 import Foundation
 package import IPACheckBundle
-package import IPACheckGate
+import IPACheckGate
 package import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport

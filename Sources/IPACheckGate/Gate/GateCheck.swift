@@ -1,3 +1,4 @@
+import IPACheckBundle
 import IPACheckReport
 import IPACheckSigning
 

@@ -1,8 +1,9 @@
 package import Foundation
 package import IPACheckArchive
+package import IPACheckBundle
 import IPACheckFetching
 package import IPACheckReport
-package import IPACheckSigning
+import IPACheckSigning
 
 extension GateChecks {
     /// The rules of the archive check, which also judges a bare Mach-O's reading.

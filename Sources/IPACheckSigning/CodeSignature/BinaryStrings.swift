@@ -20,20 +20,20 @@ package struct BinaryStrings: Hashable, Sendable {
 ///
 /// Swift stores string literals of up to 15 UTF-8 bytes inline in instructions, so only longer literals (and every
 /// Objective-C literal) are found; callers use absence of a short string only where that errs on the quiet side.
-struct StringSearch {
+package struct StringSearch {
     private let needles: [(text: String, bytes: [UInt8])]
     private var carry: [UInt8] = []
     private let overlap: Int
-    private(set) var found: Set<String> = []
+    package private(set) var found: Set<String> = []
 
     /// A search for these strings' UTF-8 bytes.
-    init(_ needles: [String]) {
+    package init(_ needles: [String]) {
         self.needles = needles.filter { !$0.isEmpty }.map { ($0, Array($0.utf8)) }
         overlap = max(0, (self.needles.map(\.bytes.count).max() ?? 1) - 1)
     }
 
     /// Feeds the next chunk.
-    mutating func consume(_ chunk: ArraySlice<UInt8>) {
+    package mutating func consume(_ chunk: ArraySlice<UInt8>) {
         guard found.count < needles.count else { return }
         let window = carry + chunk.prefix(overlap)
         for needle in needles where !found.contains(needle.text) {

@@ -84,7 +84,7 @@ package struct CodePageDigests: Hashable, Sendable {
 /// Feed the stream with ``consume(_:at:)``; tell it the slices and where their signatures start as soon as the
 /// Mach-O scanner knows them (``update(_:)``), which is always before those bytes arrive in a real file: the fat
 /// header and each slice's load commands come first.
-struct CodePageDigester {
+package struct CodePageDigester {
     /// One slice's running state.
     struct Slice {
         let range: Range<Int>
@@ -152,6 +152,9 @@ struct CodePageDigester {
 
     private var slices: [Slice] = []
 
+    /// A digester that has seen no byte yet.
+    package init() {}
+
     /// Records the slices and signature starts known so far; a slice learnt after its bytes passed is marked
     /// incomplete (its pages are then reported as not checked).
     package mutating func update(_ starts: [(slice: Range<Int>, start: MachOContainer.SignatureStart)]) {
@@ -173,14 +176,14 @@ struct CodePageDigester {
     }
 
     /// Feeds the bytes at `offset` of the file (each call continues where the previous one ended).
-    mutating func consume(_ bytes: ArraySlice<UInt8>, at offset: Int) {
+    package mutating func consume(_ bytes: ArraySlice<UInt8>, at offset: Int) {
         for index in slices.indices where slices[index].range.overlaps(offset..<(offset + bytes.count)) {
             slices[index].consume(bytes, at: offset)
         }
     }
 
     /// The digests of every slice known, in file order.
-    func finish() -> [CodePageDigests] {
+    package func finish() -> [CodePageDigests] {
         slices.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { $0.finish() }
     }
 }

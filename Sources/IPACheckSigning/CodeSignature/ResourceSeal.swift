@@ -1,5 +1,4 @@
 import IPACheckArchive
-package import IPACheckBundle
 import IPACheckPlist
 package import IPACheckReport
 

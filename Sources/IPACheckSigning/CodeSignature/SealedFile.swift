@@ -1,5 +1,3 @@
-package import IPACheckBundle
-
 /// A file a CodeDirectory's special slot seals (Info.plist, `_CodeSignature/CodeResources`), as the caller has it.
 package enum SealedFile: Hashable, Sendable {
     /// The file's digests, taken when it was read.

@@ -1,6 +1,5 @@
 import Foundation
 import IPACheckBinary
-import IPACheckBundle
 import IPACheckCMS
 import IPACheckReport
 

@@ -1,6 +1,5 @@
 package import Foundation
 package import IPACheckBinary
-import IPACheckBundle
 package import IPACheckCMS
 package import IPACheckReport
 

@@ -5,6 +5,7 @@ import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
+@testable import IPACheckBundle
 @testable import IPACheckGate
 
 /// The platform facts that changed (issue 20, item 5; `aasa.md` §8): browser apps and universal links (PLAT001),

@@ -1,6 +1,5 @@
 package import Foundation
 package import IPACheckBinary
-package import IPACheckBundle
 package import IPACheckLinks
 package import IPACheckPlist
 package import IPACheckReport

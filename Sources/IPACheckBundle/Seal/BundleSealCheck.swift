@@ -1,7 +1,7 @@
 package import Foundation
 import IPACheckBinary
-package import IPACheckBundle
 package import IPACheckReport
+package import IPACheckSigning
 
 /// The verdict on one bundle's seal, as `codesign --verify --deep` judges it: its executable's signature (code
 /// pages, special slots, CMS), its resource seal, and the nested code (dylibs) the seal names.

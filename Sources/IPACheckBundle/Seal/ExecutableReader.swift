@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckArchive
 import IPACheckBinary
-import IPACheckBundle
 import IPACheckReport
+import IPACheckSigning
 
 /// Reads an executable from a stream of chunks: its headers and signatures (``MachOStreamScanner``) and the
 /// digests of its code pages (``CodePageDigester``), in one pass that keeps neither the code nor the file.

@@ -3,7 +3,7 @@ import IPACheckReport
 import IPACheckTestSupport
 import Testing
 
-@testable import IPACheckGate
+@testable import IPACheckBundle
 @testable import IPACheckLinks
 @testable import IPACheckSigning
 

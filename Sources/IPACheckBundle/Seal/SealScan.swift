@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckArchive
 package import IPACheckBinary
-package import IPACheckBundle
 package import IPACheckReport
+package import IPACheckSigning
 
 /// One streaming pass over an ipa that takes everything verifying every bundle's seal needs, reading each member
 /// at most once: each executable's headers and signatures with the digest of every code page, the digests of every

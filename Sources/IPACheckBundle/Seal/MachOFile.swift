@@ -1,6 +1,7 @@
 import Foundation
 package import IPACheckBinary
 package import IPACheckReport
+import IPACheckSigning
 
 /// Reads a bare Mach-O from disk, in chunks: headers and signatures are kept, code pages only hashed.
 package enum MachOFile {

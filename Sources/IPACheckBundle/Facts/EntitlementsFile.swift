@@ -1,8 +1,8 @@
 import Foundation
-import IPACheckBundle
 import IPACheckLinks
 package import IPACheckPlist
 package import IPACheckReport
+import IPACheckSigning
 
 /// A project's entitlements file (`.entitlements`, or the `.xcent` Xcode writes at build time), read as the
 /// entitlements the app will be signed with, so `domains` and `check` can hold it against the live AASA files

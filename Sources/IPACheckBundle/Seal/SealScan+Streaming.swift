@@ -1,8 +1,8 @@
 import Foundation
 import IPACheckArchive
 import IPACheckBinary
-import IPACheckBundle
 import IPACheckReport
+import IPACheckSigning
 
 /// Streaming: each member read once, in shares on threads of their own.
 extension SealScan {
