@@ -31,7 +31,9 @@ package struct NetworkSettings: Sendable {
 
     /// Refuses settings that cannot be run, saying which option to change.
     package func validate() throws(UsageError) {
-        guard timeout > 0, timeout <= 600 else { throw UsageError("--timeout must be between 0 and 600 seconds") }
+        guard timeout > 0, timeout <= 600 else {
+            throw UsageError("--timeout must be more than 0 and at most 600 seconds")
+        }
         if offline && aasaDir == nil { throw UsageError("--offline needs --aasa-dir DIR") }
         if aasaDir != nil && !offline { throw UsageError("--aasa-dir is read only with --offline") }
         if let caFile, !FileManager.default.fileExists(atPath: caFile) {

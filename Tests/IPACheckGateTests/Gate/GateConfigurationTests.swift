@@ -60,6 +60,15 @@ struct GateConfigurationTests {
         ("yml", "- just\n- a list\n", "is not a YAML mapping"),
         ("yml", "expectedDomain: [applinks:a.com]\n", "unknown key expectedDomain"),
         ("yml", "suppress:\n  - rule: LINK001\n", "needs a rule and a non-empty reason"),
+        // Only what check raises can be suppressed: a rule of no family, and a rule of diff, which check never raises.
+        (
+            "yml", "suppress:\n  - rule: LINK999\n    reason: r\n",
+            "names rule LINK999, which ipacheck check does not raise"
+        ),
+        (
+            "yml", "suppress:\n  - rule: DIFF001\n    reason: r\n",
+            "names rule DIFF001, which ipacheck check does not raise"
+        ),
         ("yml", "failOn: fatal\n", "failOn must be error, warning or note"),
         ("json", "{\"expectedDomains\": \"applinks:a.com\"}", "expectedDomains must be an array of strings"),
         ("json", "[1, 2]", "is not a JSON object"),
