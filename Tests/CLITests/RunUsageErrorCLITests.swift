@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Usage errors only a run can find (the library's `UsageError`): each is said as the parser's own, with the
-/// usage line, on stderr, exit 64 and nothing on stdout.
+/// usage line, on stderr, exit 64 and nothing on stdout. (Errors the parser itself finds are tested with their
+/// commands.)
 struct RunUsageErrorCLITests {
     @Test(arguments: [
         (["rules", "NOPE001"], "no rule NOPE001"),

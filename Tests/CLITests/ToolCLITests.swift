@@ -156,7 +156,6 @@ struct ToolCLITests {
         ["appflip", "url", "--link", "x"],
         ["appflip", "response"],
         ["appflip", "url", "--link", "https://a.example/l", "--client-id", "c", "--format", "xml"],
-        ["appflip", "url", "--link", "https://a.example/l", "--client-id", "c", "--google-app", "com.example.nope"],
         ["rules", "--format", "yaml"], ["info", "a.ipa", "--timeout", "5"],
     ])
     func usageErrorsExit64(arguments: [String]) throws {

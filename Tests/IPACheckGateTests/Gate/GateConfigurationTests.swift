@@ -60,7 +60,7 @@ struct GateConfigurationTests {
         ("yml", "- just\n- a list\n", "is not a YAML mapping"),
         ("yml", "expectedDomain: [applinks:a.com]\n", "unknown key expectedDomain"),
         ("yml", "suppress:\n  - rule: LINK001\n", "needs a rule and a non-empty reason"),
-        // Only what check raises can be suppressed: a rule of no family, and a rule of diff, which check never raises.
+        // Only what check raises can be suppressed: a rule that does not exist, and one only diff raises.
         (
             "yml", "suppress:\n  - rule: LINK999\n    reason: r\n",
             "names rule LINK999, which ipacheck check does not raise"
