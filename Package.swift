@@ -259,8 +259,9 @@ let package = Package(
         .testTarget(
             name: "IPACheckGateTests",
             dependencies: [
-                "IPACheckAASA", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckLinks", "IPACheckPlist",
-                "IPACheckReport", "IPACheckSigning", "IPACheckSites", "IPACheckTestSupport",
+                "IPACheckAASA", "IPACheckBinary", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckLinks",
+                "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckSites", "IPACheckTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -10,10 +10,15 @@ package struct AASAFetchTarget: Hashable, Sendable, Codable {
     /// The alternate mode, or `nil` for a normal entry served through Apple's CDN.
     package var mode: Mode?
 
+    /// Whether the MDM lets devices read a managed entry's file from the origin
+    /// (`AssociatedDomainsEnableDirectDownloads`, `--mdm-direct-downloads`); without it they read Apple's CDN copy.
+    package var mdmDirectDownloads: Bool
+
     /// Creates a target.
-    package init(host: String, mode: Mode? = nil) {
+    package init(host: String, mode: Mode? = nil, mdmDirectDownloads: Bool = false) {
         self.host = host
         self.mode = mode
+        self.mdmDirectDownloads = mode == .managed && mdmDirectDownloads
     }
 
     /// The host whose file serves this entry: lowercased, without a trailing dot, and for `*.example.com` the
@@ -25,6 +30,31 @@ package struct AASAFetchTarget: Hashable, Sendable, Codable {
         return name
     }
 
-    /// Whether devices get this entry's file from Apple's CDN (normal entries) rather than from the origin.
-    package var usesCDN: Bool { mode == nil }
+    /// Whether devices get this entry's file from Apple's CDN rather than from the origin.
+    ///
+    /// Per docs/ios-model.md#copy: every entry but a developer-mode one (the device fetches the origin) and a
+    /// managed one whose MDM enables direct downloads. Apple documents `AssociatedDomainsEnableDirectDownloads` as
+    /// "perform claimed site association verification directly at the domain instead of on Apple's servers".
+    package var usesCDN: Bool {
+        switch mode {
+        case nil: true
+        case .developer?, .developerAndManaged?: false
+        case .managed?: !mdmDirectDownloads
+        }
+    }
+
+    /// Why devices read the copy they read, in a few words: what every command says beside the verdict.
+    package var copyCondition: String {
+        switch mode {
+        case nil: "devices read Apple's CDN copy"
+        case .developer?, .developerAndManaged?:
+            "devices in developer mode read the origin's file directly"
+        case .managed?:
+            mdmDirectDownloads
+                ? "assumed: the MDM enables direct downloads (AssociatedDomainsEnableDirectDownloads), so devices "
+                    + "read the origin's file"
+                : "assumed: the MDM does not enable direct downloads (AssociatedDomainsEnableDirectDownloads), so "
+                    + "devices read Apple's CDN copy; pass --mdm-direct-downloads for devices whose MDM does"
+        }
+    }
 }

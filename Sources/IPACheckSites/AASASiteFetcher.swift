@@ -47,11 +47,12 @@ package struct AASASiteFetcher: Sendable {
         struct Key: Hashable {
             var host: String
             var mode: AASAFetchTarget.Mode?
+            var mdmDirectDownloads: Bool
         }
         var unique: [Key] = []
         var seen: Set<Key> = []
         for target in targets {
-            let key = Key(host: target.fetchHost, mode: target.mode)
+            let key = Key(host: target.fetchHost, mode: target.mode, mdmDirectDownloads: target.mdmDirectDownloads)
             if seen.insert(key).inserted { unique.append(key) }
         }
         var results: [Key: AASASiteResult] = [:]
@@ -61,7 +62,14 @@ package struct AASASiteFetcher: Sendable {
                 guard next < unique.count else { return }
                 let key = unique[next]
                 next += 1
-                group.addTask { (key, await check(AASAFetchTarget(host: key.host, mode: key.mode))) }
+                group.addTask {
+                    let target = AASAFetchTarget(
+                        host: key.host,
+                        mode: key.mode,
+                        mdmDirectDownloads: key.mdmDirectDownloads
+                    )
+                    return (key, await check(target))
+                }
             }
             for _ in 0..<min(options.maximumConcurrentHosts, unique.count) { addNext() }
             while let (key, result) = await group.next() {
@@ -70,7 +78,8 @@ package struct AASASiteFetcher: Sendable {
             }
         }
         return targets.compactMap { target in
-            guard var result = results[Key(host: target.fetchHost, mode: target.mode)] else { return nil }
+            let key = Key(host: target.fetchHost, mode: target.mode, mdmDirectDownloads: target.mdmDirectDownloads)
+            guard var result = results[key] else { return nil }
             result.report.host = target.host
             return result
         }
@@ -80,6 +89,7 @@ package struct AASASiteFetcher: Sendable {
     package func check(_ target: AASAFetchTarget) async -> AASASiteResult {
         let host = target.fetchHost
         var report = AASASiteReport(host: target.host, fetchHost: host, mode: target.mode)
+        if target.mdmDirectDownloads { report.mdmDirectDownloads = true }
         guard Self.isFetchableHost(host) else {
             report.findings = [
                 ServingRules.rules.invalidHost.finding(
@@ -126,10 +136,10 @@ package struct AASASiteFetcher: Sendable {
                     )
                 }
             }
-        } else if target.mode != nil {
+        } else if !target.usesCDN {
             findings.append(
                 CDNRules.rules.skippedForMode.finding(
-                    "mode=\(target.mode?.rawValue ?? "") entries are fetched by devices directly from the origin",
+                    "mode=\(target.mode?.rawValue ?? "") entries: \(target.copyCondition)",
                     domain: host
                 )
             )

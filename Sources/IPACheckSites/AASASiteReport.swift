@@ -21,6 +21,13 @@ package struct AASASiteReport: Hashable, Sendable, Codable {
     package var cdnDifferences: [AASAAppIDDifference]?
     /// The findings, worst first.
     package var findings: [Finding]
+    /// Whether a managed entry was judged as on a device whose MDM enables direct downloads (written only then).
+    package var mdmDirectDownloads: Bool?
+
+    /// The entry this report answers for.
+    package var target: AASAFetchTarget {
+        AASAFetchTarget(host: host, mode: mode, mdmDirectDownloads: mdmDirectDownloads == true)
+    }
 
     /// Creates a report.
     package init(

@@ -55,8 +55,10 @@ package enum CDNRules {
             "CDN005",
             .note,
             "Apple's CDN not used in this mode",
-            summary: "Entries with ?mode=developer or ?mode=managed make the device fetch the file directly from your "
-                + "server, bypassing the CDN, so only the origin was checked.",
+            summary: "Entries with ?mode=developer (and ?mode=managed on devices whose MDM enables direct downloads, "
+                + "AssociatedDomainsEnableDirectDownloads) make the device fetch the file directly from your server, "
+                + "bypassing the CDN, so only the origin was checked. Managed entries without direct downloads are "
+                + "read from Apple's CDN like any other.",
             fix: "Nothing to do; remove ?mode= before App Store submission if this is a release build."
         )
 

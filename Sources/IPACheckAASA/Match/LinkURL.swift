@@ -35,6 +35,12 @@ package struct LinkURL: Hashable, Sendable {
         /// What is wrong with it.
         package let reason: String
 
+        /// Says that `text` is not a universal link, and why.
+        package init(text: String, reason: String) {
+            self.text = text
+            self.reason = reason
+        }
+
         /// `example.com/x: not a universal link (no http or https scheme)`.
         package var description: String { "\(text): not a universal link (\(reason))" }
     }

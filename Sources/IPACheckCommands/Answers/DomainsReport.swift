@@ -19,6 +19,8 @@ package struct DomainsReport: Encodable, Sendable {
         package let appID: String?
         /// Every string entry, parsed, in entitlement order: the ones iOS ignores too, with their problems.
         package let associatedDomains: [AssociatedDomain]
+        /// For each entry, why no device uses it for this build (``LinkModel/unusedReason(_:of:)``), or `nil`.
+        package var unused: [String?] = []
 
         private enum CodingKeys: String, CodingKey {
             case path, kind, bundleID, appID, associatedDomains
@@ -32,7 +34,10 @@ package struct DomainsReport: Encodable, Sendable {
             try container.encode(kind, forKey: .kind)
             try container.encode(bundleID, forKey: .bundleID)
             try container.encode(appID, forKey: .appID)
-            try container.encode(associatedDomains.map(Listed.init), forKey: .associatedDomains)
+            let listed = associatedDomains.enumerated().map { index, domain in
+                Listed(domain: domain, unused: index < unused.count ? unused[index] : nil)
+            }
+            try container.encode(listed, forKey: .associatedDomains)
         }
     }
 
@@ -48,16 +53,19 @@ package struct DomainsReport: Encodable, Sendable {
         }
 
         let domain: AssociatedDomain
+        /// Why no device uses the entry for this build, beyond its own problems.
+        let unused: String?
 
         private enum CodingKeys: String, CodingKey {
-            case index, usable, problems
+            case index, usable, unusedBecause, problems
         }
 
         func encode(to encoder: any Encoder) throws {
             try domain.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(domain.index, forKey: .index)
-            try container.encode(domain.isUsable, forKey: .usable)
+            try container.encode(unused == nil, forKey: .usable)
+            try container.encodeIfPresent(unused, forKey: .unusedBecause)
             try container.encode(
                 domain.problems.map { Problem(rule: $0.rule.id, severity: $0.rule.severity, message: $0.message) },
                 forKey: .problems
@@ -74,16 +82,29 @@ package struct DomainsReport: Encodable, Sendable {
     package static let rules =
         ArchiveRules.raisedWhenOpened + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
 
+    /// Why no device uses `domain` for the bundle of `fact`: what the link model says (a malformed entry, a mode
+    /// the build cannot use, a managed entry without the MDM entitlement, a domain the profile does not grant), or
+    /// a Firebase Dynamic Links domain, which no longer serves since the service shut down.
+    static func unusedReason(_ domain: AssociatedDomain, of fact: BundleFacts) -> String? {
+        if let reason = LinkModel.unusedReason(domain, of: fact) { return reason }
+        if FirebaseChecks.isDynamicLinksHost(domain.host) {
+            return "\(domain.host) is a Firebase Dynamic Links domain; the service shut down on Aug 25, 2025"
+        }
+        return nil
+    }
+
     /// Reads the domains of every bundle of `ipa`.
     package static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
         let bundles = facts.map { fact in
-            Bundle(
+            var bundle = Bundle(
                 path: fact.bundle.path,
                 kind: fact.bundle.kind,
                 bundleID: fact.bundle.bundleID,
                 appID: fact.appID,
                 associatedDomains: fact.domains
             )
+            bundle.unused = fact.domains.map { unusedReason($0, of: fact) }
+            return bundle
         }
         let entryRules = Set(rules.map(\.id))
         let findings = ipa.findings + facts.flatMap(\.findings).filter { entryRules.contains($0.rule) }
@@ -96,13 +117,14 @@ package struct DomainsReport: Encodable, Sendable {
         let fact = file.facts()
         let domains = fact.domains
         let findings = fact.findings
-        let bundle = Bundle(
+        var bundle = Bundle(
             path: fact.bundle.path,
             kind: fact.bundle.kind,
             bundleID: fact.bundle.bundleID,
             appID: fact.appID,
             associatedDomains: domains
         )
+        bundle.unused = domains.map { unusedReason($0, of: fact) }
         return DomainsReport(bundles: [bundle], findings: findings.sorted())
     }
 
@@ -129,7 +151,7 @@ package struct DomainsReport: Encodable, Sendable {
                 continue
             }
             let width = "\(bundle.associatedDomains.compactMap(\.index).max() ?? 0)".count
-            for domain in bundle.associatedDomains {
+            for (position, domain) in bundle.associatedDomains.enumerated() {
                 let index = domain.index.map { "[\($0)]" } ?? ""
                 var line = StyledLine.text("  " + index.padding(toLength: width + 3, withPad: " ", startingAt: 0))
                 line.append("\(domain.service.name.padding(toLength: 21, withPad: " ", startingAt: 0))")
@@ -137,6 +159,8 @@ package struct DomainsReport: Encodable, Sendable {
                 if let mode = domain.mode { line.append("  (mode \(mode.rawValue))") }
                 if !domain.problems.isEmpty {
                     line.append("  ✗ " + domain.problems.map(\.message).joined(separator: "; "), .red)
+                } else if position < bundle.unused.count, let reason = bundle.unused[position] {
+                    line.append("  ✗ not used: " + reason, .red)
                 }
                 lines.append(line)
             }

@@ -25,8 +25,8 @@ struct MatchJudge: Sendable {
     func callAsFunction(_ batch: URLBatches.Batch) -> MatchResultWriter.Batch {
         var matchers = Matchers(judge: self)
         if explain {
-            let explanations = batch.map { url, _ -> AASAMatchExplanation? in
-                guard Self.isUniversalLink(url) else { return nil }
+            let explanations = batch.map { written, _ -> AASAMatchExplanation? in
+                guard let url = Self.deviceForm(written) else { return nil }
                 let host = matchers.host(of: url)
                 guard let matcher = matchers.device(for: host) else {
                     return AASAMatchExplanation(result: unjudged(url, host: host, matchers: &matchers), steps: [])
@@ -39,11 +39,11 @@ struct MatchJudge: Sendable {
         }
         if !live, let matcher = matchers.device(for: "") {
             // One document for every URL: no lookup per URL.
-            let results = batch.map { url, _ in Self.isUniversalLink(url) ? matcher.evaluate(url) : nil }
+            let results = batch.map { written, _ in Self.deviceForm(written).map { matcher.evaluate($0) } }
             return MatchResultWriter.format(results.compactMap { $0 }, as: format)
         }
-        let results = batch.map { url, _ -> AASAMatchResult? in
-            guard Self.isUniversalLink(url) else { return nil }
+        let results = batch.map { written, _ -> AASAMatchResult? in
+            guard let url = Self.deviceForm(written) else { return nil }
             let host = matchers.host(of: url)
             guard let matcher = matchers.device(for: host) else {
                 return unjudged(url, host: host, matchers: &matchers)
@@ -55,8 +55,10 @@ struct MatchJudge: Sendable {
         return MatchResultWriter.format(results.compactMap { $0 }, as: format)
     }
 
-    private static func isUniversalLink(_ url: String) -> Bool {
-        (try? LinkURL.requireUniversalLink(url)) != nil
+    /// The URL as a device receives it (``TappedURL``), or `nil` when it is no universal link (reported when the
+    /// URLs were checked).
+    private static func deviceForm(_ url: String) -> String? {
+        try? TappedURL.deviceForm(url)
     }
 
     /// The matchers one batch compiles, as its URLs need them.

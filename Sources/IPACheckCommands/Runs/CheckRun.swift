@@ -30,7 +30,8 @@ package enum CheckRun {
                     configuration: configuration,
                     distribution: project.distribution,
                     archiveLimits: archive.limits,
-                    appID: appID
+                    appID: appID,
+                    mdmDirectDownloads: project.mdmDirectDownloads
                 )
                 return try await ReleaseGate.run(paths: paths, options: gate) { progress.show($0) }
             }

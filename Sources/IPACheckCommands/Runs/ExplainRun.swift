@@ -7,6 +7,7 @@ package enum ExplainRun {
     package static func run(
         url: String,
         path: String,
+        appID: String?,
         format: OutputFormat,
         project: ProjectSettings,
         network: NetworkSettings,
@@ -14,7 +15,7 @@ package enum ExplainRun {
     ) async throws {
         let result = try await GateAnswerRun.check(
             path: path,
-            appID: nil,
+            appID: appID,
             project: project,
             network: network,
             archive: archive

@@ -22,7 +22,8 @@ enum GateAnswerRun {
                         configuration: configuration,
                         distribution: project.distribution,
                         archiveLimits: archive.limits,
-                        appID: appID
+                        appID: appID,
+                        mdmDirectDownloads: project.mdmDirectDownloads
                     )
                 )
             }

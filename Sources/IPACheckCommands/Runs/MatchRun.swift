@@ -50,6 +50,18 @@ package enum MatchRun {
                 hosts.formUnion(checked.hosts)
             }
         }
+        if let aasa {
+            Console.diagnose(
+                "ipacheck: note: judged on \(aasa) for the app ID given; with --app-id each URL's host is "
+                    + "assumed to be claimed literally (pass --build to resolve the claim as the build does)"
+            )
+        } else {
+            Console.diagnose(
+                "ipacheck: note: with --app-id each URL's host is assumed to be claimed literally (applinks:HOST, "
+                    + "read from its own file); pass --build to resolve the claim as the build does (the longest "
+                    + "matching entry; a *. entry reads the apex's file)"
+            )
+        }
         let documents = try await loadDocuments(for: hosts, aasa: aasa, network: network)
         let writer = MatchResultWriter(format: format == .json ? .json : .text) { Console.write($0) }
         let judge = MatchJudge(
@@ -69,6 +81,66 @@ package enum MatchRun {
         if !writer.everyURLMatches { throw CommandExit.problems }
     }
 
+    /// `ipacheck match URL... --build TARGET`: every URL judged as ``LinkModel/matchAnswer(_:)`` judges it, on the
+    /// gate's judgement of the build (the claim resolved as the build's entitlements make iOS resolve it, the
+    /// build's app IDs, the copy devices read), so the answer is `explain`'s and `links`'.
+    package static func run(
+        urls: [String],
+        urlFile: String?,
+        build: String,
+        appID: String?,
+        explain: Bool,
+        format: OutputFormat,
+        project: ProjectSettings,
+        network: NetworkSettings,
+        archive: ArchiveSettings
+    ) async throws {
+        let list: URLListFile?
+        do {
+            list = try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
+        } catch {
+            Console.diagnose("ipacheck: error: \(error.description)")
+            throw CommandExit.badInput
+        }
+        var badLines = 0
+        try await CommandExit.reportingInputErrors {
+            let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { check($0, collectingHosts: false) }
+            try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
+                for problem in checked.problems {
+                    Console.diagnose(
+                        "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
+                    )
+                }
+                badLines += checked.problems.count
+            }
+        }
+        let result = try await GateAnswerRun.check(
+            path: build,
+            appID: appID,
+            project: project,
+            network: network,
+            archive: archive
+        )
+        let model = result.links
+        let writer = MatchResultWriter(format: format == .json ? .json : .text) { Console.write($0) }
+        let outputFormat = writer.format
+        let judge: @Sendable (URLBatches.Batch) -> MatchResultWriter.Batch = { batch in
+            let answers = batch.map { url, _ -> AASAMatchExplanation? in
+                guard (try? TappedURL.deviceForm(url)) != nil else { return nil }
+                return model.matchAnswer(url)
+            }.compactMap { $0 }
+            return explain
+                ? MatchResultWriter.format(answers, as: outputFormat)
+                : MatchResultWriter.format(answers.map(\.result), as: outputFormat)
+        }
+        try await CommandExit.reportingInputErrors {
+            try URLBatches.forEachResult(urls: urls, list: list, transform: judge) { writer.write($0) }
+        }
+        writer.finish()
+        if badLines > 0 { throw CommandExit.badInput }
+        if !writer.everyURLMatches { throw CommandExit.problems }
+    }
+
     /// What checking a batch found: the hosts of its URLs (if collected), and every line that is not a universal
     /// link.
     private typealias Checked = (hosts: Set<String>, problems: [(line: Int?, message: String)])
@@ -79,7 +151,8 @@ package enum MatchRun {
         batch.forEachURL { bytes, line in
             do throws(LinkURL.NotAUniversalLink) {
                 if collectingHosts {
-                    hosts.insert(try LinkURL.universalLinkHost(String(decoding: bytes, as: UTF8.self)))
+                    let url = try TappedURL.deviceForm(String(decoding: bytes, as: UTF8.self))
+                    hosts.insert(try LinkURL.universalLinkHost(url))
                 } else {
                     try LinkURL.requireUniversalLink(utf8: bytes)
                 }

@@ -12,4 +12,7 @@ package enum CommandLineChoices {
     package typealias Service = AASAService
     /// `--distribution` of `check`, `explain` and `links`.
     package typealias Distribution = IPACheckSigning.Distribution
+
+    /// Whether `service` is applinks, the one service `match --build` resolves claims for.
+    package static func isAppLinks(_ service: Service) -> Bool { service == .applinks }
 }

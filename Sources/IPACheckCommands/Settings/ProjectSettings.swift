@@ -10,8 +10,10 @@ package struct ProjectSettings: Sendable {
     package var appflip: String?
     /// The config file (default: `.ipacheck.json` or `.ipacheck.yml` in the current folder).
     package var config: String?
-    /// What the build is for (default: its profile's kind).
+    /// What the build is for, as release policy (default: the kind of its profile, never development).
     package var distribution: Distribution?
+    /// Whether managed entries are judged as on a device whose MDM enables direct downloads.
+    package var mdmDirectDownloads = false
 
     /// Settings with every default.
     package init() {}

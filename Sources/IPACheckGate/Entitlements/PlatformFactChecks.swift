@@ -134,7 +134,9 @@ package enum PlatformFactChecks {
     ) -> [Finding] {
         guard strings.contains(httpsCallbackSelector) else { return [] }
         let bundle = main.bundle.path
-        let used = main.domains.filter { ReleaseGate.fetchTarget($0, signing: main.signingKind) != nil }
+        let used = main.domains.filter {
+            ReleaseGate.fetchTarget($0, signing: main.signingKind, mdmDirectDownloads: false) != nil
+        }
         let webCredentials = used.filter { $0.service == .webcredentials }
         guard !webCredentials.isEmpty else {
             let ignored = main.domains.filter { $0.service == .webcredentials }.map(\.entry)

@@ -6,7 +6,7 @@ import IPACheckReport
 
 /// Dynamic Links: domains (and continue URLs) that stopped working when Firebase shut the service down.
 extension FirebaseChecks {
-    static func isDynamicLinksHost(_ host: String) -> Bool {
+    package static func isDynamicLinksHost(_ host: String) -> Bool {
         let host = host.lowercased()
         return dynamicLinksSuffixes.contains { host == $0 || host.hasSuffix("." + $0) }
     }

@@ -27,12 +27,18 @@ enum CrossChecks {
         documents: SiteDocuments,
         parent: BundleFacts?,
         clipAppIDs: [String],
-        clipMinimumOS: [String: String] = [:]
+        clipMinimumOS: [String: String] = [:],
+        mdmDirectDownloads: Bool = false
     ) -> [Finding] {
         var findings: [Finding] = []
         let bundle = fact.bundle.path
         for domain in fact.domains {
-            guard let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind),
+            guard
+                let target = ReleaseGate.fetchTarget(
+                    domain,
+                    signing: fact.signingKind,
+                    mdmDirectDownloads: mdmDirectDownloads
+                ),
                 let service = ServiceMapping.aasaService(domain.service)
             else { continue }
             if let mode = domain.mode, mode != .developer,
@@ -103,7 +109,12 @@ enum CrossChecks {
     static func unserved(_ input: GateInput) -> [UnservedClaim] {
         input.facts.flatMap { fact in
             fact.domains.compactMap { domain -> UnservedClaim? in
-                guard let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind),
+                guard
+                    let target = ReleaseGate.fetchTarget(
+                        domain,
+                        signing: fact.signingKind,
+                        mdmDirectDownloads: input.options.mdmDirectDownloads
+                    ),
                     ServiceMapping.aasaService(domain.service) != nil, fact.appID != nil,
                     input.documents.judged(target) == nil
                 else { return nil }
@@ -167,7 +178,8 @@ enum CrossChecks {
                         return (appID, minimum)
                     },
                     uniquingKeysWith: { first, _ in first }
-                )
+                ),
+                mdmDirectDownloads: input.options.mdmDirectDownloads
             )
         }
         let unserved = unserved(input)
@@ -196,7 +208,13 @@ enum CrossChecks {
         }
         var left = rules.all.filter { $0 != rules.expectedDomainMissing && $0 != rules.appClipWithoutAppLinks }
         let claimed = input.facts.flatMap { fact in
-            fact.domains.compactMap { ReleaseGate.fetchTarget($0, signing: fact.signingKind) }
+            fact.domains.compactMap {
+                ReleaseGate.fetchTarget(
+                    $0,
+                    signing: fact.signingKind,
+                    mdmDirectDownloads: input.options.mdmDirectDownloads
+                )
+            }
         }
         guard !claimed.isEmpty else {
             coverage.skip(left, because: "no bundle claims an associated domain whose AASA iOS reads")

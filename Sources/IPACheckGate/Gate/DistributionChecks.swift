@@ -105,6 +105,26 @@ package enum DistributionChecks {
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
     package static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
 
+    /// The rules that judge release policy, not what a device does.
+    ///
+    /// A development profile installs on the devices it lists, and a profile of another kind than the one asked for installs where that kind installs
+    /// (docs/ios-model.md#install). `check` reports them; they never stop a link on a device.
+    package static let releasePolicyRules: [Rule] = [
+        ProfileChecks.rules.developmentProfileInRelease, DistributionChecks.rules.profileKindMismatch,
+    ]
+
+    /// What stops every device from installing or running a bundle, whatever the distribution asked for: no
+    /// profile (and not an App Store delivery), a simulator build, code signed without an identity.
+    ///
+    /// `check --distribution development` accepts these builds as policy (for a simulator), but a device still
+    /// runs none of them, so `explain`, `links`, `match --build` and `domains` always say so.
+    static func installFacts(_ facts: [BundleFacts]) -> [Finding] {
+        var coverage = RuleCoverage()
+        let found = findings(distribution: nil, asked: false, facts: facts, coverage: &coverage)
+        let device = Set([rules.noProfile, rules.simulatorBuild, rules.adHocSignature].map(\.id))
+        return found.filter { device.contains($0.rule) }
+    }
+
     /// Why the distribution-only rules do not run in a development gate.
     static let developmentAccepts =
         "--distribution development accepts development profiles, simulator, ad hoc and unsigned builds"

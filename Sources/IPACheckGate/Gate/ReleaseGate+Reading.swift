@@ -58,7 +58,11 @@ extension ReleaseGate {
         )
         let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
         let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
-        var targets = facts.flatMap { fact in fact.domains.compactMap { fetchTarget($0, signing: fact.signingKind) } }
+        var targets = facts.flatMap { fact in
+            fact.domains.compactMap {
+                fetchTarget($0, signing: fact.signingKind, mdmDirectDownloads: options.mdmDirectDownloads)
+            }
+        }
         if let appFlip = configuration.appFlip, let main = facts.first {
             targets += AppFlipChecks.aasaHosts(config: appFlip, associatedDomains: main.domains).map {
                 AASAFetchTarget(host: $0)
@@ -104,7 +108,9 @@ extension ReleaseGate {
             seals: [],
             firebase: [],
             mainExecutableStrings: nil,
-            targets: fact.domains.compactMap { fetchTarget($0, signing: nil) },
+            targets: fact.domains.compactMap {
+                fetchTarget($0, signing: nil, mdmDirectDownloads: options.mdmDirectDownloads)
+            },
             isEntitlementsFile: true
         )
     }
@@ -140,9 +146,17 @@ extension ReleaseGate {
 
     /// The fetch a domain entry needs, or nil when iOS would never look it up (unusable, unknown service, or a
     /// developer-mode entry in a distribution build).
-    static func fetchTarget(_ domain: AssociatedDomain, signing: SigningKind?) -> AASAFetchTarget? {
+    static func fetchTarget(
+        _ domain: AssociatedDomain,
+        signing: SigningKind?,
+        mdmDirectDownloads: Bool
+    ) -> AASAFetchTarget? {
         guard domain.isUsable, ServiceMapping.aasaService(domain.service) != nil else { return nil }
         if signing == .distribution, domain.mode?.requiresDevelopmentSigning == true { return nil }
-        return AASAFetchTarget(host: (domain.wildcard ? "*." : "") + domain.host, mode: domain.mode)
+        return AASAFetchTarget(
+            host: (domain.wildcard ? "*." : "") + domain.host,
+            mode: domain.mode,
+            mdmDirectDownloads: mdmDirectDownloads
+        )
     }
 }

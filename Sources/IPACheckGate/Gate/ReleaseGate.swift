@@ -26,6 +26,9 @@ package struct GateOptions: Sendable {
     package var appID: String?
     /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
     package var archiveLimits: ArchiveLimits
+    /// Whether managed (`?mode=managed`) entries are judged as on a device whose MDM enables direct downloads
+    /// (the origin's file) rather than Apple's CDN copy (`--mdm-direct-downloads`).
+    package var mdmDirectDownloads: Bool
 
     /// Creates options.
     package init(
@@ -35,8 +38,10 @@ package struct GateOptions: Sendable {
         distribution: Distribution? = nil,
         now: Date = Date(),
         archiveLimits: ArchiveLimits = .standard,
-        appID: String? = nil
+        appID: String? = nil,
+        mdmDirectDownloads: Bool = false
     ) {
+        self.mdmDirectDownloads = mdmDirectDownloads
         self.fetch = fetch
         self.fetcher = fetcher
         self.configuration = configuration
@@ -160,6 +165,20 @@ package enum ReleaseGate {
             }
         }
         let keptFindings = kept.sorted()
+        // What a device does with the build does not depend on the distribution asked for: a build no device
+        // installs says so in every command, even where `--distribution development` accepts it as policy.
+        var deviceFindings = keptFindings
+        if !build.isEntitlementsFile {
+            let unsigned = SignatureVerifier.rules.unsigned.id
+            let installFacts =
+                DistributionChecks.installFacts(facts) + build.seals.flatMap(\.findings).filter { $0.rule == unsigned }
+            for finding in installFacts
+            where !deviceFindings.contains(finding)
+                && !configuration.suppressions.contains(where: { $0.covers(finding) })
+            {
+                deviceFindings.append(finding)
+            }
+        }
         return GateResult(
             findings: keptFindings,
             suppressed: suppressed.sorted { $0.finding < $1.finding },
@@ -167,9 +186,10 @@ package enum ReleaseGate {
             sites: documents.reports,
             distribution: distribution,
             links: LinkModel(
-                claims: LinkModel.claims(of: facts),
-                findings: keptFindings,
+                claims: LinkModel.claims(of: facts, mdmDirectDownloads: options.mdmDirectDownloads),
+                findings: deviceFindings.sorted(),
                 distribution: distribution,
+                installsOn: build.isEntitlementsFile ? nil : LinkModel.installation(facts.first),
                 buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
                 now: options.now,
                 documents: documents

@@ -40,12 +40,12 @@ extension AASASiteResult {
     /// The origin's copy (or, when it cannot be read, a CDN copy devices still live on): what the gate's
     /// cross-checks judge (``SiteDocuments/judged(_:)``), or `nil` when neither copy could be read.
     package var judged: JudgedDocument? {
-        SiteDocuments([self]).judged(AASAFetchTarget(host: report.host, mode: report.mode))
+        SiteDocuments([self]).judged(report.target)
     }
 
     /// The copy devices read (``SiteDocuments/deviceCopy(_:)``, the one place this is decided).
     package var deviceCopy: DeviceCopy? {
-        SiteDocuments([self]).deviceCopy(AASAFetchTarget(host: report.host, mode: report.mode))
+        SiteDocuments([self]).deviceCopy(report.target)
     }
 }
 
@@ -133,7 +133,7 @@ struct SiteDocuments: Sendable {
 
     /// The copy every verdict about `target` is judged on, or `nil` when neither copy could be read.
     ///
-    /// Entries with a mode are fetched by devices from the origin, so only the origin counts. Other entries are
+    /// Entries devices read from the origin (``AASAFetchTarget/usesCDN``): only the origin counts. Other entries are
     /// served to devices by Apple's CDN, which refetches the origin's file within about a day: the origin's file
     /// is judged (what the CDN is about to serve), and how the CDN copy differs is reported apart (LINK005,
     /// LINK009). When the origin's file cannot be read but the CDN still has a copy, devices live on that copy
@@ -157,15 +157,17 @@ struct SiteDocuments: Sendable {
 
     /// The copy devices read for `target`: what `explain`, live `match` and the link model decide a URL on.
     ///
-    /// A normal entry is read by devices from Apple's CDN, so its copy is the CDN's; when the CDN has none, devices
-    /// have none, however good the origin's file is. An entry with a mode (`?mode=developer`, `managed`) is read
-    /// from the origin by the devices it applies to. When the CDN was not asked (`--no-cdn`, `--offline`), the
-    /// origin's file (or the `--aasa-dir` file) stands in for it, and the source says so.
+    /// An entry is read by devices from Apple's CDN, so its copy is the CDN's; when the CDN has none, devices have
+    /// none, however good the origin's file is. A developer-mode entry is read from the origin by the devices it
+    /// applies to, and so is a managed one when the MDM enables direct downloads (``AASAFetchTarget/usesCDN``).
+    /// When the CDN was not asked (`--no-cdn`, `--offline`), the origin's file (or the `--aasa-dir` file) stands in
+    /// for it, and the source says so.
     func deviceCopy(_ target: AASAFetchTarget) -> DeviceCopy? {
         guard let site = site(for: target) else { return nil }
         let host = target.fetchHost
+        let condition = target.mode == nil ? "" : " (\(target.copyCondition))"
         if target.usesCDN && site.cdnAsked {
-            let source = "Apple's CDN copy of \(host)'s AASA, which devices read"
+            let source = "Apple's CDN copy of \(host)'s AASA\(condition)"
             if let cdn = site.cdn {
                 return .readable(
                     JudgedDocument(document: cdn, copy: .cdn, name: "Apple's CDN copy of \(host)'s AASA"),
@@ -180,14 +182,14 @@ struct SiteDocuments: Sendable {
             name = "the AASA of \(host) in --aasa-dir"
             source =
                 target.usesCDN
-                ? "the --aasa-dir file, standing in for Apple's CDN copy (offline: the CDN was not asked)"
-                : "the --aasa-dir file, as the origin's copy devices in \(target.mode?.rawValue ?? "") mode read"
+                ? "the --aasa-dir file, standing in for Apple's CDN copy (offline: the CDN was not asked)\(condition)"
+                : "the --aasa-dir file, as the origin's copy\(condition)"
         } else {
             name = "\(host)'s AASA"
             source =
                 target.usesCDN
-                ? "the origin's copy, standing in for Apple's CDN copy (--no-cdn: the CDN was not asked)"
-                : "the origin's copy, which devices in \(target.mode?.rawValue ?? "") mode read directly"
+                ? "the origin's copy, standing in for Apple's CDN copy (--no-cdn: the CDN was not asked)\(condition)"
+                : "the origin's copy\(condition)"
         }
         guard let origin = site.origin else {
             return .missing(reason: site.originProblem ?? "\(host)'s AASA could not be read", source: source)

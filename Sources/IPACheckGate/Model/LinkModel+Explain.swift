@@ -30,8 +30,9 @@ extension LinkModel {
     /// the bundle claims the host, iOS uses the entry for this build, nothing the gate reports as an error stands
     /// on the path (the build, the entry, the profile's grant, the mode, the host's file), and the copy devices read
     /// sends the URL to the app.
-    package func explain(_ url: String) -> LinkExplanation {
+    package func explain(_ written: String) -> LinkExplanation {
         var steps: [LinkExplanation.Step] = []
+        var url = written
         func breaks(_ conclusion: String, findings: [Finding] = [], evaluation: Evaluation? = nil) -> LinkExplanation {
             var shown = steps
             if let evaluation {
@@ -50,27 +51,25 @@ extension LinkModel {
                 conclusion: conclusion
             )
         }
-        let link: LinkURL
+        let tapped: TappedURL
         do {
-            link = try LinkURL.universalLink(url)
+            tapped = try TappedURL(url)
         } catch {
             steps.append(.init(name: "URL", status: .fail, summary: error.reason))
             return breaks("not a URL iOS could open as a universal link (\(error.reason))")
         }
-        let host = link.host ?? ""
-        guard link.scheme == "https" else {
-            steps.append(.init(name: "URL", status: .fail, summary: "universal links are https only"))
-            return breaks("breaks at the URL: \(link.scheme ?? "no") scheme; only https links open apps")
-        }
-        steps.append(
-            .init(
-                name: "URL",
-                status: .pass,
-                summary: "https link to \(host), path \(link.path.isEmpty ? "/" : link.path)"
-            )
+        url = tapped.normalized
+        let link = tapped.link
+        let host = tapped.host
+        var urlStep = LinkExplanation.Step(
+            name: "URL",
+            status: .pass,
+            summary: "\(link.scheme ?? "https") link to \(host), path \(link.path.isEmpty ? "/" : link.path)"
         )
+        urlStep.details = urlDetails(tapped)
+        steps.append(urlStep)
 
-        let claiming = claims.filter { $0.domain.service == .applinks && $0.domain.covers(host: host) }
+        let claiming = resolvedClaims(for: host)
         guard !claiming.isEmpty else {
             var step = LinkExplanation.Step(
                 name: "claim",
@@ -112,7 +111,7 @@ extension LinkModel {
             var step = LinkExplanation.Step(
                 name: "build",
                 status: .fail,
-                summary: "iOS will not install or run this build as distributed"
+                summary: "no device will install or run this build"
             )
             step.details = buildBlockers.map(describe)
             step.findings = buildBlockers
@@ -130,8 +129,8 @@ extension LinkModel {
                 .init(
                     name: "build",
                     status: .pass,
-                    summary: "no error in the archive, signature, seal, profile or distribution"
-                        + (distribution.map { " (judged for \($0.rawValue))" } ?? "")
+                    summary: installsOn.map { "installs on \($0)" }
+                        ?? "no error in the archive, signature, seal or profile stops a device installing it"
                 )
             )
         }
@@ -271,6 +270,29 @@ extension LinkModel {
         return "\(host)'s AASA was not read"
     }
 
+    /// What the URL step says besides its summary: how the text became the URL a device receives, and what no
+    /// source settles about it (docs/ios-model.md#url).
+    private func urlDetails(_ tapped: TappedURL) -> [String] {
+        var details: [String] = []
+        if tapped.normalized != tapped.original {
+            details.append("judged as a device receives it: \(tapped.normalized)")
+            details += tapped.changes
+        }
+        if tapped.link.scheme == "http" {
+            details.append(
+                "http links are universal links too (Apple: \"universal links are standard HTTP or HTTPS links\"); "
+                    + "the AASA file itself is always read over https"
+            )
+        }
+        if let port = tapped.port {
+            details.append(
+                "the URL names port \(port): an applinks entry cannot name a port (TN3155), and what iOS does with a "
+                    + "tapped URL on another port is not documented (unknown)"
+            )
+        }
+        return details
+    }
+
     private func unclaimedDetails(_ host: String) -> [String] {
         let applinks = claims.filter { $0.domain.service == .applinks }
         var details: [String] = []
@@ -408,14 +430,21 @@ extension LinkModel {
                 ),
                 .init(
                     cause: "sameDomain",
-                    detail: "a link on a page of \(host) itself stays in the browser: iOS opens apps only for links "
-                        + "to another domain than the page's"
+                    detail: "a link on a page of \(host) itself stays in Safari: Safari expects a link to the same "
+                        + "domain as the page to continue in the browser (TN3155)"
                 ),
                 .init(
-                    cause: "inAppBrowser",
-                    detail: "links in SFSafariViewController or WKWebView, and navigations no tap started (redirects, "
-                        + "JavaScript), never open another app; the app showing them can try "
-                        + "open(_:options: [.universalLinksOnly: true]) first"
+                    cause: "notATap",
+                    detail: "a URL an app loads itself into SFSafariViewController or WKWebView, and navigations no "
+                        + "tap started (redirects, JavaScript), stay in the web view; a person's tap on a link in "
+                        + "Safari, WKWebView or SFSafariViewController does open the app (Apple, \"Allowing apps and "
+                        + "websites to link to your content\")"
+                ),
+                .init(
+                    cause: "otherBrowser",
+                    detail: "Safari implements universal links; in other browsers and some apps' in-app browsers it "
+                        + "is up to that browser whether a tap opens the app (TN3155): try the link from Safari, "
+                        + "Notes or Messages"
                 ),
                 .init(
                     cause: "openInSafariChoice",
@@ -453,6 +482,26 @@ extension LinkModel {
                 )
             )
         }
+        if let mode = evaluation.claim.domain.mode, mode != .developer {
+            causes.append(
+                .init(
+                    cause: "managedMode",
+                    detail: "\(evaluation.claim.domain.entry) works only on devices whose MDM supplies the domain to "
+                        + "the app (Apple: \"only devices using a mobile device management (MDM) profile can access "
+                        + "the domain\"); \(evaluation.target.copyCondition)"
+                )
+            )
+        }
+        if evaluation.claim.domain.host.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) {
+            causes.append(
+                .init(
+                    cause: "internationalizedDomain",
+                    detail: "\(evaluation.claim.domain.entry) is an internationalised (IDN) domain: a 2026 developer "
+                        + "forum report (thread 814156, FB21797091) finds iOS 16 and later leave such domains "
+                        + "unverified, so links open Safari; a report, not Apple's word (docs/ios-model.md#url I36)"
+                )
+            )
+        }
         if opens && evaluation.target.usesCDN {
             causes.append(
                 .init(
@@ -466,7 +515,7 @@ extension LinkModel {
             name: "causes",
             status: .info,
             summary: opens
-                ? "the files open the link; if a tap still opens the browser, the cause is one of these"
+                ? "the files open the link; if a tap still opens Safari, the cause is one of these"
                 : "outside the files, this also applies"
         )
         step.details = causes.map(\.detail)

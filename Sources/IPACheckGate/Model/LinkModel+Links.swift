@@ -13,13 +13,21 @@ package struct LinkSheet: Encodable, Sendable {
         package enum Expected: String, Encodable, Sendable {
             /// Open the app.
             case opens
-            /// Stay on the web (an exclude rule decides it).
+            /// Stay on the web (an exclude rule decides it, or the link breaks before the rules).
             case stays
+
+            /// How the text says what a rule decides.
+            var said: String {
+                switch self {
+                case .opens: "opens it"
+                case .stays: "excludes it"
+                }
+            }
         }
 
         /// The URL.
         package let url: String
-        /// What a tap should do: what `ipacheck match` answers for it (`match` → opens, `block` → stays).
+        /// What a tap should do: what `ipacheck match --build` answers for it (`match` → opens, else stays).
         package let expected: Expected
         /// The app ID the rule is for.
         package let appID: String
@@ -29,6 +37,9 @@ package struct LinkSheet: Encodable, Sendable {
         package let entry: String
         /// The rule that decides the URL.
         package let rule: AASARuleReference
+        /// What that rule of the copy devices read decides (an accepting rule opens, an exclude rule stays): the
+        /// expectation once nothing before the rules stands in the way.
+        package let rulesDecide: Expected
         /// Why, as `match` says it.
         package let why: String
     }
@@ -56,8 +67,8 @@ package struct LinkSheet: Encodable, Sendable {
 
 extension LinkModel {
     /// The links a tester taps to try every rule of every applinks domain the build claims, each placed where no
-    /// earlier rule decides it first; every expectation is the matcher's own answer for the URL, so it is what
-    /// `ipacheck match` answers.
+    /// earlier rule decides it first; every expectation is ``matchAnswer(_:)``'s, so it is what `ipacheck match
+    /// --build` and `explain` answer.
     package func linkSheet() -> LinkSheet {
         var links: [LinkSheet.Link] = []
         var skipped: [LinkSheet.Skipped] = []
@@ -107,15 +118,39 @@ extension LinkModel {
                     )
                     continue
                 }
+                // The expectation is the one judgement every command renders (`match --build`, `explain`): a URL
+                // another entry or bundle decides, or that breaks before the rules, is passed over, saying why.
+                let explanation = explain(result.url)
+                if let other = explanation.bundle, other != claim.bundle {
+                    skipped.append(
+                        .init(
+                            bundle: claim.bundle,
+                            entry: entry,
+                            rule: reference,
+                            reason: "\(other) decides this URL first (\(result.url))"
+                        )
+                    )
+                    continue
+                }
+                if !(explanation.breakingStep == nil || explanation.breakingStep == "build"
+                    || explanation.breakingStep == "rules")
+                {
+                    skipped.append(
+                        .init(bundle: claim.bundle, entry: entry, rule: reference, reason: explanation.conclusion)
+                    )
+                    continue
+                }
+                let answer = matchAnswer(result.url).result
                 links.append(
                     .init(
-                        url: result.url,
-                        expected: rule.exclude ? .stays : .opens,
+                        url: answer.url,
+                        expected: answer.verdict == .match ? .opens : .stays,
                         appID: appID,
                         bundle: claim.bundle,
                         entry: entry,
                         rule: reference,
-                        why: result.why
+                        rulesDecide: rule.exclude ? .stays : .opens,
+                        why: answer.why
                     )
                 )
             }

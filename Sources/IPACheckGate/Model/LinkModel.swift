@@ -1,7 +1,8 @@
 package import Foundation
 import IPACheckAASA
-import IPACheckBundle
+package import IPACheckBundle
 package import IPACheckLinks
+import IPACheckPlist
 package import IPACheckReport
 package import IPACheckSigning
 package import IPACheckSites
@@ -33,6 +34,9 @@ package struct LinkModel: Sendable {
     package let findings: [Finding]
     /// The distribution the build was judged for.
     package let distribution: Distribution?
+    /// Where a device installs the build, as its main app's profile says (docs/ios-model.md#install); `nil` for
+    /// an entitlements file or a build without a readable profile.
+    package var installsOn: String? = nil
     /// Why the build itself (archive, signature, seal, profile, distribution) was not checked, when it was not: a
     /// project's entitlements file is not a build.
     package let buildNotChecked: String?
@@ -41,29 +45,89 @@ package struct LinkModel: Sendable {
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 
+    /// Where devices install a build whose main app is `main`, in words.
+    static func installation(_ main: BundleFacts?) -> String? {
+        guard let main else { return nil }
+        if main.profile == nil, DistributionChecks.appStoreDelivery(main) != nil {
+            return "an App Store delivery: it runs on the device it was delivered to"
+        }
+        guard let profile = main.profile else { return nil }
+        let devices = profile.provisionedDeviceCount.map { "the \($0) device\($0 == 1 ? "" : "s")" } ?? "the devices"
+        switch profile.kind {
+        case .development: return "\(devices) its development profile lists (Xcode or a development export)"
+        case .adHoc: return "\(devices) its ad hoc profile lists"
+        case .appStore: return "devices it reaches through App Store Connect (TestFlight or the App Store)"
+        case .enterprise: return "any device whose user trusts the in-house (enterprise) developer"
+        case .developerID: return "no iOS device (a macOS Developer ID profile)"
+        }
+    }
+
     /// The claims of every bundle: each entry with the file that serves it, or why iOS ignores it.
-    static func claims(of facts: [BundleFacts]) -> [Claim] {
+    static func claims(of facts: [BundleFacts], mdmDirectDownloads: Bool = false) -> [Claim] {
         facts.flatMap { fact in
             fact.domains.map { domain in
-                let target = ReleaseGate.fetchTarget(domain, signing: fact.signingKind)
-                var ignored: String?
-                if !domain.isUsable {
-                    ignored = domain.problems.filter { $0.rule.severity == .error }.map(\.message)
-                        .joined(separator: "; ")
-                } else if ServiceMapping.aasaService(domain.service) == nil {
-                    ignored = "iOS reads no AASA for this service"
-                } else if target == nil {
-                    ignored = "?mode=\(domain.mode?.rawValue ?? "") is ignored in a distribution-signed build"
-                }
+                let target = ReleaseGate.fetchTarget(
+                    domain,
+                    signing: fact.signingKind,
+                    mdmDirectDownloads: mdmDirectDownloads
+                )
                 return Claim(
                     bundle: fact.bundle.path,
                     appID: fact.appID,
                     domain: domain,
                     target: target,
-                    ignored: ignored
+                    ignored: unusedReason(domain, of: fact)
                 )
             }
         }
+    }
+
+    /// Why iOS does not use `domain` for the bundle of `fact` on any device, or `nil` when some device uses it.
+    ///
+    /// From docs/ios-model.md#entries: the entry is malformed, its service reads no AASA, a
+    /// developer-mode entry is in a build not signed for development, a managed entry lacks the MDM entitlement,
+    /// or the profile does not grant it (the build then installs nowhere). What `domains` says as `usable`,
+    /// what `links` skips and what `explain` stops at.
+    package static func unusedReason(_ domain: AssociatedDomain, of fact: BundleFacts) -> String? {
+        if !domain.isUsable {
+            return domain.problems.filter { $0.rule.severity == .error }.map(\.message).joined(separator: "; ")
+        }
+        if ServiceMapping.aasaService(domain.service) == nil { return "iOS reads no AASA for this service" }
+        if let mode = domain.mode {
+            if mode.requiresDevelopmentSigning, fact.signingKind == .distribution {
+                return "?mode=\(mode.rawValue) is ignored in a distribution-signed build"
+            }
+            if mode != .developer, fact.entitlements[AssociatedDomains.mdmManagedKey]?.boolValue != true {
+                return "?mode=\(mode.rawValue) needs the app to be signed with \(AssociatedDomains.mdmManagedKey), "
+                    + "so iOS never accepts the MDM-supplied domain"
+            }
+        }
+        let notGranted = EntitlementComparison.rules.associatedDomainNotGranted.id
+        if let grant = fact.findings.first(where: {
+            $0.rule == notGranted && $0.bundle == fact.bundle.path && $0.domain == domain.findingDomain
+        }) {
+            return grant.message
+        }
+        return nil
+    }
+
+    /// The applinks entries that claim `host` as iOS resolves them: per bundle, the entry or entries that spell the
+    /// most of the name among those iOS uses ("Domain matching is based on the longest substring in the applinks
+    /// entries", docs/ios-model.md#host I29); a bundle whose covering entries iOS all ignores keeps them, so the answer can
+    /// say why.
+    package func resolvedClaims(for host: String) -> [Claim] {
+        let covering = claims.filter { $0.domain.service == .applinks && $0.domain.covers(host: host) }
+        var resolved: [Claim] = []
+        var bundles: [String] = []
+        for claim in covering where !bundles.contains(claim.bundle) { bundles.append(claim.bundle) }
+        for bundle in bundles {
+            let own = covering.filter { $0.bundle == bundle }
+            let used = own.filter { $0.ignored == nil && $0.target != nil }
+            let pool = used.isEmpty ? own : used
+            let best = pool.compactMap { $0.domain.specificity(for: host) }.max()
+            resolved += pool.filter { $0.domain.specificity(for: host) == best }
+        }
+        return resolved
     }
 
     /// The copy devices read for `target`, or `nil` when its host was not fetched.
@@ -103,8 +167,13 @@ package struct LinkModel: Sendable {
         fileRules.contains(finding.rule)
     }
 
+    /// Findings that never stand on a link's path: App Flip and Firebase (but a claimed Dynamic Links domain,
+    /// which no longer serves, FIRE007), the config's expected domains, and release policy (a development profile
+    /// or a profile of another kind than the one asked for: the device installs the build all the same,
+    /// docs/ios-model.md#install).
     private static let offPath: Set<String> = Set(
-        (AppFlipChecks.rules.all + FirebaseChecks.rules.all + [CrossCheckRules.rules.expectedDomainMissing]).map(\.id)
+        (AppFlipChecks.rules.all + FirebaseChecks.rules.all.filter { $0 != FirebaseChecks.rules.deadDynamicLinks }
+            + [CrossCheckRules.rules.expectedDomainMissing] + DistributionChecks.releasePolicyRules).map(\.id)
     )
 
     private static let installRules: Set<String> = Set(EntitlementComparison.rules.all.map(\.id))

@@ -8,9 +8,9 @@ extension LinkSheet {
         let visible = UntrustedText.visibleOnOneLine
         var out = ""
         if !buildErrors.isEmpty {
-            out += style.red("iOS will not install or run this build as distributed, so no link opens it yet:") + "\n"
+            out += style.red("No device will install or run this build, so every link stays on the web:") + "\n"
             for finding in buildErrors { out += "  " + visible("\(finding.rule) \(finding.message)") + "\n" }
-            out += "The links below say what the AASA files decide once the build is fixed.\n\n"
+            out += "Beside each link: what the AASA file's rule decides, once the build is fixed.\n\n"
         }
         var current = ""
         for link in links {
@@ -20,7 +20,8 @@ extension LinkSheet {
                 current = group
             }
             let mark = link.expected == .opens ? style.green("opens") : style.yellow("stays")
-            out += "  \(mark)  \(visible(link.url))  [rule \(link.rule.detail).\(link.rule.component)]\n"
+            let rules = link.expected.rawValue == link.rulesDecide.rawValue ? "" : ", which \(link.rulesDecide.said)"
+            out += "  \(mark)  \(visible(link.url))  [rule \(link.rule.detail).\(link.rule.component)\(rules)]\n"
         }
         for skip in skipped {
             let rule = skip.rule.map { " rule \($0.detail).\($0.component)" } ?? ""
@@ -55,9 +56,9 @@ extension LinkSheet {
             """
         if !buildErrors.isEmpty {
             out +=
-                "<p><strong>iOS will not install or run this build as distributed, so no link opens it yet:</strong></p>\n<ul>\n"
+                "<p><strong>No device will install or run this build, so every link stays on the web:</strong></p>\n<ul>\n"
             for finding in buildErrors { out += "<li>\(text(finding.rule)) \(text(finding.message))</li>\n" }
-            out += "</ul>\n<p>The links below say what the AASA files decide once the build is fixed.</p>\n"
+            out += "</ul>\n<p>Beside each link: what the AASA file's rule decides, once the build is fixed.</p>\n"
         }
         var bundle = ""
         var entry = ""
@@ -76,8 +77,10 @@ extension LinkSheet {
             let expected = link.expected.rawValue
             out += "<li><span class=\"\(expected)\">\(expected)</span> "
             out += "<a href=\"\(attribute(link.url))\">\(text(link.url))</a>"
-            out +=
-                "<span class=\"why\">rule \(link.rule.detail).\(link.rule.component): \(text(link.why))</span></li>\n"
+            let rules =
+                link.expected.rawValue == link.rulesDecide.rawValue ? "" : " (the rule \(link.rulesDecide.said))"
+            out += "<span class=\"why\">rule \(link.rule.detail).\(link.rule.component)\(text(rules)): "
+            out += "\(text(link.why))</span></li>\n"
         }
         if !entry.isEmpty { out += "</ul>\n" }
         if !skipped.isEmpty {

@@ -7,6 +7,18 @@ extension AssociatedDomain {
         return candidate == host
     }
 
+    /// How specifically this entry claims `candidate`, or `nil` when it does not.
+    ///
+    /// The length of the part of the name the entry spells out: iOS picks the entry with the longest (the
+    /// archived App Search guide: "Domain matching is based on the longest substring in the applinks entries"),
+    /// so `sub.example.com` wins over `*.example.com`, and `*.users.example.com` over `*.example.com`
+    /// (docs/ios-model.md#host I29).
+    package func specificity(for candidate: String) -> Int? {
+        guard covers(host: candidate) else { return nil }
+        // An exact entry spells the whole name, which is always longer than any wildcard suffix covering it.
+        return host.count + (wildcard ? 0 : 1)
+    }
+
     /// Whether the entry is usable on every user's device (no alternate mode).
     package var isPublic: Bool { mode == nil }
 

@@ -7,20 +7,24 @@ struct ExplainCommand: AsyncParsableCommand {
         commandName: "explain",
         abstract: "Why does this link open Safari instead of the app? The path a tap takes, step by step.",
         discussion: """
-            Runs the same judgement as `ipacheck check` on the build, then walks one link through it: the URL, which bundle claims the host and in which mode, whether anything check reports as an error stands on the path (the entry, the profile's grant, the distribution, the signature and seal, the host's file), the copies of the AASA (the origin's and Apple's CDN copy, which devices read; the origin's with --no-cdn, the --aasa-dir file offline), and which rule of the copy devices read decides. It says in one line where the link breaks. Exit 0 when the link opens the app, 1 when it does not, 2 when it cannot be decided (an unreadable build, no network).
+            Runs the same judgement as `ipacheck check` on the build, then walks one link through it: the URL as a device receives it (http or https; an internationalised host in ASCII; a Unicode path percent-encoded), which entry claims the host as iOS resolves it (the longest matching entry) and in which mode, where the build installs, whether anything check reports as an error stands on the path (the entry, the profile's grant, the signature and seal, the host's file; release policy such as a development profile does not, since a device installs the build all the same), the copies of the AASA (the origin's and Apple's CDN copy, which devices read; the origin's with --no-cdn, the --aasa-dir file offline), and which rule of the copy devices read decides. It says in one line where the link breaks. Exit 0 when the link opens the app, 1 when it does not, 2 when it cannot be decided (an unreadable build, no network).
 
             Examples:
               ipacheck explain https://example.com/products/42 App.ipa
               ipacheck explain https://example.com/cart App.ipa --offline --aasa-dir aasa/
               ipacheck explain https://example.com/cart App.ipa --format json
+              ipacheck explain https://example.com/cart App.entitlements --app-id ABCDE12345.com.example.app
             """
     )
 
     @Argument(help: "The link that was tapped.")
     var url: String
 
-    @Argument(help: "The installed build: .ipa, .app or .xcarchive.")
+    @Argument(help: "The installed build: .ipa, .app, .xcarchive, or an entitlements file (before the build).")
     var ipa: String
+
+    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
+    var appID: String?
 
     @OptionGroup var output: FormatOption
 
@@ -34,6 +38,7 @@ struct ExplainCommand: AsyncParsableCommand {
         try await ExplainRun.run(
             url: url,
             path: ipa,
+            appID: appID,
             format: output.format,
             project: project.settings,
             network: network.settings,
