@@ -164,19 +164,27 @@ struct AASACLITests {
 
     // MARK: - explain
 
-    @Test func explainAProductLinkOpensTheApp() throws {
-        // Minimal.ipa is a simulator build: it opens links only where development builds are judged.
-        let arguments = [
-            "explain", "https://acme.example/products/42", SampleFiles.minimal, "--distribution", "development",
-        ]
+    @Test func explainAProductLinkOpensTheAppAsFarAsTheEntitlementsTell() throws {
+        let arguments = ["explain", "https://acme.example/products/42", try TriageCLITests.minimalEntitlements()]
         let result = try CLI.run(arguments + SampleFiles.offline)
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("opens"))
-        #expect(result.stdout.contains("Payload/Minimal.app"))
         let json = try CLI.run(arguments + ["--format", "json"] + SampleFiles.offline).jsonObject()
         #expect(json["verdict"] as? String == "opens")
         #expect(json["opensApp"] as? Bool == true)
-        #expect(json["bundle"] as? String == "Payload/Minimal.app")
+    }
+
+    /// Minimal.ipa is a simulator build signed ad hoc: no device runs it, so no link opens it, even where
+    /// `--distribution development` accepts it as policy (docs/ios-model.md#install I5, I6).
+    @Test(arguments: [[], ["--distribution", "development"]])
+    func aBuildNoDeviceRunsOpensNoLink(distribution: [String]) throws {
+        let arguments = ["explain", "https://acme.example/products/42", SampleFiles.minimal, "--format", "json"]
+        let result = try CLI.run(arguments + distribution + SampleFiles.offline)
+        #expect(result.status == 1, "\(result.stdout)")
+        let json = try result.jsonObject()
+        #expect(json["verdict"] as? String == "breaks")
+        let rules = Set(((json["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String })
+        #expect(rules.isSuperset(of: ["DIST002", "DIST003"]), "\(rules)")
     }
 
     /// Acme.ipa signs applinks:www.acme.example, which its profile does not grant (Samples/README.md): iOS refuses

@@ -10,6 +10,8 @@ struct LinksCLITests {
     struct Link {
         let url: String
         let expected: String
+        /// What the deciding rule of the file says (`opens` for an accepting rule, `stays` for an exclude).
+        let rulesDecide: String
         let appID: String
         let entry: String
         let rule: [String: Int]
@@ -21,10 +23,11 @@ struct LinksCLITests {
         let json = try result.jsonObject()
         let links = ((json["links"] as? [[String: Any]]) ?? []).compactMap { link -> Link? in
             guard let url = link["url"] as? String, let expected = link["expected"] as? String,
-                let appID = link["appID"] as? String, let entry = link["entry"] as? String,
+                let rulesDecide = link["rulesDecide"] as? String, let appID = link["appID"] as? String,
+                let entry = link["entry"] as? String,
                 let rule = link["rule"] as? [String: Int]
             else { return nil }
-            return Link(url: url, expected: expected, appID: appID, entry: entry, rule: rule)
+            return Link(url: url, expected: expected, rulesDecide: rulesDecide, appID: appID, entry: entry, rule: rule)
         }
         return (links, json)
     }
@@ -57,7 +60,7 @@ struct LinksCLITests {
             for (link, answer) in zip(group, answers) {
                 let verdict = answer["verdict"] as? String
                 #expect(
-                    verdict == (link.expected == "opens" ? "match" : "block"),
+                    verdict == (link.rulesDecide == "opens" ? "match" : "block"),
                     "\(link.url): links says \(link.expected), match says \(verdict ?? "nothing")",
                     sourceLocation: sourceLocation
                 )
@@ -66,13 +69,40 @@ struct LinksCLITests {
         }
     }
 
+    /// `links`' expectation is `match --build`'s answer for the same URL on the same build and files: one
+    /// judgement (docs/ios-model.md).
+    static func expectMatchBuildAgrees(
+        _ links: [Link],
+        build: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let list = folder.appendingPathComponent("urls.txt")
+        try Data(links.map(\.url).joined(separator: "\n").utf8).write(to: list)
+        let result = try CLI.run(["match", "--urls", list.path, "--format", "json", "--build"] + build)
+        let answers = (try result.jsonObject()["results"] as? [[String: Any]]) ?? []
+        #expect(answers.count == links.count, "\(result.stderr)", sourceLocation: sourceLocation)
+        for (link, answer) in zip(links, answers) {
+            let verdict = answer["verdict"] as? String
+            #expect(
+                (verdict == "match") == (link.expected == "opens"),
+                "\(link.url): links says \(link.expected), match --build says \(verdict ?? "nothing")",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+
     @Test func theSamplesLinksAreWhatMatchAnswers() throws {
         let acme = try Self.links([SampleFiles.acme] + SampleFiles.offline)
         // Samples/aasa/acme.example: the account exclude first, then products, cart, promo and App Flip (README).
         let apex = acme.links.filter { $0.url.hasPrefix("https://acme.example/") && $0.appID.hasSuffix(".shop") }
-        #expect(apex.map(\.expected) == ["stays", "opens", "opens", "opens", "opens"])
+        #expect(apex.map(\.rulesDecide) == ["stays", "opens", "opens", "opens", "opens"])
+        // No device installs Acme (ENT104), so every link stays on the web, as match --build and explain say.
+        #expect(apex.map(\.expected) == ["stays", "stays", "stays", "stays", "stays"])
         #expect(apex.first?.url.hasPrefix("https://acme.example/account/") == true)
         try Self.expectMatchAgrees(acme.links, aasaDir: SampleFiles.aasaDir)
+        try Self.expectMatchBuildAgrees(acme.links, build: [SampleFiles.acme] + SampleFiles.offline)
         // Acme's profile does not grant www, so the page says no link opens it yet (as explain does).
         let errors = (acme.json["buildErrors"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
         #expect(errors.contains("ENT104"))
@@ -81,6 +111,9 @@ struct LinksCLITests {
         let minimal = try Self.links([SampleFiles.minimal, "--distribution", "development"] + SampleFiles.offline)
         #expect(minimal.links.count == 1)
         try Self.expectMatchAgrees(minimal.links, aasaDir: SampleFiles.aasaDir)
+        // A simulator build signed ad hoc runs on no device, whatever --distribution says.
+        #expect(minimal.links.map(\.expected) == ["stays"])
+        try Self.expectMatchBuildAgrees(minimal.links, build: [SampleFiles.minimal] + SampleFiles.offline)
     }
 
     /// Every AASA file in the corpus, for up to three of the app IDs it lists: each link `links` makes is answered
@@ -116,6 +149,7 @@ struct LinksCLITests {
                 let made = try Self.links([target] + network)
                 total += made.links.count
                 try Self.expectMatchAgrees(made.links, aasaDir: folder.appendingPathComponent("aasa").path)
+                try Self.expectMatchBuildAgrees(made.links, build: [target] + network)
             }
         }
         // The corpus holds more than a hundred rules; a sheet that made almost no links would prove nothing.

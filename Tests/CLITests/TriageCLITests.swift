@@ -15,10 +15,20 @@ struct TriageCLITests {
         ((step(json, "causes")?["causes"] as? [[String: Any]]) ?? []).compactMap { $0["cause"] as? String }
     }
 
+    /// The minimal app's entitlements before the build (the Minimal sample itself is a simulator build, which no
+    /// device runs).
+    static func minimalEntitlements() throws -> String {
+        let folder = try OneTruthCLITests.temporaryFolder()
+        let target = try OneTruthCLITests.entitlements(["applinks:acme.example"], in: folder)
+        let plist = try String(contentsOfFile: target, encoding: .utf8)
+            .replacingOccurrences(of: OneTruthCLITests.appID, with: "7QX3KD52VH.com.acme.minimal")
+        try Data(plist.utf8).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
     @Test func anOpeningLinkIsDataWithItsRuleTraceAndTheCausesOutsideTheFiles() throws {
         let arguments = [
-            "explain", "https://acme.example/products/42", SampleFiles.minimal, "--distribution", "development",
-            "--format", "json",
+            "explain", "https://acme.example/products/42", try Self.minimalEntitlements(), "--format", "json",
         ]
         let json = try CLI.run(arguments + SampleFiles.offline).jsonObject()
         #expect(json["verdict"] as? String == "opens")
@@ -32,7 +42,9 @@ struct TriageCLITests {
         #expect((decision["rule"] as? [String: Any])?["component"] as? Int == 0)
         #expect(!((decision["trace"] as? [[String: Any]]) ?? []).isEmpty)
         let causes = Self.causes(json)
-        for cause in ["typedURL", "sameDomain", "inAppBrowser", "openInSafariChoice", "installedBeforeChange"] {
+        for cause in [
+            "typedURL", "sameDomain", "notATap", "otherBrowser", "openInSafariChoice", "installedBeforeChange",
+        ] {
             #expect(causes.contains(cause), "\(cause) applies to a link the files open: \(causes)")
         }
         #expect(!causes.contains("developerMode"), "the entry has no mode")

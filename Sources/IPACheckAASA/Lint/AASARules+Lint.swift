@@ -11,8 +11,9 @@ extension AASARules {
             "AASA101",
             .warning,
             "paths next to components",
-            summary: "A details entry with a components array ignores its paths (M21); TN3155: \"Don't mix and match "
-                + "these formats or universal links won't work.\"",
+            summary:
+                "A details entry with a components array ignores its paths (M21); TN3155 (2025-05): \"Please avoid "
+                + "mixing formats. Doing so may result in unexpected behavior for universal links.\"",
             fix: "Keep one format per entry: components (iOS 13+) or, only for iOS 12 and older, paths.",
             examples: RuleExamples(
                 .aasaDocument,

@@ -50,19 +50,13 @@ package enum MatchRun {
                 hosts.formUnion(checked.hosts)
             }
         }
-        if let aasa {
-            Console.diagnose(
-                "ipacheck: note: judged on \(aasa) for the app ID given; with --app-id each URL's host is "
-                    + "assumed to be claimed literally (pass --build to resolve the claim as the build does)"
-            )
-        } else {
+        let documents = try await loadDocuments(for: hosts, aasa: aasa, network: network)
+        if aasa == nil {
             Console.diagnose(
                 "ipacheck: note: with --app-id each URL's host is assumed to be claimed literally (applinks:HOST, "
-                    + "read from its own file); pass --build to resolve the claim as the build does (the longest "
-                    + "matching entry; a *. entry reads the apex's file)"
+                    + "read from its own file); pass --build to resolve the claim as the build does"
             )
         }
-        let documents = try await loadDocuments(for: hosts, aasa: aasa, network: network)
         let writer = MatchResultWriter(format: format == .json ? .json : .text) { Console.write($0) }
         let judge = MatchJudge(
             appID: appID,

@@ -1,6 +1,7 @@
 import IPACheckAASA
 import IPACheckBundle
 import IPACheckLinks
+import IPACheckPlist
 package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
@@ -100,7 +101,18 @@ package enum GateChecks {
             EntitlementsFile.rules.all,
             because: "the build's entitlements are signed, not a project file"
         )
-        outcome.coverage.ran(SignedEntitlements.rules.all)
+        // Apple re-signs what it delivers through the App Store and TestFlight, adding the DER form.
+        if input.distribution == .appStore {
+            let noDER = SignedEntitlements.rules.noDER
+            outcome.findings.removeAll { $0.rule == noDER.id }
+            outcome.coverage.ran(SignedEntitlements.rules.all.filter { $0 != noDER })
+            outcome.coverage.skip(
+                [noDER],
+                because: "Apple re-signs App Store and TestFlight builds, adding the DER entitlements"
+            )
+        } else {
+            outcome.coverage.ran(SignedEntitlements.rules.all)
+        }
         let profileRules =
             ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
         if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
@@ -147,7 +159,26 @@ package enum GateChecks {
 
     /// Firebase: each bundle's GoogleService-Info.plist, Dynamic Links and email links.
     static let firebase = GateCheck("Firebase", rules: FirebaseChecks.rules.all) { input, rules in
-        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        guard !input.build.isEntitlementsFile else {
+            // Before the build, the domain list alone says whether a claimed domain is a dead Dynamic Links one.
+            let dead = FirebaseChecks.rules.deadDynamicLinks
+            var outcome = CheckOutcome()
+            for fact in input.facts {
+                let bundle = FirebaseBundleFacts(
+                    path: fact.bundle.path,
+                    isExtension: true,
+                    infoPlist: .dictionary([:]),
+                    serviceFiles: [],
+                    associatedDomains: fact.domains,
+                    appID: fact.appID
+                )
+                outcome.findings += FirebaseChecks.deadDynamicLinkDomains(bundle, settings: FirebaseLinkSettings())
+                    .filter { $0.rule == dead.id }
+            }
+            outcome.coverage.ran([dead])
+            outcome.coverage.skip(rules.filter { $0 != dead }, because: notABuild)
+            return outcome
+        }
         let settings = input.options.configuration.firebase
         var outcome = CheckOutcome()
         for bundle in input.build.firebase {

@@ -42,13 +42,17 @@ package struct SignedEntitlements: Hashable, Sendable {
         )
 
         /// SIG023: XML entitlements without the DER form.
+        ///
+        /// An error wherever the signature is the one devices run: Apple re-signs only App Store and TestFlight
+        /// builds (docs/ios-model.md#changes I61), so in a gate for the App Store it is not raised.
         package let noDER = Rule(
             "SIG023",
-            .warning,
+            .error,
             "no DER entitlements",
             summary:
                 "The signature has XML entitlements but no DER entitlements blob; iOS 15 and later require the DER form "
-                + "and refuse to launch such apps.",
+                + "and refuse to launch such apps (ad hoc, enterprise and development builds run the signature as "
+                + "exported; Apple re-signs only App Store and TestFlight builds).",
             fix: "Re-sign with Xcode 13 / codesign from macOS 11.3 or later, which adds DER entitlements."
         )
 
