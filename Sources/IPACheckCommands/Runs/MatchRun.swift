@@ -23,13 +23,7 @@ package enum MatchRun {
         network: NetworkSettings
     ) async throws {
         let service = service ?? .applinks
-        let list: URLListFile?
-        do {
-            list = try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
-        } catch {
-            Console.diagnose("ipacheck: error: \(error.description)")
-            throw CommandExit.badInput
-        }
+        let list = try openList(urlFile)
         // First every URL is checked and its host noted; a line that is not a universal link is reported with its
         // line number and skipped, and every other URL is still answered.
         var hosts: Set<String> = []
@@ -89,13 +83,7 @@ package enum MatchRun {
         network: NetworkSettings,
         archive: ArchiveSettings
     ) async throws {
-        let list: URLListFile?
-        do {
-            list = try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
-        } catch {
-            Console.diagnose("ipacheck: error: \(error.description)")
-            throw CommandExit.badInput
-        }
+        let list = try openList(urlFile)
         var badLines = 0
         try await CommandExit.reportingInputErrors {
             let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { check($0, collectingHosts: false) }
@@ -133,6 +121,16 @@ package enum MatchRun {
         writer.finish()
         if badLines > 0 { throw CommandExit.badInput }
         if !writer.everyURLMatches { throw CommandExit.problems }
+    }
+
+    /// The `--urls` file, opened to stream; one that cannot be read ends the run (exit 2).
+    private static func openList(_ urlFile: String?) throws -> URLListFile? {
+        do {
+            return try urlFile.map { path throws(InputError) in try URLListFile(path: path) }
+        } catch {
+            Console.diagnose("ipacheck: error: \(error.description)")
+            throw CommandExit.badInput
+        }
     }
 
     /// What checking a batch found: the hosts of its URLs (if collected), and every line that is not a universal
