@@ -289,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "IPACheckCommandsTests",
             dependencies: [
-                "IPACheckAASA", "IPACheckBundle", "IPACheckCommands", "IPACheckGate",
+                "IPACheckAASA", "IPACheckBundle", "IPACheckCommands", "IPACheckFetching", "IPACheckGate",
                 "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport",
             ],
             swiftSettings: strict

@@ -245,8 +245,8 @@ extension AASASiteFetcher {
         switch status {
         case 401: "the server asks for authentication; Apple's fetchers send none"
         case 403:
-            "access is forbidden to this client; Apple's fetchers must be allowed from any IP address and country, "
-                + "with user agents AASA-Bot and CFNetwork (TN3155)"
+            "access is forbidden to this client; TN3155 asks that the file be served from any IP address and "
+                + "country, to every user agent"
         case 429: "the server rate-limits this client; Apple's fetchers may be throttled the same way"
         case 500..<600: "the server fails; Apple's CDN caches this failure"
         default: "Apple accepts only 200"

@@ -4,17 +4,20 @@ import IPACheckFetching
 import IPACheckLinks
 import IPACheckReport
 
-/// The same URL with the other Apple user agent and a browser's, to expose blocking by user agent.
+/// The same URL with the other Apple user agent, an arbitrary one and a browser's, to expose blocking by user agent:
+/// TN3155 (2025-05-15) asks that the server "accept all user agent requests", not an allow-list of Apple's.
 ///
-/// One answer is one finding: Apple's user agents that get the same answer (the same status, the same failure, the
+/// One answer is one finding: the user agents that get the same answer (the same status, the same failure, the
 /// same other document) are named together in one finding, and when the agent the file was fetched with is among
 /// them, that finding also stands for the status finding of its answer (``UserAgentComparison/coversPrimaryStatus``).
+/// An answer only the arbitrary agent gets is SERVE032: Apple's fetchers are served today, but the site breaks
+/// TN3155's rule and the next change of Apple's agent breaks the links.
 extension AASASiteFetcher {
     /// What asking with the other user agents showed.
     struct UserAgentComparison {
         /// Each other user agent's answer.
         var observations: [UserAgentObservation]
-        /// One finding per distinct answer Apple's user agents got that a browser did not.
+        /// One finding per distinct answer Apple's or the arbitrary user agent got that a browser did not.
         var findings: [Finding]
         /// Whether a finding says that the primary agent's answer (not 200) is a block by user agent: the status
         /// finding for that same answer (SERVE001, SERVE003, SERVE004) would repeat it.
@@ -52,8 +55,10 @@ extension AASASiteFetcher {
     ) async -> UserAgentComparison {
         let otherApple = primaryAgent == Self.cdnUserAgent ? Self.deviceUserAgent : Self.cdnUserAgent
         async let appleOutcome = fetcher.fetch(request(url, userAgent: otherApple))
+        async let arbitraryOutcome = fetcher.fetch(request(url, userAgent: Self.arbitraryUserAgent))
         async let browserOutcome = fetcher.fetch(request(url, userAgent: Self.browserUserAgent))
         let apple = await appleOutcome
+        let arbitrary = await arbitraryOutcome
         let browser = await browserOutcome
 
         func observe(_ agent: String, isApple: Bool, _ outcome: FetchOutcome) -> UserAgentObservation {
@@ -70,16 +75,20 @@ extension AASASiteFetcher {
             }
         }
         let observations = [
-            observe(otherApple, isApple: true, apple), observe(Self.browserUserAgent, isApple: false, browser),
+            observe(otherApple, isApple: true, apple), observe(Self.arbitraryUserAgent, isApple: false, arbitrary),
+            observe(Self.browserUserAgent, isApple: false, browser),
         ]
         guard case .response(let browserResponse) = browser, browserResponse.status == 200 else {
             return UserAgentComparison(observations: observations, findings: [], coversPrimaryStatus: false)
         }
 
-        // Apple's agents grouped by the answer they got, in the order they were asked.
+        // The agents grouped by the answer they got, in the order they were asked.
         var differences: [Difference] = []
         var agents: [Difference: [String]] = [:]
-        for (agent, outcome) in [(primaryAgent, FetchOutcome.response(primary)), (otherApple, apple)] {
+        let asked = [
+            (primaryAgent, FetchOutcome.response(primary)), (otherApple, apple), (Self.arbitraryUserAgent, arbitrary),
+        ]
+        for (agent, outcome) in asked {
             let difference: Difference
             switch outcome {
             case .failure(let failure):
@@ -103,6 +112,16 @@ extension AASASiteFetcher {
                 ? "user agent '\(named.joined())'"
                 : "user agents " + named.map { "'\($0)'" }.joined(separator: " and ")
             let text = difference.text(agents: named.count, browserBytes: browserResponse.body.count)
+            if named == [Self.arbitraryUserAgent] {
+                findings.append(
+                    ServingRules.rules.arbitraryAgentRefused.finding(
+                        "\(url.absoluteString): a browser and Apple's fetchers get the file but \(who) " + text,
+                        domain: host,
+                        url: url.absoluteString
+                    )
+                )
+                continue
+            }
             switch difference {
             case .failed, .status:
                 if case .status = difference, named.contains(primaryAgent) { coversPrimaryStatus = true }

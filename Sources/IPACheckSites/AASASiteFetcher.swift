@@ -17,6 +17,9 @@ package struct AASASiteFetcher: Sendable {
     package static let cdnUserAgent = "AASA-Bot/1.0.0"
     /// A user agent like the one devices use when they fetch directly (developer and managed modes).
     package static let deviceUserAgent = "com.apple.swcd (unknown version) CFNetwork/1496.0.7 Darwin/23.5.0"
+    /// A user agent no allow-list names: TN3155 (2025-05-15) asks sites to "accept all user agent requests" and to
+    /// verify it "by setting a random user agent" (its example: `curl -A "MyAgent-Bot/*"`).
+    package static let arbitraryUserAgent = "MyAgent-Bot/1.0"
     /// A desktop Safari user agent, for comparison with Apple's fetchers.
     package static let browserUserAgent =
         "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "

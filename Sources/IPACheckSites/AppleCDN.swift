@@ -121,8 +121,9 @@ package struct AppleFailureReason: Hashable, Sendable, Codable {
         case "SWCERR00101":
             if lower.contains("403") {
                 return "Apple's fetcher got 403 Forbidden from your server: a WAF, bot protection (e.g. Cloudflare "
-                    + "Bot Fight Mode), geo-blocking or an IP allowlist blocks it. Allow user agent AASA-Bot from "
-                    + "any IP for /.well-known/apple-app-site-association."
+                    + "Bot Fight Mode), geo-blocking or an IP allowlist blocks it. Serve "
+                    + "/.well-known/apple-app-site-association to every user agent from any IP address (TN3155: "
+                    + "\"accept all user agent requests\"), not to an allow-list of Apple's agents."
             }
             if lower.contains("404") || lower.contains("410") {
                 return "Apple's fetcher got Not Found: the file is not at "

@@ -178,8 +178,22 @@ package enum ServingRules {
             summary: "The server answers Apple's user agents (AASA-Bot for the CDN, CFNetwork/swcd for devices) "
                 + "differently from a browser: a WAF or bot protection blocks them, and the CDN then reports "
                 + "SWCERR00101 Bad HTTP Response: 403 Forbidden.",
-            fix: "Allow user agents AASA-Bot and CFNetwork (com.apple.swcd) on /.well-known/apple-app-site-association "
-                + "in your WAF, bot-fight mode or CDN rules."
+            fix: "Serve /.well-known/apple-app-site-association to every user agent, from any IP address: TN3155 asks "
+                + "that the server \"accept all user agent requests\" (an allow-list of Apple's agents breaks when "
+                + "they change). Exempt the path from WAF, bot-fight and challenge rules; verify with "
+                + "curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association."
+        )
+
+        /// An agent no allow-list names is refused while Apple's get the file.
+        package let arbitraryAgentRefused = Rule(
+            "SERVE032",
+            .warning,
+            "AASA refused to other user agents",
+            summary: "The server gives the file to a browser and to Apple's fetchers but refuses an arbitrary user "
+                + "agent: an allow-list by user agent. TN3155 (2025-05-15): \"your server should accept all user "
+                + "agent requests\"; Apple's fetchers work today and stop when their agent string changes.",
+            fix: "Remove the user-agent allow-list for /.well-known/apple-app-site-association and serve it to every "
+                + "client; verify with curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association."
         )
 
         /// Apple's user agents get a different body than a browser.

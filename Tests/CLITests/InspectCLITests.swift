@@ -195,7 +195,7 @@ struct InspectCLITests {
 
     /// Each broken sample exits 2 with one line naming the file (Samples/README.md, `broken/`), whichever command
     /// reads it.
-    @Test(arguments: ["NoPayload.ipa", "BadInfoPlist.ipa", "Truncated.ipa"])
+    @Test(arguments: ["NoPayload.ipa", "BadInfoPlist.ipa"])
     func brokenSamplesExitTwo(name: String) throws {
         let path = SampleFiles.broken(name)
         let commands = [
@@ -208,6 +208,27 @@ struct InspectCLITests {
             #expect(result.status == 2, "\(command) \(name): \(result.stdout)")
             #expect(result.stderrLines.count == 1, "\(command) \(name): \(result.stderr)")
             #expect(result.stderr.contains(path))
+        }
+    }
+
+    /// A truncated main executable is a finding of the build (ARC009, the build installs nowhere) in the commands
+    /// that judge it; the commands that list its entitlements cannot, and say so (Samples/README.md, `broken/`).
+    @Test func truncatedExecutableIsAFindingWhereTheBuildIsJudged() throws {
+        let path = SampleFiles.broken("Truncated.ipa")
+        for command in [["check", path] + SampleFiles.offline, ["verify", path]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 1, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("ARC009"), "\(command): \(result.stdout)")
+        }
+        let explain = try CLI.run(["explain", "https://acme.example/cart", path] + SampleFiles.offline)
+        #expect(explain.status == 1)
+        #expect(explain.stdout.contains("? claim: unknown: the signed entitlements of Payload/Truncated.app"))
+        #expect(explain.stdout.contains("breaks at the build: ARC009"), "\(explain.stdout)")
+        for command in [["info", path], ["domains", path], ["entitlements", path]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 2, "\(command): \(result.stdout)")
+            #expect(result.stderrLines.count == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("the signature (bytes 5168 to 6000) passes the 4096-byte slice"))
         }
     }
 

@@ -104,7 +104,9 @@ import Testing
         #expect(cdn.freshForSeconds == 3540)
         let finding = try #require(report.findings.first { $0.rule == "CDN001" })
         #expect(finding.severity == .error)
-        #expect(finding.fix?.contains("AASA-Bot") == true)
+        // TN3155 (2025-05-15): every user agent, never an allow-list of Apple's.
+        #expect(finding.fix?.contains("every user agent") == true, "\(finding.fix ?? "")")
+        #expect(finding.fix?.contains("Allow user agent AASA-Bot") == false)
     }
 
     @Test func wafBlockingApplesUserAgentsIsAnError() async throws {

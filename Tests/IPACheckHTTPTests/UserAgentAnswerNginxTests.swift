@@ -4,8 +4,8 @@ import IPACheckSites
 import Testing
 
 /// One answer from the origin is one finding, against a real nginx that blocks by user agent as WAFs and bot
-/// protection do (aasa.md §5): the origin is asked with Apple's two user agents and a browser's, and Apple's agents
-/// that get the same answer are named together in one finding.
+/// protection do: the origin is asked with Apple's two user agents, an arbitrary one (TN3155 asks that every agent be
+/// served) and a browser's, and the agents that get the same answer are named together in one finding.
 @Suite struct UserAgentAnswerNginxTests {
     private static let exactFile =
         "location = /.well-known/apple-app-site-association { default_type application/json; }"
@@ -22,6 +22,12 @@ import Testing
         .init(name: "botonly.test", files: files, directives: blocking("AASA-Bot")),
         // Everyone is forbidden: a status problem, not a block by user agent.
         .init(name: "closed.test", files: files, directives: "return 403;"),
+        // An allow-list of Apple's agents and browsers, the advice TN3155 replaced on 2025-05-15.
+        .init(
+            name: "allowlist.test",
+            files: files,
+            directives: #"if ($http_user_agent !~* "AASA-Bot|CFNetwork|Mozilla") { return 403; } "# + exactFile
+        ),
     ]
 
     @Test(.nginxInstalled)
@@ -39,7 +45,7 @@ import Testing
         #expect(blocked.message.contains("403"))
         // The answers themselves are all still shown.
         #expect(waf.origin?.status == 403)
-        #expect(waf.userAgents.map(\.status) == [403, 200])
+        #expect(waf.userAgents.map(\.status) == [403, 200, 200])
 
         // Only AASA-Bot is forbidden: one finding, naming it alone.
         let bot = try #require(byHost["botonly.test"])
@@ -50,5 +56,11 @@ import Testing
         // Forbidden to everyone: one status finding, no user-agent finding.
         let closed = try #require(byHost["closed.test"])
         #expect(closed.findings.map(\.rule) == ["SERVE004"], "\(closed.findings)")
+
+        // Apple's agents and browsers allowed, any other refused: SERVE032, a warning.
+        let allowlist = try #require(byHost["allowlist.test"])
+        #expect(allowlist.findings.map(\.rule) == ["SERVE032"], "\(allowlist.findings)")
+        #expect(allowlist.origin?.status == 200)
+        #expect(allowlist.userAgents.map(\.status) == [200, 403, 200])
     }
 }

@@ -312,7 +312,47 @@ import Testing
         let report = await check(web).report
         #expect(!report.ruleIDs.contains("SERVE031"), "\(report.dump)")
         #expect(!report.ruleIDs.contains("SERVE030"))
-        #expect(report.userAgents.count == 2)
+        #expect(report.userAgents.count == 3)
+    }
+
+    // MARK: - SERVE032 arbitraryAgentRefused
+
+    @Test(
+        "SERVE032 fires when only Apple's agents and browsers are allowed: TN3155 asks for every user agent",
+        arguments: [403, 404]
+    )
+    func serve032Fires(status: Int) async throws {
+        // An allow-list: Apple's two fetchers and browsers get the file, any other agent is refused.
+        let web = Web.site(wellKnown: { agent in
+            let allowed = ["AASA-Bot", "CFNetwork", "Mozilla"].contains { agent.contains($0) }
+            return allowed ? Self.file(Self.goodFile) : .response(FetchResponse(status: status, headers: [], body: []))
+        })
+        let report = await check(web).report
+        #expect(report.findings.filter { $0.rule.hasPrefix("SERVE") }.map(\.rule) == ["SERVE032"], "\(report.dump)")
+        let finding = try #require(report.findings.first { $0.rule == "SERVE032" })
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains("'\(AASASiteFetcher.arbitraryUserAgent)'"))
+        #expect(finding.message.contains("\(status)"))
+        #expect(report.userAgents.map(\.userAgent).contains(AASASiteFetcher.arbitraryUserAgent))
+    }
+
+    @Test("SERVE032 is quiet when every agent gets the file, and gives way to SERVE030 when Apple's are refused too")
+    func serve032QuietOrFolded() async throws {
+        let open = await check(Web.site(wellKnown: { _ in Self.file(Self.goodFile) })).report
+        #expect(!open.ruleIDs.contains("SERVE032"), "\(open.dump)")
+        #expect(open.userAgents.allSatisfy { $0.status == 200 })
+
+        // Only browsers get through: one cause, one finding naming every refused agent.
+        let browsersOnly = Web.site(wellKnown: { agent in
+            agent.contains("Mozilla")
+                ? Self.file(Self.goodFile) : .response(FetchResponse(status: 403, headers: [], body: []))
+        })
+        let report = await check(browsersOnly).report
+        #expect(report.ruleIDs.contains("SERVE030"), "\(report.dump)")
+        #expect(!report.ruleIDs.contains("SERVE032"), "\(report.dump)")
+        let blocked = try #require(report.findings.first { $0.rule == "SERVE030" })
+        #expect(blocked.message.contains(AASASiteFetcher.arbitraryUserAgent))
+        #expect(blocked.fix?.contains("Allow user agent") == false, "TN3155: never advise an allow-list")
     }
 
     // MARK: - SERVE040 slow

@@ -246,7 +246,6 @@ package struct SealScan {
             var bundles: [Bundle] = []
             for bundle in ipa.bundles {
                 let executable = bundle.executable.flatMap { executables[$0] }
-                if bundle.parent == nil, case .failure(let error)? = executable { throw error }
                 bundles.append(
                     Bundle(
                         bundle: bundle,

@@ -81,6 +81,40 @@ package enum PlatformFactChecks {
             fix: "Make sure the callback host is among the listed webcredentials: domains and that each one's AASA "
                 + "lists the app ID under webcredentials.apps."
         )
+
+        /// PLAT005: a UIKit app built with the iOS 27 SDK or later has no scene manifest.
+        ///
+        /// Source: TN3187 "Migrating to the UIKit scene-based life cycle": "In the next major release following
+        /// iOS 26, UIScene lifecycle will be required when building with the latest SDK; otherwise, your app won't
+        /// launch." An app uses scenes when its Info.plist holds `UIApplicationSceneManifest` (the same note);
+        /// docs/ios-model.md I56. Device truth: an app that does not launch opens no link.
+        package let sceneLifeCycleRequired = Rule(
+            "PLAT005",
+            .error,
+            "iOS 27 SDK app without a scene manifest",
+            summary: "The app was built with the iOS 27 SDK or later and its Info.plist has no "
+                + "UIApplicationSceneManifest. TN3187: with that SDK \"UIScene lifecycle will be required ...; "
+                + "otherwise, your app won't launch\", so no universal link, Handoff or shared credential reaches it.",
+            fix: "Adopt the scene-based life cycle (TN3187): add UIApplicationSceneManifest to Info.plist with a "
+                + "UIWindowSceneDelegate, and receive links in scene(_:willConnectTo:options:) and "
+                + "scene(_:continue:)."
+        )
+
+        /// PLAT006: App Store Connect no longer accepts uploads built with this SDK (release policy).
+        ///
+        /// Sources: Apple developer news, "Upcoming requirements" (2025-04-24: "Apps uploaded to App Store Connect
+        /// must be built with Xcode 16 or later using an SDK for iOS 18"; from 2026-04-28, Xcode 26 and the iOS 26
+        /// SDK); docs/ios-model.md I55.
+        package let sdkBelowUploadMinimum = Rule(
+            "PLAT006",
+            .error,
+            "SDK older than App Store Connect accepts",
+            summary: "The app is exported for the App Store but was built with an iOS SDK older than App Store Connect "
+                + "accepts at the time of the check, so the upload is refused. Release policy: a device runs the "
+                + "build all the same.",
+            fix: "Build with the Xcode and iOS SDK App Store Connect requires (Apple's \"Upcoming requirements\" "
+                + "news), then export again."
+        )
     }
 
     /// The rules declared here.
@@ -236,6 +270,19 @@ package enum PlatformFactChecks {
             coverage.skip(callbacks, because: "the main executable's strings could not be searched")
         } else {
             coverage.ran(callbacks)
+        }
+        if input.build.isEntitlementsFile {
+            coverage.skip(
+                [rules.sceneLifeCycleRequired, rules.sdkBelowUploadMinimum],
+                because: "an entitlements file names no SDK: check the built ipa"
+            )
+            return
+        }
+        coverage.ran([rules.sceneLifeCycleRequired])
+        if let reason = uploadMinimumSkipped(input) {
+            coverage.skip([rules.sdkBelowUploadMinimum], because: reason)
+        } else {
+            coverage.ran([rules.sdkBelowUploadMinimum])
         }
     }
 

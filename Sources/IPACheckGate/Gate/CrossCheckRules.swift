@@ -32,7 +32,9 @@ package enum CrossCheckRules {
             summary: "The AASA lists this bundle ID, but with a different App ID prefix than the signed "
                 + "application-identifier: usually the team ID written where a legacy App ID prefix is needed, an app "
                 + "transferred between teams, or a typo (QA1916).",
-            fix: "Copy the application-identifier from the signed build (`ipacheck domains App.ipa`) into the AASA."
+            fix: "Add the application-identifier from the signed build (`ipacheck domains App.ipa`) to the AASA. "
+                + "After an app transfer keep the old team's entry beside the new one: copies installed from builds "
+                + "signed by the old team still need it (Apple, developer forums thread 826916)."
         )
 
         /// The app is listed, but no rule can ever send a link to it.

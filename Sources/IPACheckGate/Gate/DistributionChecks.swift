@@ -107,10 +107,12 @@ package enum DistributionChecks {
 
     /// The rules that judge release policy, not what a device does.
     ///
-    /// A development profile installs on the devices it lists, and a profile of another kind than the one asked for installs where that kind installs
-    /// (docs/ios-model.md#install). `check` reports them; they never stop a link on a device.
+    /// A development profile installs on the devices it lists, a profile of another kind than the one asked for
+    /// installs where that kind installs (docs/ios-model.md#install), and an SDK App Store Connect no longer
+    /// accepts still runs on devices. `check` reports them; they never stop a link on a device.
     package static let releasePolicyRules: [Rule] = [
         ProfileChecks.rules.developmentProfileInRelease, DistributionChecks.rules.profileKindMismatch,
+        PlatformFactChecks.rules.sdkBelowUploadMinimum,
     ]
 
     /// What stops every device from installing or running a bundle, whatever the distribution asked for: no

@@ -2,8 +2,9 @@ import IPACheckBundle
 import IPACheckReport
 
 extension GateChecks {
-    /// Facts of the platform that changed (``PlatformFactChecks``): browser apps claiming universal links, and the
-    /// `webcredentials:` domain HTTPS callbacks of `ASWebAuthenticationSession` need.
+    /// Facts of the platform that changed (``PlatformFactChecks``): browser apps claiming universal links, the
+    /// `webcredentials:` domain HTTPS callbacks of `ASWebAuthenticationSession` need, and what the SDK the app was
+    /// built with means (scenes required; App Store Connect's minimum).
     static let platformFacts = GateCheck("platform facts", rules: PlatformFactChecks.rules.all) { input, _ in
         var outcome = CheckOutcome(findings: PlatformFactChecks.browserAppLinks(input.facts))
         if !input.build.isEntitlementsFile, let main = input.facts.first,
@@ -16,6 +17,12 @@ extension GateChecks {
                     ipaPath: input.build.path,
                     limits: input.options.archiveLimits
                 )
+            }
+        }
+        if !input.build.isEntitlementsFile, let main = input.facts.first {
+            outcome.findings += PlatformFactChecks.sceneLifeCycle(main: main)
+            if PlatformFactChecks.uploadMinimumSkipped(input) == nil {
+                outcome.findings += PlatformFactChecks.uploadMinimum(main: main, now: input.options.now)
             }
         }
         PlatformFactChecks.recordCoverage(input, into: &outcome.coverage)

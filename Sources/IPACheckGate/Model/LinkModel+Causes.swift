@@ -25,10 +25,11 @@ extension LinkModel {
                 ),
                 .init(
                     cause: "notATap",
-                    detail: "a URL an app loads itself into SFSafariViewController or WKWebView, and navigations no "
-                        + "tap started (redirects, JavaScript), stay in the web view; a person's tap on a link in "
-                        + "Safari, WKWebView or SFSafariViewController does open the app (Apple, \"Allowing apps and "
-                        + "websites to link to your content\")"
+                    detail: "a person's tap on a link in Safari or a WKWebView opens the app (Apple, \"Allowing apps "
+                        + "and websites to link to your content\"); a URL an app opens itself does not (the same "
+                        + "page), and Apple does not say what a URL loaded into a web view without a tap, a "
+                        + "redirect or a JavaScript navigation, or a tap in SFSafariViewController does "
+                        + "(docs/ios-model.md#unknown U11)"
                 ),
                 .init(
                     cause: "otherBrowser",

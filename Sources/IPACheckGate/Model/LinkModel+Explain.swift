@@ -71,13 +71,31 @@ extension LinkModel {
 
         let claiming = resolvedClaims(for: host)
         guard !claiming.isEmpty else {
+            // Entitlements that could not be read claim nothing anyone knows of: not a "no claim".
+            let unread = findings.filter { Self.entitlementsUnread.contains($0.rule) }
             var step = LinkExplanation.Step(
                 name: "claim",
-                status: .fail,
-                summary: "no bundle's signed entitlements contain applinks:\(host) or a *. entry covering it"
+                status: unread.isEmpty ? .fail : .notChecked,
+                summary: unread.isEmpty
+                    ? "no bundle's signed entitlements contain applinks:\(host) or a *. entry covering it"
+                    : "unknown: the signed entitlements of "
+                        + Set(unread.compactMap(\.bundle)).sorted().joined(separator: ", ")
+                        + " could not be read"
             )
-            step.details = unclaimedDetails(host)
+            step.details = unread.isEmpty ? unclaimedDetails(host) : unread.map(describe)
             steps.append(step)
+            let buildBlockers = findings.filter(blocksEveryLink)
+            if !unread.isEmpty, let first = buildBlockers.first {
+                var build = LinkExplanation.Step(
+                    name: "build",
+                    status: .fail,
+                    summary: "no device will install or run this build"
+                )
+                build.details = buildBlockers.map(describe)
+                build.findings = buildBlockers
+                steps.append(build)
+                return breaks("breaks at the build: " + describe(first), findings: buildBlockers)
+            }
             return breaks("breaks at the claim: no bundle claims applinks:\(host)")
         }
         var claimStep = LinkExplanation.Step(

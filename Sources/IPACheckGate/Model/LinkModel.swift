@@ -140,6 +140,12 @@ package struct LinkModel: Sendable {
         documents.report(for: target)
     }
 
+    /// The rules that say a bundle's signed entitlements could not be read (its executable, or the blob itself):
+    /// what such a bundle claims is unknown.
+    static let entitlementsUnread: Set = [
+        ArchiveRules.rules.unreadableExecutable.id, SignedEntitlements.rules.malformed.id,
+    ]
+
     /// Whether a finding stands on the path of every link of the build, whatever its domain: the build does not
     /// install, or its signature or profile fails the distribution.
     ///

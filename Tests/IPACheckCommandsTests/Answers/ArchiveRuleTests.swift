@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckBundle
 import IPACheckCommands
+import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 import IPACheckTestSupport
@@ -104,6 +105,33 @@ struct ArchiveRuleTests {
         )
         #expect(facts.findings.filter { $0.rule == "ARC009" }.map(\.bundle) == [Self.appex])
         #expect(facts.container == nil)
+    }
+
+    @Test(
+        "a truncated main executable is ARC009 in check's and verify's reports, and links says no device runs it",
+        arguments: [20, 2_000]  // inside the header; past the load commands, before the signature's end
+    )
+    func truncatedMainExecutableIsAFinding(keeping bytes: Int) async throws {
+        var zip = ZipBuilder()
+        zip.add("\(Self.app)/Info.plist", Self.info("com.example.a", executable: "A"))
+        zip.add("\(Self.app)/A", Array(Self.executable.prefix(bytes)))
+        let path = try zip.write()
+
+        let result = try await ReleaseGate.check(
+            path: path,
+            options: GateOptions(
+                fetch: FetchOptions(offlineDirectory: URL(fileURLWithPath: "/nonexistent")),
+                fetcher: nil
+            )
+        )
+        let found = result.findings.filter { $0.rule == "ARC009" }
+        #expect(found.map { $0.bundle } == [Self.app])
+        #expect(found.first?.severity == .error)
+        // links and explain: the build step that stops every link names it.
+        #expect(result.links.linkSheet().buildErrors.contains { $0.rule == "ARC009" })
+
+        let verified = try await VerifyReport.verify(path: path)
+        #expect(verified.findings.contains { $0.rule == "ARC009" && $0.bundle == Self.app })
     }
 
     @Test("a nested bundle with a readable Mach-O raises no ARC009")

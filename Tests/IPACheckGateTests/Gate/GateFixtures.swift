@@ -200,6 +200,10 @@ struct GeneratedBundle {
             case .string(let text): return "<string>\(text)</string>"
             case .bool(let flag): return flag ? "<true/>" : "<false/>"
             case .array(let elements): return "<array>" + elements.map(render).joined() + "</array>"
+            case .dictionary(let entries):
+                return "<dict>"
+                    + entries.sorted { $0.key < $1.key }.map { "<key>\($0.key)</key>" + render($0.value) }
+                    .joined() + "</dict>"
             default: return "<string/>"
             }
         }

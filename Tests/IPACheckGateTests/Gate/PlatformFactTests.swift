@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckFetching
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning
@@ -25,12 +26,19 @@ struct PlatformFactTests {
         domains: [String],
         extra: [(key: String, value: PlistValue)] = [],
         strings: [String] = [],
+        info: [(key: String, value: PlistValue)] = [],
         clip: GeneratedBundle? = nil,
-        clipMinimumOS: String? = nil
+        clipMinimumOS: String? = nil,
+        watch: GeneratedBundle? = nil
     ) throws -> String {
         let app = GeneratedBundle.app("Acme.app", bundleID: "com.acme.shop", domains: domains, extra: extra)
         var zip = ZipBuilder()
-        for (name, bytes) in members(app, at: "Payload/Acme.app", strings: strings) { zip.add(name, bytes) }
+        for (name, bytes) in members(app, at: "Payload/Acme.app", values: info, strings: strings) {
+            zip.add(name, bytes)
+        }
+        if let watch {
+            for (name, bytes) in members(watch, at: "Payload/Acme.app/Watch/\(watch.folder)") { zip.add(name, bytes) }
+        }
         if let clip {
             let info = clipMinimumOS.map { ["MinimumOSVersion": $0] } ?? [:]
             for (name, bytes) in members(clip, at: "Payload/Acme.app/AppClips/\(clip.folder)", info: info) {
@@ -45,15 +53,20 @@ struct PlatformFactTests {
         _ bundle: GeneratedBundle,
         at root: String,
         info extraInfo: [String: String] = [:],
+        values: [(key: String, value: PlistValue)] = [],
         strings: [String] = []
     ) -> [(String, [UInt8])] {
         let executable = String(bundle.folder.prefix { $0 != "." })
-        let info = PlistFixture.info(
-            [
-                "CFBundleIdentifier": bundle.bundleID, "CFBundleExecutable": executable,
-                "CFBundlePackageType": "APPL", "DTPlatformName": "iphoneos",
-            ].merging(extraInfo) { _, new in new }
-        )
+        let keys = [
+            "CFBundleIdentifier": bundle.bundleID, "CFBundleExecutable": executable,
+            "CFBundlePackageType": "APPL", "DTPlatformName": "iphoneos",
+        ].merging(extraInfo) { _, new in new }
+        let info =
+            values.isEmpty
+            ? PlistFixture.info(keys)
+            : GeneratedBundle.xml(
+                keys.sorted { $0.key < $1.key }.map { ($0.key, PlistValue.string($0.value)) } + values
+            )
         var signing = MachOBuilder.Signing()
         signing.xmlEntitlements = GeneratedBundle.xml(bundle.entitlements)
         signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
@@ -250,7 +263,112 @@ struct PlatformFactTests {
 
     @Test func theCheckAccountsForEveryRule() throws {
         let check = try #require(GateChecks.all.first { $0.name == "platform facts" })
-        #expect(Set(check.rules.map(\.id)) == ["PLAT001", "PLAT002", "PLAT003", "PLAT004"])
+        #expect(
+            Set(check.rules.map(\.id)) == ["PLAT001", "PLAT002", "PLAT003", "PLAT004", "PLAT005", "PLAT006"]
+        )
+    }
+
+    // MARK: - PLAT005, PLAT006: the SDK the app was built with (docs/ios-model.md I55, I56)
+
+    /// Info.plist keys Xcode writes for an iOS SDK of `version`.
+    static func sdk(_ version: String) -> [(key: String, value: PlistValue)] {
+        [("DTSDKName", .string("iphoneos\(version)")), ("DTPlatformVersion", .string(version))]
+    }
+
+    static let sceneManifest: (key: String, value: PlistValue) = (
+        "UIApplicationSceneManifest",
+        .dictionary(["UIApplicationSupportsMultipleScenes": .bool(false)])
+    )
+
+    @Test(
+        "PLAT005: an app built with the iOS 27 SDK and no scene manifest does not launch (TN3187), so no link opens",
+        arguments: [true, false]
+    )
+    func plat005Fires(developmentGate: Bool) async throws {
+        let ipa = try Self.ipa(domains: ["applinks:acme.example"], info: Self.sdk("27.0"))
+        let result = try await Gate.offline(ipa, AASAFolder(), release: !developmentGate)
+        let fired = result.findings("PLAT005", bundle: Acme.mainBundle)
+        #expect(fired.count == 1, "\(result.dump)")
+        #expect(fired.first?.severity == .error)
+        #expect(fired.first?.message.contains("iphoneos27.0") == true)
+        // A device fact, whatever the gate's distribution: every link stops at the build.
+        #expect(result.links.linkSheet().buildErrors.contains { $0.rule == "PLAT005" })
+        #expect(!result.links.explain("https://acme.example/x").opensApp)
+    }
+
+    @Test(
+        "PLAT005 is quiet for the iOS 26 SDK, for a scene manifest, and without a named SDK",
+        arguments: [("26.4", true), ("27.0", false), ("", true)]
+    )
+    func plat005Quiet(version: String, withoutManifest: Bool) async throws {
+        let info = (version.isEmpty ? [] : Self.sdk(version)) + (withoutManifest ? [] : [Self.sceneManifest])
+        let ipa = try Self.ipa(domains: ["applinks:acme.example"], info: info + [("CFBundleName", .string("A"))])
+        let result = try await Gate.offline(ipa, AASAFolder())
+        #expect(result.findings("PLAT005").isEmpty, "\(result.dump)")
+    }
+
+    /// An App Store gate judged at `now`.
+    static func appStoreGate(_ ipa: String, now: Date) async throws -> GateResult {
+        let folder = try AASAFolder()
+        let options = GateOptions(
+            fetch: FetchOptions(offlineDirectory: folder.url),
+            fetcher: nil,
+            distribution: .appStore,
+            now: now
+        )
+        return try await ReleaseGate.check(path: ipa, options: options)
+    }
+
+    /// 2026-11-26 and 2026-01-01 (UTC): after and before the iOS 26 SDK minimum of 2026-04-28.
+    static let lateIn2026 = Date(timeIntervalSince1970: 1_795_651_200)
+    static let early2026 = Date(timeIntervalSince1970: 1_767_225_600)
+
+    @Test(
+        "PLAT006: App Store Connect refuses an SDK below the minimum in force when judged (Apple's dated news)",
+        arguments: [("17.0", early2026), ("18.2", lateIn2026)]
+    )
+    func plat006Fires(version: String, now: Date) async throws {
+        let ipa = try Self.ipa(domains: ["applinks:acme.example"], info: Self.sdk(version))
+        let result = try await Self.appStoreGate(ipa, now: now)
+        let fired = result.findings("PLAT006", bundle: Acme.mainBundle)
+        #expect(fired.count == 1, "\(result.dump)")
+        let required = now == Self.lateIn2026 ? "iOS 26 SDK" : "iOS 18 SDK"
+        #expect(fired.first?.message.contains(required) == true, "\(fired.first?.message ?? "")")
+        // Release policy: never a reason a link stays in Safari.
+        #expect(!result.links.linkSheet().buildErrors.contains { $0.rule == "PLAT006" })
+    }
+
+    @Test("PLAT006 is quiet at or above the minimum, and says why it did not run outside an App Store gate")
+    func plat006QuietOrNotRun() async throws {
+        let current = try Self.ipa(domains: ["applinks:acme.example"], info: Self.sdk("26.0"))
+        #expect(try await Self.appStoreGate(current, now: Self.lateIn2026).findings("PLAT006").isEmpty)
+        let old = try Self.ipa(domains: ["applinks:acme.example"], info: Self.sdk("17.0"))
+        // 2025-01-01: no minimum had been announced as in force.
+        let before = try await Self.appStoreGate(old, now: Date(timeIntervalSince1970: 1_735_689_600))
+        #expect(before.findings("PLAT006").isEmpty)
+        let development = try await Gate.offline(old, AASAFolder(), release: false)
+        guard case .notRun(let reason) = development.coverage.status(of: "PLAT006") else {
+            Issue.record("PLAT006 is said to have run in a development gate")
+            return
+        }
+        #expect(reason.contains("not judged for the App Store"))
+    }
+
+    // MARK: - watchOS: a single-target watch app carries its own associated domains (I57)
+
+    @Test("a single-target watch app's own applinks entry is a claim like any bundle's, with no extension needed")
+    func singleTargetWatchAppClaims() async throws {
+        let watch = GeneratedBundle.app(
+            "AcmeWatch.app",
+            bundleID: "com.acme.shop.watchkitapp",
+            domains: ["applinks:watch.acme.example"]
+        )
+        let ipa = try Self.ipa(domains: ["applinks:acme.example"], watch: watch)
+        let result = try await Gate.offline(ipa, AASAFolder(), release: false)
+        let claims = result.links.resolvedClaims(for: "watch.acme.example")
+        #expect(claims.map(\.bundle) == ["Payload/Acme.app/Watch/AcmeWatch.app"], "\(result.dump)")
+        #expect(claims.first?.ignored == nil)
+        #expect(!result.findings.contains { $0.message.localizedCaseInsensitiveContains("extension") })
     }
 
     // MARK: - App Clips: what a failing appclips entry breaks

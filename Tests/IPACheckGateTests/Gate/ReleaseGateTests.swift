@@ -18,13 +18,13 @@ struct ReleaseGateTests {
     // MARK: - The designed run
 
     /// "Designed findings: check Samples/Acme.ipa --offline --aasa-dir Samples/aasa": errors only for the www
-    /// profile grant, developer mode, managed mode, the links wrong prefix, acme.page.link and the port, and
-    /// every one of those has an error.
+    /// profile grant, developer mode, managed mode, the links wrong prefix, acme.page.link, the port and the iOS 17
+    /// SDK App Store Connect no longer accepts (since 2026-04-28), and every one of those has an error.
     @Test func acmeErrorsAreExactlyTheDesignedOnes() async throws {
         let result = try await Gate.offline(Acme.ipa, AASAFolder())
         let designed = [
             "www.acme.example", "beta.acme.example", "mdm.acme.example", "links.acme.example", "acme.page.link",
-            "shop.acme.example",
+            "shop.acme.example", "iphoneos17.0",
         ]
         let errors = result.findings.filter { $0.severity == .error }
         for error in errors {
@@ -105,6 +105,26 @@ struct ReleaseGateTests {
         let result = try await Gate.offline(Acme.ipa, folder)
         #expect(result.findings("LINK002").isEmpty, "\(result.dump)")
         #expect(result.findings("LINK001", domain: "links.acme.example").isEmpty)
+    }
+
+    /// After an app transfer the AASA lists the app under the old and the new team.
+    ///
+    /// "As long as you do not remove the old Team ID from your AASA file, Universal Links will remain unbroken" (Apple, forums thread 826916;
+    /// docs/ios-model.md I58). Both listings together are right; LINK002's fix says to keep the old one.
+    @Test func bothTeamsListedAfterATransferIsNoFinding() async throws {
+        let folder = try AASAFolder()
+        try folder.edit("links.acme.example") { json in
+            json["applinks"] = [
+                "details": [["appIDs": ["ZZZZZ99999.com.acme.shop", Acme.mainAppID], "components": [["/": "/r/*"]]]]
+            ]
+        }
+        let result = try await Gate.offline(Acme.ipa, folder)
+        #expect(result.findings("LINK002").isEmpty, "\(result.dump)")
+        #expect(result.findings("LINK001", domain: "links.acme.example").isEmpty)
+
+        let wrong = try await Gate.offline(Acme.ipa, AASAFolder())
+        let fix = try #require(wrong.findings("LINK002").first?.fix)
+        #expect(fix.contains("keep the old team's entry"), "\(fix)")
     }
 
     // MARK: - LINK003 no reachable paths
