@@ -193,7 +193,7 @@ let package = Package(
         .target(
             name: "IPACheckTestSupport",
             dependencies: [
-                "IPACheckPlist",
+                "IPACheckBinary", "IPACheckPlist",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

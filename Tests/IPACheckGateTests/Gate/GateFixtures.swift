@@ -183,48 +183,14 @@ struct GeneratedBundle {
             "DTPlatformName": "iphoneos",
         ])
         var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = Self.xml(entitlements)
+        signing.xmlEntitlements = EntitlementsFixture.xml(entitlements)
         signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            entitlements.map { ($0.key, Self.der($0.value)) }
+            entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
         )
         signing.infoPlist = info
         var result = [("\(root)/Info.plist", info), ("\(root)/\(executable)", MachOBuilder.slice(signing: signing))]
         if let profile { result.append(("\(root)/embedded.mobileprovision", profile)) }
         return result
-    }
-
-    /// The XML plist, written by hand (independent of the product's plist writer).
-    static func xml(_ entries: [(key: String, value: PlistValue)]) -> [UInt8] {
-        func render(_ value: PlistValue) -> String {
-            switch value {
-            case .string(let text): return "<string>\(text)</string>"
-            case .bool(let flag): return flag ? "<true/>" : "<false/>"
-            case .array(let elements): return "<array>" + elements.map(render).joined() + "</array>"
-            case .dictionary(let entries):
-                return "<dict>"
-                    + entries.sorted { $0.key < $1.key }.map { "<key>\($0.key)</key>" + render($0.value) }
-                    .joined() + "</dict>"
-            default: return "<string/>"
-            }
-        }
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0"><dict>
-
-            """
-        for entry in entries { text += "<key>\(entry.key)</key>\(render(entry.value))\n" }
-        return Array((text + "</dict></plist>\n").utf8)
-    }
-
-    /// A value in Apple's DER entitlements encoding.
-    static func der(_ value: PlistValue) -> [UInt8] {
-        switch value {
-        case .string(let text): return SuperBlobBuilder.derString(text)
-        case .bool(let flag): return SuperBlobBuilder.derBool(flag)
-        case .array(let elements): return SuperBlobBuilder.derArray(elements.map(der))
-        default: return SuperBlobBuilder.derString("")
-        }
     }
 }
 

@@ -64,13 +64,13 @@ struct PlatformFactTests {
         let info =
             values.isEmpty
             ? PlistFixture.info(keys)
-            : GeneratedBundle.xml(
+            : EntitlementsFixture.xml(
                 keys.sorted { $0.key < $1.key }.map { ($0.key, PlistValue.string($0.value)) } + values
             )
         var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = GeneratedBundle.xml(bundle.entitlements)
+        signing.xmlEntitlements = EntitlementsFixture.xml(bundle.entitlements)
         signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            bundle.entitlements.map { ($0.key, GeneratedBundle.der($0.value)) }
+            bundle.entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
         )
         signing.infoPlist = info
         var binary = MachOBuilder.slice(signing: signing)
@@ -241,7 +241,7 @@ struct PlatformFactTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("App.entitlements")
         try Data(
-            GeneratedBundle.xml(
+            EntitlementsFixture.xml(
                 GeneratedBundle.app(
                     "A.app",
                     bundleID: "com.acme.shop",

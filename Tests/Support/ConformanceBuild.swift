@@ -1,20 +1,19 @@
 import Crypto
 import Foundation
 import IPACheckBinary
-import IPACheckPlist
-import IPACheckTestSupport
+package import IPACheckPlist
 import Testing
 
 /// The builds of the conformance matrix: one app in team `7QX3KD52VH`, signed with an identity (a CMS message of a
 /// test root over its CodeDirectory) or ad hoc, with an embedded profile of each kind that grants what it signs.
-enum ConformanceBuild {
+package enum ConformanceBuild {
     /// How the build is signed and provisioned (docs/ios-model.md#install).
-    enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case development, adHoc, enterprise, appStore
         /// Code signed without an identity (an empty CMS wrapper), with an ad hoc profile: installs on no device.
         case noIdentity
 
-        var profile: PlistValue {
+        package var profile: PlistValue {
             let devices: Int? = (self == .development || self == .adHoc || self == .noIdentity) ? 2 : nil
             return ProfileBuilder.payload(
                 teamID: "7QX3KD52VH",
@@ -27,12 +26,12 @@ enum ConformanceBuild {
         }
     }
 
-    static let bundleID = "com.example.matrix"
-    static let appID = "7QX3KD52VH.com.example.matrix"
+    package static let bundleID = "com.example.matrix"
+    package static let appID = "7QX3KD52VH.com.example.matrix"
 
     /// Writes the ipa: the app claims `domains`, signed with the MDM-managed entitlement when `mdm`; the profile
     /// grants exactly the signed associated domains (and the MDM entitlement when signed).
-    static func write(kind: Kind, domains: [String], mdm: Bool) throws -> String {
+    package static func write(kind: Kind, domains: [String], mdm: Bool) throws -> String {
         var entitlements: [(key: String, value: PlistValue)] = [
             ("application-identifier", .string(appID)),
             ("com.apple.developer.team-identifier", .string("7QX3KD52VH")),
@@ -54,9 +53,9 @@ enum ConformanceBuild {
             "DTPlatformName": "iphoneos",
         ])
         var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = GeneratedBundle.xml(entitlements)
+        signing.xmlEntitlements = EntitlementsFixture.xml(entitlements)
         signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            entitlements.map { ($0.key, GeneratedBundle.der($0.value)) }
+            entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
         )
         signing.infoPlist = info
         let seal = codeResources(sealing: ["embedded.mobileprovision": profile])
