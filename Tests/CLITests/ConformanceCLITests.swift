@@ -51,109 +51,107 @@ struct ConformanceCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var scenarios = 0
         var agreements = 0
-        for mode in Conformance.ModeCase.all {
-            for shape in Conformance.Shape.allCases {
-                let ipa = try ConformanceBuild.write(kind: kind, domains: shape.entries(mode: mode.mode), mdm: mode.mdm)
-                defer { try? FileManager.default.removeItem(atPath: ipa) }
-                let label = "\(kind) \(mode) \(shape)"
+        for (mode, shape) in Conformance.builds {
+            let ipa = try ConformanceBuild.write(kind: kind, mode: mode, shape: shape)
+            defer { try? FileManager.default.removeItem(atPath: ipa) }
+            let label = "\(kind) \(mode) \(shape)"
 
-                // domains: an entry is usable exactly where the table says a device uses it.
-                let domains = try CLI.run(["domains", ipa, "--format", "json"])
-                let bundles = try #require(try domains.jsonObject()["bundles"] as? [[String: Any]], "\(label)")
-                let entries = bundles.flatMap { ($0["associatedDomains"] as? [[String: Any]]) ?? [] }
-                let wantUsable =
-                    switch mode.mode {
-                    case "developer"?: kind == .development
-                    case "managed"?: mode.mdm
-                    case "developer+managed"?: kind == .development && mode.mdm
-                    default: true
-                    }
-                #expect(entries.count == shape.entries(mode: mode.mode).count, "\(label): \(domains.stdout)")
-                for entry in entries {
-                    #expect(entry["usable"] as? Bool == wantUsable, "\(label): \(entry)")
-                    agreements += 1
+            // domains: an entry is usable exactly where the table says a device uses it.
+            let domains = try CLI.run(["domains", ipa, "--format", "json"])
+            let bundles = try #require(try domains.jsonObject()["bundles"] as? [[String: Any]], "\(label)")
+            let entries = bundles.flatMap { ($0["associatedDomains"] as? [[String: Any]]) ?? [] }
+            let wantUsable =
+                switch mode.mode {
+                case "developer"?: kind == .development
+                case "managed"?: mode.mdm
+                case "developer+managed"?: kind == .development && mode.mdm
+                default: true
+                }
+            #expect(entries.count == shape.entries(mode: mode.mode).count, "\(label): \(domains.stdout)")
+            for entry in entries {
+                #expect(entry["usable"] as? Bool == wantUsable, "\(label): \(entry)")
+                agreements += 1
+            }
+
+            for copy in Self.copies(for: shape) {
+                scenarios += 1
+                let offline = [
+                    "--offline", "--aasa-dir", try Self.aasaDirectory(shape: shape, copy: copy, in: folder),
+                ]
+                let network = offline + (mode.direct ? ["--mdm-direct-downloads"] : [])
+                let why = "\(label) \(copy)"
+                let forms = Conformance.URLForm.allCases
+                let urls = forms.map { $0.url(host: shape.urlHost) }
+                let wanted = forms.map {
+                    Conformance.expected(kind: kind, mode: mode, shape: shape, copy: copy, form: $0)
                 }
 
-                for copy in Self.copies(for: shape) {
-                    scenarios += 1
-                    let offline = [
-                        "--offline", "--aasa-dir", try Self.aasaDirectory(shape: shape, copy: copy, in: folder),
-                    ]
-                    let network = offline + (mode.direct ? ["--mdm-direct-downloads"] : [])
-                    let why = "\(label) \(copy)"
-                    let forms = Conformance.URLForm.allCases
-                    let urls = forms.map { $0.url(host: shape.urlHost) }
-                    let wanted = forms.map {
-                        Conformance.expected(kind: kind, mode: mode, shape: shape, copy: copy, form: $0)
-                    }
+                // match --build: every URL form, one verdict each, as the table says.
+                let urlFile = folder.appendingPathComponent("urls.txt")
+                try Data((urls.joined(separator: "\n") + "\n").utf8).write(to: urlFile)
+                let match = try CLI.run(
+                    ["match", "--urls", urlFile.path, "--build", ipa, "--format", "json"] + network
+                )
+                #expect(try Self.verdicts(match) == wanted, "\(why): \(urls)\n\(match.stdout)")
+                // Exit 0 only if every verdict is `match` (the excluded form never is).
+                #expect(match.status == 1, "\(why): \(match.stderr)")
+                agreements += forms.count
 
-                    // match --build: every URL form, one verdict each, as the table says.
-                    let urlFile = folder.appendingPathComponent("urls.txt")
-                    try Data((urls.joined(separator: "\n") + "\n").utf8).write(to: urlFile)
-                    let match = try CLI.run(
-                        ["match", "--urls", urlFile.path, "--build", ipa, "--format", "json"] + network
-                    )
-                    #expect(try Self.verdicts(match) == wanted, "\(why): \(urls)\n\(match.stdout)")
-                    // Exit 0 only if every verdict is `match` (the excluded form never is).
-                    #expect(match.status == 1, "\(why): \(match.stderr)")
-                    agreements += forms.count
+                // explain, text and JSON: the https URL's verdict, the same in both and in its exit code.
+                let url = Conformance.URLForm.https.url(host: shape.urlHost)
+                let opens = wanted[0] == "match"
+                let explainJSON = try CLI.run(["explain", url, ipa, "--format", "json"] + network)
+                let explanation = try explainJSON.jsonObject()
+                #expect(explanation["verdict"] as? String == (opens ? "opens" : "breaks"), "\(why)")
+                #expect(explainJSON.status == (opens ? 0 : 1), "\(why): \(explainJSON.stderr)")
+                let explainText = try CLI.run(["explain", url, ipa] + network)
+                #expect(
+                    explainText.stdout.contains(opens ? "✓ opens" : "✗ breaks"),
+                    "\(why)\n\(explainText.stdout)"
+                )
+                #expect(explainText.status == explainJSON.status)
 
-                    // explain, text and JSON: the https URL's verdict, the same in both and in its exit code.
-                    let url = Conformance.URLForm.https.url(host: shape.urlHost)
-                    let opens = wanted[0] == "match"
-                    let explainJSON = try CLI.run(["explain", url, ipa, "--format", "json"] + network)
-                    let explanation = try explainJSON.jsonObject()
-                    #expect(explanation["verdict"] as? String == (opens ? "opens" : "breaks"), "\(why)")
-                    #expect(explainJSON.status == (opens ? 0 : 1), "\(why): \(explainJSON.stderr)")
-                    let explainText = try CLI.run(["explain", url, ipa] + network)
-                    #expect(
-                        explainText.stdout.contains(opens ? "✓ opens" : "✗ breaks"),
-                        "\(why)\n\(explainText.stdout)"
-                    )
-                    #expect(explainText.status == explainJSON.status)
-
-                    // check: no error on the path of a link that opens; what explain names is what check found.
-                    let check = try CLI.run(["check", ipa, "--format", "json"] + network)
-                    let findings = (try check.jsonObject()["findings"] as? [[String: Any]]) ?? []
-                    let checkRules = Set(findings.compactMap { $0["rule"] as? String })
-                    let named = ((explanation["findings"] as? [[String: Any]]) ?? []).compactMap {
-                        $0["rule"] as? String
-                    }
-                    #expect(Set(named).isSubset(of: checkRules), "\(why): explain \(named), check \(checkRules)")
-                    #expect(checkRules.contains("PROF007") == (kind == .development), "\(why): \(checkRules)")
-                    if opens {
-                        let onPath = findings.filter {
-                            $0["severity"] as? String == "error"
-                                && ($0["domain"] == nil || $0["domain"] as? String == shape.decidingHost)
-                                && !["PROF007", "DIST004"].contains($0["rule"] as? String ?? "")
-                        }
-                        #expect(onPath.isEmpty, "\(why): \(onPath)")
-                    }
-                    agreements += 4
-
-                    // links: each expectation is what match --build answers for its URL.
-                    let links = try CLI.run(["links", ipa, "--format", "json"] + network)
-                    let listed = (try links.jsonObject()["links"] as? [[String: Any]]) ?? []
-                    if !listed.isEmpty {
-                        let linkURLs = listed.compactMap { $0["url"] as? String }
-                        try Data((linkURLs.joined(separator: "\n") + "\n").utf8).write(to: urlFile)
-                        let answers = try Self.verdicts(
-                            CLI.run(["match", "--urls", urlFile.path, "--build", ipa, "--format", "json"] + network)
-                        )
-                        let expectations = listed.map { $0["expected"] as? String == "opens" }
-                        #expect(expectations == answers.map { $0 == "match" }, "\(why): \(linkURLs) \(answers)")
-                        agreements += listed.count
-                    }
-
-                    // aasa: the deciding host's file as read, the same state check saw.
-                    let host = shape.decidingHost + (mode.mode.map { "?mode=\($0)" } ?? "")
-                    let aasa = try CLI.run(["aasa", host, "--format", "json"] + offline)
-                    #expect(aasa.status == (copy == .offlineMissing ? 1 : 0), "\(why): \(aasa.stdout)")
-                    if copy == .offlineMissing, wantUsable, shape != .apexOfWildcard {
-                        #expect(checkRules.contains("SERVE060"), "\(why): \(checkRules)")
-                    }
-                    agreements += 1
+                // check: no error on the path of a link that opens; what explain names is what check found.
+                let check = try CLI.run(["check", ipa, "--format", "json"] + network)
+                let findings = (try check.jsonObject()["findings"] as? [[String: Any]]) ?? []
+                let checkRules = Set(findings.compactMap { $0["rule"] as? String })
+                let named = ((explanation["findings"] as? [[String: Any]]) ?? []).compactMap {
+                    $0["rule"] as? String
                 }
+                #expect(Set(named).isSubset(of: checkRules), "\(why): explain \(named), check \(checkRules)")
+                #expect(checkRules.contains("PROF007") == (kind == .development), "\(why): \(checkRules)")
+                if opens {
+                    let onPath = findings.filter {
+                        $0["severity"] as? String == "error"
+                            && ($0["domain"] == nil || $0["domain"] as? String == shape.decidingHost)
+                            && !["PROF007", "DIST004"].contains($0["rule"] as? String ?? "")
+                    }
+                    #expect(onPath.isEmpty, "\(why): \(onPath)")
+                }
+                agreements += 4
+
+                // links: each expectation is what match --build answers for its URL.
+                let links = try CLI.run(["links", ipa, "--format", "json"] + network)
+                let listed = (try links.jsonObject()["links"] as? [[String: Any]]) ?? []
+                if !listed.isEmpty {
+                    let linkURLs = listed.compactMap { $0["url"] as? String }
+                    try Data((linkURLs.joined(separator: "\n") + "\n").utf8).write(to: urlFile)
+                    let answers = try Self.verdicts(
+                        CLI.run(["match", "--urls", urlFile.path, "--build", ipa, "--format", "json"] + network)
+                    )
+                    let expectations = listed.map { $0["expected"] as? String == "opens" }
+                    #expect(expectations == answers.map { $0 == "match" }, "\(why): \(linkURLs) \(answers)")
+                    agreements += listed.count
+                }
+
+                // aasa: the deciding host's file as read, the same state check saw.
+                let host = shape.decidingHost + (mode.mode.map { "?mode=\($0)" } ?? "")
+                let aasa = try CLI.run(["aasa", host, "--format", "json"] + offline)
+                #expect(aasa.status == (copy == .offlineMissing ? 1 : 0), "\(why): \(aasa.stdout)")
+                if copy == .offlineMissing, wantUsable, shape != .apexOfWildcard {
+                    #expect(checkRules.contains("SERVE060"), "\(why): \(checkRules)")
+                }
+                agreements += 1
             }
         }
         print("conformance matrix through the command line (\(kind)): \(scenarios) scenarios, \(agreements) agreements")

@@ -52,12 +52,7 @@ package enum ConformanceBuild {
             "CFBundleIdentifier": bundleID, "CFBundleExecutable": "Matrix", "CFBundlePackageType": "APPL",
             "DTPlatformName": "iphoneos",
         ])
-        var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = EntitlementsFixture.xml(entitlements)
-        signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
-        )
-        signing.infoPlist = info
+        var signing = EntitlementsFixture.signing(entitlements, info: info)
         let seal = codeResources(sealing: ["embedded.mobileprovision": profile])
         signing.codeResources = seal
         var executable: [UInt8]
@@ -74,6 +69,11 @@ package enum ConformanceBuild {
         zip.add("Payload/Matrix.app/embedded.mobileprovision", profile)
         zip.add("Payload/Matrix.app/_CodeSignature/CodeResources", seal)
         return try zip.write(named: "Matrix.ipa")
+    }
+
+    /// Writes the ipa of one matrix build: `shape`'s entries in `mode`'s mode, MDM-signed as `mode` says.
+    package static func write(kind: Kind, mode: Conformance.ModeCase, shape: Conformance.Shape) throws -> String {
+        try write(kind: kind, domains: shape.entries(mode: mode.mode), mdm: mode.mdm)
     }
 
     /// `_CodeSignature/CodeResources` sealing `files` (SHA-1 and SHA-256), with Xcode's omit rule for Info.plist.

@@ -126,6 +126,11 @@ package enum Conformance {
         )
     }
 
+    /// Every build the matrices make: each mode case with each claim shape.
+    package static let builds: [(mode: ModeCase, shape: Shape)] = ModeCase.all.flatMap { mode in
+        Shape.allCases.map { (mode, $0) }
+    }
+
     // MARK: - The expectation, from docs/ios-model.md
 
     /// What `match --build` must answer: `match`, `block` or `none`.

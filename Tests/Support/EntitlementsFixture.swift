@@ -35,4 +35,18 @@ package enum EntitlementsFixture {
         default: return SuperBlobBuilder.derString("")
         }
     }
+
+    /// A signing whose XML and DER entitlements blobs both hold `entitlements`, bound to `info`.
+    package static func signing(
+        _ entitlements: [(key: String, value: PlistValue)],
+        info: [UInt8]
+    ) -> MachOBuilder.Signing {
+        var signing = MachOBuilder.Signing()
+        signing.xmlEntitlements = xml(entitlements)
+        signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
+            entitlements.map { ($0.key, der($0.value)) }
+        )
+        signing.infoPlist = info
+        return signing
+    }
 }

@@ -86,14 +86,7 @@ extension LinkModel {
             steps.append(step)
             let buildBlockers = findings.filter(blocksEveryLink)
             if !unread.isEmpty, let first = buildBlockers.first {
-                var build = LinkExplanation.Step(
-                    name: "build",
-                    status: .fail,
-                    summary: "no device will install or run this build"
-                )
-                build.details = buildBlockers.map(describe)
-                build.findings = buildBlockers
-                steps.append(build)
+                steps.append(buildStep(buildBlockers))
                 return breaks("breaks at the build: " + describe(first), findings: buildBlockers)
             }
             return breaks("breaks at the claim: no bundle claims applinks:\(host)")
@@ -126,14 +119,7 @@ extension LinkModel {
 
         // The build: anything that stops it installing or running as distributed.
         if !buildBlockers.isEmpty {
-            var step = LinkExplanation.Step(
-                name: "build",
-                status: .fail,
-                summary: "no device will install or run this build"
-            )
-            step.details = buildBlockers.map(describe)
-            step.findings = buildBlockers
-            steps.append(step)
+            steps.append(buildStep(buildBlockers))
             return breaks(
                 "breaks at the build: " + (buildBlockers.first.map(describe) ?? ""),
                 findings: bearing,
@@ -240,6 +226,18 @@ extension LinkModel {
             conclusion: "opens \(decisive.claim.bundle) (\(answer.result.why))"
                 + (buildNotChecked == nil ? "" : ", as far as the entitlements file tells: the build was not checked")
         )
+    }
+
+    /// The step that stops every link at the build: what keeps a device from installing or running it.
+    private func buildStep(_ blockers: [Finding]) -> LinkExplanation.Step {
+        var step = LinkExplanation.Step(
+            name: "build",
+            status: .fail,
+            summary: "no device will install or run this build"
+        )
+        step.details = blockers.map(describe)
+        step.findings = blockers
+        return step
     }
 
     /// How far `url` gets with one claim; `nil` when iOS ignores the entry for this build.

@@ -86,80 +86,78 @@ struct ConformanceMatrixTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var scenarios = 0
         var agreements = 0
-        for mode in Conformance.ModeCase.all {
-            for shape in Conformance.Shape.allCases {
-                let ipa = try ConformanceBuild.write(kind: kind, domains: shape.entries(mode: mode.mode), mdm: mode.mdm)
-                defer { try? FileManager.default.removeItem(atPath: ipa) }
-                for copy in Conformance.CopyState.allCases {
-                    let result = try await Self.run(
-                        ipa: ipa,
-                        shape: shape,
-                        copy: copy,
-                        direct: mode.direct,
-                        folder: folder
-                    )
-                    let model = result.links
-                    let sheet = model.linkSheet()
-                    let label = "\(kind) \(mode) \(shape) \(copy)"
-                    // Release policy (I9): only a development build is PROF007, and it never stops a link.
+        for (mode, shape) in Conformance.builds {
+            let ipa = try ConformanceBuild.write(kind: kind, mode: mode, shape: shape)
+            defer { try? FileManager.default.removeItem(atPath: ipa) }
+            for copy in Conformance.CopyState.allCases {
+                let result = try await Self.run(
+                    ipa: ipa,
+                    shape: shape,
+                    copy: copy,
+                    direct: mode.direct,
+                    folder: folder
+                )
+                let model = result.links
+                let sheet = model.linkSheet()
+                let label = "\(kind) \(mode) \(shape) \(copy)"
+                // Release policy (I9): only a development build is PROF007, and it never stops a link.
+                #expect(
+                    result.findings.contains { $0.rule == "PROF007" } == (kind == .development),
+                    "\(label): \(result.findings.map(\.rule))"
+                )
+                // links: every expectation is match --build's answer for its URL.
+                for link in sheet.links {
+                    let answer = model.matchAnswer(link.url).result.verdict
                     #expect(
-                        result.findings.contains { $0.rule == "PROF007" } == (kind == .development),
-                        "\(label): \(result.findings.map(\.rule))"
+                        (answer == .match) == (link.expected == .opens),
+                        "\(label): links says \(link.expected) for \(link.url), match --build \(answer)"
                     )
-                    // links: every expectation is match --build's answer for its URL.
-                    for link in sheet.links {
-                        let answer = model.matchAnswer(link.url).result.verdict
-                        #expect(
-                            (answer == .match) == (link.expected == .opens),
-                            "\(label): links says \(link.expected) for \(link.url), match --build \(answer)"
-                        )
-                        agreements += 1
-                    }
-                    for form in Conformance.URLForm.allCases {
-                        scenarios += 1
-                        let url = form.url(host: shape.urlHost)
-                        let want = Conformance.expected(kind: kind, mode: mode, shape: shape, copy: copy, form: form)
-                        let explanation = model.explain(url)
-                        let answer = model.matchAnswer(url)
-                        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(explanation))
-                        let jsonVerdict = (json as? [String: Any])?["verdict"] as? String
-                        let text = explanation.text(style: .plain)
-                        let why = "\(label) \(form) \(url): \(explanation.conclusion)"
-                        #expect(
-                            answer.result.verdict.rawValue == want,
-                            "\(why) — match --build \(answer.result.verdict)"
-                        )
-                        #expect(explanation.opensApp == (want == "match"), "\(why)")
-                        #expect(jsonVerdict == (want == "match" ? "opens" : "breaks"), "\(why)")
-                        #expect(text.contains(want == "match" ? "✓ opens" : "✗ breaks"), "\(why)\n\(text)")
-                        // The URL is shown as a device receives it (I35, I37, I38).
-                        #expect(!answer.result.url.contains("é") && !answer.result.url.contains("/../"), "\(why)")
-                        if want == "match" {
-                            // check: no error stands on the path of a link that opens.
-                            let blocking = result.findings.filter {
-                                $0.severity == .error && ($0.domain == nil || $0.domain == shape.decidingHost)
-                                    && !["PROF007", "DIST004"].contains($0.rule)
-                            }
-                            #expect(blocking.isEmpty, "\(why): \(blocking.map(\.rule))")
+                    agreements += 1
+                }
+                for form in Conformance.URLForm.allCases {
+                    scenarios += 1
+                    let url = form.url(host: shape.urlHost)
+                    let want = Conformance.expected(kind: kind, mode: mode, shape: shape, copy: copy, form: form)
+                    let explanation = model.explain(url)
+                    let answer = model.matchAnswer(url)
+                    let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(explanation))
+                    let jsonVerdict = (json as? [String: Any])?["verdict"] as? String
+                    let text = explanation.text(style: .plain)
+                    let why = "\(label) \(form) \(url): \(explanation.conclusion)"
+                    #expect(
+                        answer.result.verdict.rawValue == want,
+                        "\(why) — match --build \(answer.result.verdict)"
+                    )
+                    #expect(explanation.opensApp == (want == "match"), "\(why)")
+                    #expect(jsonVerdict == (want == "match" ? "opens" : "breaks"), "\(why)")
+                    #expect(text.contains(want == "match" ? "✓ opens" : "✗ breaks"), "\(why)\n\(text)")
+                    // The URL is shown as a device receives it (I35, I37, I38).
+                    #expect(!answer.result.url.contains("é") && !answer.result.url.contains("/../"), "\(why)")
+                    if want == "match" {
+                        // check: no error stands on the path of a link that opens.
+                        let blocking = result.findings.filter {
+                            $0.severity == .error && ($0.domain == nil || $0.domain == shape.decidingHost)
+                                && !["PROF007", "DIST004"].contains($0.rule)
                         }
-                        agreements += 5
+                        #expect(blocking.isEmpty, "\(why): \(blocking.map(\.rule))")
                     }
-                    // domains: an entry is usable exactly where the table says iOS uses it.
-                    for claim in model.claims {
-                        let usable = claim.ignored == nil
-                        let wantUsable: Bool
-                        switch mode.mode {
-                        case "developer"?: wantUsable = kind == .development
-                        case "managed"?: wantUsable = mode.mdm
-                        case "developer+managed"?: wantUsable = kind == .development && mode.mdm
-                        default: wantUsable = true
-                        }
-                        #expect(
-                            usable == wantUsable,
-                            "\(label): \(claim.domain.entry) ignored: \(claim.ignored ?? "-")"
-                        )
-                        agreements += 1
+                    agreements += 5
+                }
+                // domains: an entry is usable exactly where the table says iOS uses it.
+                for claim in model.claims {
+                    let usable = claim.ignored == nil
+                    let wantUsable: Bool
+                    switch mode.mode {
+                    case "developer"?: wantUsable = kind == .development
+                    case "managed"?: wantUsable = mode.mdm
+                    case "developer+managed"?: wantUsable = kind == .development && mode.mdm
+                    default: wantUsable = true
                     }
+                    #expect(
+                        usable == wantUsable,
+                        "\(label): \(claim.domain.entry) ignored: \(claim.ignored ?? "-")"
+                    )
+                    agreements += 1
                 }
             }
         }

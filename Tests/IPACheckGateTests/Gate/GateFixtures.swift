@@ -182,12 +182,7 @@ struct GeneratedBundle {
             "CFBundlePackageType": "APPL",
             "DTPlatformName": "iphoneos",
         ])
-        var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = EntitlementsFixture.xml(entitlements)
-        signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
-        )
-        signing.infoPlist = info
+        let signing = EntitlementsFixture.signing(entitlements, info: info)
         var result = [("\(root)/Info.plist", info), ("\(root)/\(executable)", MachOBuilder.slice(signing: signing))]
         if let profile { result.append(("\(root)/embedded.mobileprovision", profile)) }
         return result

@@ -67,12 +67,7 @@ struct PlatformFactTests {
             : EntitlementsFixture.xml(
                 keys.sorted { $0.key < $1.key }.map { ($0.key, PlistValue.string($0.value)) } + values
             )
-        var signing = MachOBuilder.Signing()
-        signing.xmlEntitlements = EntitlementsFixture.xml(bundle.entitlements)
-        signing.derEntitlements = SuperBlobBuilder.derEntitlementsApplication(
-            bundle.entitlements.map { ($0.key, EntitlementsFixture.der($0.value)) }
-        )
-        signing.infoPlist = info
+        let signing = EntitlementsFixture.signing(bundle.entitlements, info: info)
         var binary = MachOBuilder.slice(signing: signing)
         if !strings.isEmpty { binary += [0] + strings.flatMap { Array($0.utf8) + [0] } }
         return [("\(root)/Info.plist", info), ("\(root)/\(executable)", binary)]
