@@ -53,6 +53,49 @@ struct TriageCLITests {
         #expect(!(json["conclusion"] as? String ?? "").contains("✓"))
     }
 
+    /// The tap cause follows Apple's page, where the cause once said WKWebView links never open an app.
+    ///
+    /// Apple, "Allowing apps and websites to link to your content": users open the app "when they click links to
+    /// your website within their browser app and WKWebView".
+    @Test func theTapCauseSaysWhatApplesPageSays() throws {
+        let arguments = [
+            "explain", "https://acme.example/products/42", try Self.minimalEntitlements(), "--format", "json",
+        ]
+        let json = try CLI.run(arguments + SampleFiles.offline).jsonObject()
+        let causes = (Self.step(json, "causes")?["causes"] as? [[String: Any]]) ?? []
+        let detail = try #require(causes.first { $0["cause"] as? String == "notATap" }?["detail"] as? String)
+        #expect(detail.contains("a person's tap on a link in Safari or a WKWebView opens the app"), "\(detail)")
+        #expect(!detail.contains("never open"), "\(detail)")
+        // What a tap in SFSafariViewController does, Apple does not say: named as unknown, not as a fact.
+        #expect(detail.contains("U11"), "\(detail)")
+    }
+
+    /// An internationalised host is judged in its ASCII form, as browsers send it (UTS #46).
+    ///
+    /// The claim is found, the URL shown is the form judged, the forum report is named as a report, and match asks nothing of --no-cdn.
+    @Test func anInternationalisedHostIsJudgedAsABrowserSendsIt() throws {
+        let folder = try OneTruthCLITests.temporaryFolder()
+        let target = try OneTruthCLITests.entitlements(["applinks:xn--caf-dma.test"], in: folder)
+        let dir = try OneTruthCLITests.aasaDir(
+            ["xn--caf-dma.test": OneTruthCLITests.aasa(appIDs: [OneTruthCLITests.appID])],
+            in: folder
+        )
+        let offline = ["--offline", "--aasa-dir", dir]
+        let json = try CLI.run(
+            ["explain", "https://café.test/products/1", target, "--format", "json"] + offline
+        ).jsonObject()
+        #expect(json["url"] as? String == "https://xn--caf-dma.test/products/1")
+        #expect(Self.step(json, "claim")?["status"] as? String == "pass", "\(json)")
+        #expect(Self.causes(json).contains("internationalizedDomain"))
+        let match = try CLI.run(
+            ["match", "https://café.test/products/1", "--app-id", OneTruthCLITests.appID, "--format", "json"] + offline
+        )
+        let results = (try match.jsonObject()["results"] as? [[String: Any]]) ?? []
+        #expect(results.first?["url"] as? String == "https://xn--caf-dma.test/products/1", "\(match.stdout)")
+        #expect(results.first?["verdict"] as? String == "match", "\(match.stdout)")
+        #expect(!match.stderr.contains("--no-cdn"), "\(match.stderr)")
+    }
+
     @Test func aDeveloperModeEntryNamesTheDeviceSetting() throws {
         let folder = try OneTruthCLITests.temporaryFolder()
         let target = try OneTruthCLITests.entitlements(["applinks:dev.example?mode=developer"], in: folder)
