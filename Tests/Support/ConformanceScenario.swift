@@ -88,12 +88,17 @@ package enum Conformance {
         case originChanged
         /// Live: the origin lists the app, the CDN has no copy (404 with a failure reason).
         case cdnMissing
+        /// Live: the origin answers 404; the CDN still holds an older copy listing the app (I23: it refetches
+        /// within a day and then records the failure).
+        case originMissing
+        /// Live: no host answers, neither the origin nor Apple's CDN (this machine has no network).
+        case noNetwork
 
         package var isOffline: Bool { rawValue.hasPrefix("offline") }
         /// Whether the origin's file lists the app.
         package var originLists: Bool { [.offlineListed, .bothListed, .staleCDN, .cdnMissing].contains(self) }
         /// Whether Apple's CDN copy lists the app (offline: the file stands in for it).
-        package var cdnLists: Bool { [.offlineListed, .bothListed, .originChanged].contains(self) }
+        package var cdnLists: Bool { [.offlineListed, .bothListed, .originChanged, .originMissing].contains(self) }
     }
 
     /// How the URL is written (I34–I39); each path is judged by the same rules.

@@ -4,6 +4,7 @@ import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
+import IPACheckSites
 import IPACheckTestSupport
 import Testing
 
@@ -19,8 +20,11 @@ struct ConformanceMatrixTests {
     /// the CDN, with the failure reason Apple's CDN sends).
     struct Files: HTTPFetching {
         let bodies: [String: [UInt8]]
+        /// No host answers at all: every request fails as on a machine without a network.
+        var unreachable = false
 
         func fetch(_ request: FetchRequest) async -> FetchOutcome {
+            if unreachable { return .failure(FetchFailure(.networkUnreachable, "network is unreachable")) }
             let url = request.url.absoluteString
             guard let body = bodies[url] else {
                 let headers =
@@ -64,7 +68,9 @@ struct ConformanceMatrixTests {
         }
         var bodies: [String: [UInt8]] = [:]
         let host = shape.decidingHost
-        bodies["https://\(host)/.well-known/apple-app-site-association"] = copy.originLists ? listed : unlisted
+        if copy != .originMissing {
+            bodies["https://\(host)/.well-known/apple-app-site-association"] = copy.originLists ? listed : unlisted
+        }
         if copy != .cdnMissing {
             bodies["https://app-site-association.cdn-apple.com/a/v1/\(host)"] = copy.cdnLists ? listed : unlisted
         }
@@ -76,7 +82,11 @@ struct ConformanceMatrixTests {
         }
         return try await ReleaseGate.check(
             path: ipa,
-            options: GateOptions(fetch: FetchOptions(), fetcher: Files(bodies: bodies), mdmDirectDownloads: direct)
+            options: GateOptions(
+                fetch: FetchOptions(),
+                fetcher: Files(bodies: bodies, unreachable: copy == .noNetwork),
+                mdmDirectDownloads: direct
+            )
         )
     }
 
@@ -90,13 +100,17 @@ struct ConformanceMatrixTests {
             let ipa = try ConformanceBuild.write(kind: kind, mode: mode, shape: shape)
             defer { try? FileManager.default.removeItem(atPath: ipa) }
             for copy in Conformance.CopyState.allCases {
-                let result = try await Self.run(
-                    ipa: ipa,
-                    shape: shape,
-                    copy: copy,
-                    direct: mode.direct,
-                    folder: folder
-                )
+                let result: GateResult
+                do {
+                    result = try await Self.run(ipa: ipa, shape: shape, copy: copy, direct: mode.direct, folder: folder)
+                } catch is NetworkUnavailable {
+                    // Nothing answered: no command decides (explain, match and links exit 2, check says "not
+                    // checked"); never a verdict, neither opens nor breaks (docs/output-formats.md).
+                    #expect(copy == .noNetwork, "\(kind) \(mode) \(shape) \(copy)")
+                    scenarios += Conformance.URLForm.allCases.count
+                    agreements += 1
+                    continue
+                }
                 let model = result.links
                 let sheet = model.linkSheet()
                 let label = "\(kind) \(mode) \(shape) \(copy)"
