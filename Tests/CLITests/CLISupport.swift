@@ -117,3 +117,22 @@ enum SmallIPA {
         return try zip.write(named: "Small.ipa")
     }
 }
+
+/// Loopback servers on port 443, where `--resolve HOST:443:ADDRESS` sends the fetcher.
+enum Loopback {
+    /// Whether this process may listen on `address`, port 443 (root, as CI runs) and nothing else does.
+    static func canServe443(on address: String) -> Bool {
+        let probe = try? Python.run(
+            script: """
+                import socket, sys
+                s = socket.socket()
+                try:
+                    s.bind((sys.argv[1], 443)); print("free")
+                except OSError:
+                    print("taken")
+                """,
+            arguments: [address]
+        )
+        return probe?.output.trimmingCharacters(in: .whitespacesAndNewlines) == "free"
+    }
+}

@@ -324,18 +324,7 @@ struct OneTruthCLITests {
     /// The loopback address the origin and the fake CDN listen on, port 443 (needs root, as CI runs).
     static let address = "127.0.0.23"
 
-    static let canServe443: Bool =
-        (try? Python.run(
-            script: """
-                import socket
-                s = socket.socket()
-                try:
-                    s.bind(("127.0.0.23", 443)); print("free")
-                except OSError:
-                    print("taken")
-                """,
-            arguments: []
-        ))?.output.trimmingCharacters(in: .whitespacesAndNewlines) == "free"
+    static let canServe443 = Loopback.canServe443(on: address)
 
     /// What the fake CDN holds for a host.
     enum CDNCopy {
