@@ -117,6 +117,20 @@ package struct Report: Hashable, Sendable, Codable {
         inputs[inputIndex(path)].errorKind = .notChecked
     }
 
+    /// Records that an input was checked only in part (no network at all: what needed the hosts' files was not
+    /// checked): its findings and what did run stay in every format, and the report's verdict becomes `error`, so
+    /// a failure in one part never hides another part's findings.
+    ///
+    /// - Parameters:
+    ///   - path: The input as the user named it (already added with its findings).
+    ///   - reason: What could not be checked, and why, in a few words.
+    package mutating func add(incomplete path: String, reason: String) {
+        let index = inputIndex(path)
+        inputs[index].error = reason
+        inputs[index].errorKind = .incomplete
+        recompute()
+    }
+
     /// The process exit status the contract asks for: 2 when an input could not be read, 1 when the gate fails,
     /// 0 when it passes.
     package var exitCode: Int32 {
@@ -135,7 +149,9 @@ package struct Report: Hashable, Sendable, Codable {
     /// What happened to a rule for one input: it failed (an unsuppressed finding), passed, or was not carried out
     /// (with the reason).
     package func outcome(of rule: String, for input: Input) -> RuleOutcome {
-        if input.error != nil { return .notRun(reason: "the input \(input.errorPhrase)") }
+        if input.error != nil, input.errorKind != .incomplete {
+            return .notRun(reason: "the input \(input.errorPhrase)")
+        }
         let own = findings.filter { $0.input == input.path && $0.rule == rule }
         if own.contains(where: { $0.suppression == nil }) { return .failed }
         switch input.coverage.status(of: rule) {
@@ -161,7 +177,7 @@ package struct Report: Hashable, Sendable, Codable {
     }
 
     private func computeNotChecked(_ input: Input) -> [NotChecked] {
-        guard input.error == nil else { return [] }
+        guard input.error == nil || input.errorKind == .incomplete else { return [] }
         var order: [String] = []
         var groups: [String: [String]] = [:]
         for rule in rules {
@@ -274,6 +290,8 @@ extension Report {
         case unreadable
         /// The input was read, but nothing could be checked (no network at all).
         case notChecked
+        /// The input was read and checked, except what needed the network (no network at all): its findings stand.
+        case incomplete
     }
 
     /// One input with its own counts and verdict.
@@ -293,9 +311,14 @@ extension Report {
         /// The catalogue's rules that were not carried out for it, grouped by reason.
         package fileprivate(set) var notChecked: [NotChecked]
 
-        /// What a format says of an input with an ``error``: `could not be read` or `was not checked`.
+        /// What a format says of an input with an ``error``: `could not be read`, `was not checked` or `was
+        /// checked only in part`.
         package var errorPhrase: String {
-            errorKind == .notChecked ? "was not checked" : "could not be read"
+            switch errorKind {
+            case .notChecked?: "was not checked"
+            case .incomplete?: "was checked only in part"
+            default: "could not be read"
+            }
         }
 
         init(path: String) {

@@ -51,6 +51,17 @@ package struct RuleCoverage: Hashable, Sendable {
         skip(rules.map(\.id), because: reason)
     }
 
+    /// Records that these rules were not carried out after all, though recorded as run.
+    ///
+    /// A failure elsewhere (no network) took away what they judge, so they must not be shown as passed. A rule
+    /// already skipped keeps its first reason.
+    package mutating func withdraw(_ rules: [Rule], because reason: String) {
+        for rule in rules {
+            ran.remove(rule.id)
+            if skipped[rule.id] == nil { skipped[rule.id] = reason }
+        }
+    }
+
     /// Treats every rule not mentioned so far as carried out.
     package mutating func assumeTheRestRan() {
         everyOtherRuleRan = true

@@ -15,6 +15,11 @@ package struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConver
             + "machine (\(example)); check its network, DNS and proxy, or run with --offline --aasa-dir DIR"
     }
 
+    /// Why the checks of the hosts' files did not run, for a report's "not checked" list.
+    package var notCheckedReason: String {
+        "no network (none of the \(hosts) host\(hosts == 1 ? "" : "s") nor Apple's CDN could be reached)"
+    }
+
     /// The verdict on a run's fetches: `nil` when anything was reached (or the CDN was never asked, so a site's
     /// failure cannot be told from the machine's).
     package static func diagnose(_ results: [AASASiteResult]) -> NetworkUnavailable? {

@@ -213,6 +213,62 @@ struct HonestGateCLITests {
         #expect(!rules.contains("SERVE007"), "\(rules)")
     }
 
+    /// A failure in one part never hides another part's findings: with no network, every finding the offline
+    /// report has that needs no file (the build's, the entitlements', the profile's) is in the report, in every
+    /// format; what needed the hosts' files is listed as not checked because of the network, never as passed.
+    @Test(.enabled(if: loopback443IsClosed, "needs nothing listening on 127.0.0.1:443"))
+    func noNetworkKeepsEveryFindingThatNeedsNone() throws {
+        let closed = "127.0.0.1"
+        let port = try Self.unusedPort()
+        var network = ["--timeout", "5", "--cdn-url", "https://\(closed):\(port)/a/v1/"]
+        for host in [
+            "acme.example", "links.acme.example", "shop.acme.example", "www.acme.example", "acme.page.link",
+            "mdm.acme.example", "beta.acme.example",
+        ] {
+            network += ["--resolve", "\(host):443:\(closed)"]
+        }
+        func findings(_ result: CLIResult) throws -> Set<String> {
+            let list = (try result.jsonObject()["findings"] as? [[String: Any]]) ?? []
+            return Set(list.map { "\($0["rule"] as? String ?? "") \($0["domain"] as? String ?? "")" })
+        }
+        let offline = try findings(CLI.run(["check", SampleFiles.acme, "--format", "json"] + SampleFiles.offline))
+        // What the files decide (LINK002 for links.acme.example, the missing offline file of acme.page.link).
+        let local = offline.filter { !$0.hasPrefix("LINK002") && !$0.hasPrefix("SERVE060") }
+        #expect(local.count == offline.count - 2, "\(offline)")
+
+        let json = try CLI.run(["check", SampleFiles.acme, "--format", "json"] + network)
+        #expect(json.status == 2)
+        #expect(try findings(json) == local)
+        let input = try #require((try json.jsonObject()["inputs"] as? [[String: Any]])?.first)
+        #expect(input["verdict"] as? String == "error")
+        let notChecked = (input["notChecked"] as? [[String: Any]]) ?? []
+        let networkReason = try #require(notChecked.first { ($0["reason"] as? String ?? "").hasPrefix("no network") })
+        let skipped = (networkReason["rules"] as? [String]) ?? []
+        for rule in ["LINK001", "LINK002", "SERVE001", "CDN001", "AASA101"] {
+            #expect(skipped.contains(rule), "\(rule) needs the files: \(skipped)")
+        }
+        let ruleIDs = Set(local.map { String($0.prefix { $0 != " " }) })
+        for format in ["text", "sarif", "junit", "github"] {
+            let result = try CLI.run(["check", SampleFiles.acme, "--format", format] + network)
+            #expect(result.status == 2, "\(format)")
+            for rule in ruleIDs {
+                #expect(result.stdout.contains(rule), "\(format) lost \(rule):\n\(result.stdout)")
+            }
+            if format == "sarif" {
+                let runs = (try result.jsonObject()["runs"] as? [[String: Any]]) ?? []
+                let results = (runs.first?["results"] as? [[String: Any]]) ?? []
+                #expect(!results.contains { $0["ruleId"] as? String == "SERVE007" }, "SARIF blames a domain")
+            } else if format != "junit" {
+                #expect(!result.stdout.contains("SERVE007"), "\(format) blames a domain for the network")
+            }
+        }
+        let junit = try CLI.run(["check", SampleFiles.acme, "--format", "junit"] + network).stdout
+        #expect(junit.contains("type=\"incomplete\""), "\(junit)")
+        // Not run is not passed: LINK002's case is skipped with the network as the reason.
+        let link002Skipped = #"<testcase name="LINK002[^>]*>\s*<skipped message="not checked: no network"#
+        #expect(junit.range(of: link002Skipped, options: .regularExpression) != nil, "\(junit)")
+    }
+
     /// A port on 127.0.0.1 that nothing listens on (bound by the system once, then closed).
     static func unusedPort() throws -> Int {
         let script = "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"

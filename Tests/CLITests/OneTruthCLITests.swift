@@ -452,7 +452,7 @@ struct OneTruthCLITests {
             #expect(!result.stdout.isEmpty, "\(format) must still be a whole report")
             // The build was read; only the network failed: no format says it could not be read.
             #expect(!result.stdout.contains("could not be read"), "\(format): \(result.stdout)")
-            #expect(!result.stdout.contains("cannot be read"), "\(format): \(result.stdout)")
+            #expect(!result.stdout.contains("cannot be read: "), "\(format): \(result.stdout)")
             #expect(result.stdout.contains("not checked"), "\(format): \(result.stdout)")
         }
     }

@@ -60,7 +60,7 @@ import Testing
             request.header("Host") == "cdn.test" ? .ok(Self.reserializedAASA) : .ok(goodAASA)
         }
         let result = try #require(results.first)
-        #expect(result.report.findings.map(\.rule) == ["CDN003"])
+        #expect(result.report.findings.map(\.rule).filter { $0 != "SERVE040" } == ["CDN003"])
         #expect(result.report.cdnDifferences == [])
         #expect(result.originBody == Array(goodAASA.utf8))
         #expect(result.cdnBody == Array(Self.reserializedAASA.utf8))
@@ -154,7 +154,8 @@ import Testing
         }
         let report = try #require(results.first).report
         #expect(report.cdn == nil)
-        #expect(report.findings.map(\.rule) == ["CDN005"])
+        // SERVE040 (slow) depends on the machine's load, not on what is proved here.
+        #expect(report.findings.map(\.rule).filter { $0 != "SERVE040" } == ["CDN005"])
         #expect(!requests.contains { $0.header("Host") == "cdn.test" })
         #expect(report.origin?.userAgent == AASASiteFetcher.deviceUserAgent)
     }
@@ -174,7 +175,7 @@ import Testing
         #expect(results[2].originBody != nil, "\(results[2].report.findings)")
         // The silent host times out on its own; the hosts around it are read. (No wall-clock assertion: timings
         // never decide a test here, since CI machines are shared.)
-        #expect(results[1].report.findings.map(\.rule) == ["SERVE006"])
+        #expect(results[1].report.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE006"])
     }
 
     @Test func offlineModeReadsTheFolderAndTouchesNoNetwork() async throws {
@@ -189,6 +190,6 @@ import Testing
         #expect(results[0].originBody == Array(goodAASA.utf8))
         #expect(results[0].report.findings.isEmpty)
         #expect(results[0].report.cdn == nil)
-        #expect(results[1].report.findings.map(\.rule) == ["SERVE060"])
+        #expect(results[1].report.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE060"])
     }
 }

@@ -32,7 +32,10 @@ import Testing
         }
         await server.shutdown()
         for result in results {
-            #expect(result.report.findings.map(\.rule) == ["SERVE006"], "\(result.report.findings)")
+            #expect(
+                result.report.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE006"],
+                "\(result.report.findings)"
+            )
         }
         // No connection was ever answered, so ten open together means the ten timeouts ran at the same time.
         #expect(server.peakOpen == 10)

@@ -35,9 +35,10 @@ import Testing
         // A timeout far above any load: the test proves answers, not speed.
         let byHost = try await NginxSiteCheck.run(Self.sites, timeout: .seconds(120)).byHost
 
+        // SERVE040 (slow) is left out of the lists: it depends on the machine's load, not on the answers.
         // Both Apple agents get the same 403: one finding naming both, standing for the status finding too.
         let waf = try #require(byHost["waf.test"])
-        #expect(waf.findings.map(\.rule) == ["SERVE030"], "\(waf.findings)")
+        #expect(waf.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE030"], "\(waf.findings)")
         let blocked = try #require(waf.findings.first)
         #expect(blocked.severity == .error)
         #expect(blocked.message.contains("'\(AASASiteFetcher.cdnUserAgent)'"), "\(blocked.message)")
@@ -49,17 +50,17 @@ import Testing
 
         // Only AASA-Bot is forbidden: one finding, naming it alone.
         let bot = try #require(byHost["botonly.test"])
-        #expect(bot.findings.map(\.rule) == ["SERVE030"], "\(bot.findings)")
+        #expect(bot.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE030"], "\(bot.findings)")
         #expect(bot.findings.first?.message.contains("'\(AASASiteFetcher.cdnUserAgent)'") == true)
         #expect(bot.findings.first?.message.contains(AASASiteFetcher.deviceUserAgent) == false)
 
         // Forbidden to everyone: one status finding, no user-agent finding.
         let closed = try #require(byHost["closed.test"])
-        #expect(closed.findings.map(\.rule) == ["SERVE004"], "\(closed.findings)")
+        #expect(closed.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE004"], "\(closed.findings)")
 
         // Apple's agents and browsers allowed, any other refused: SERVE032, a warning.
         let allowlist = try #require(byHost["allowlist.test"])
-        #expect(allowlist.findings.map(\.rule) == ["SERVE032"], "\(allowlist.findings)")
+        #expect(allowlist.findings.map(\.rule).filter { $0 != "SERVE040" } == ["SERVE032"], "\(allowlist.findings)")
         #expect(allowlist.origin?.status == 200)
         #expect(allowlist.userAgents.map(\.status) == [200, 403, 200])
     }

@@ -21,49 +21,53 @@ package enum CheckRun {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
         let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
-        let outcomes: [ReleaseGate.Outcome]
-        do {
-            outcomes = try await network.withFetcher { options, fetcher in
-                let gate = GateOptions(
-                    fetch: options,
-                    fetcher: fetcher,
-                    configuration: configuration,
-                    distribution: project.distribution,
-                    archiveLimits: archive.limits,
-                    appID: appID,
-                    mdmDirectDownloads: project.mdmDirectDownloads
-                )
-                return try await ReleaseGate.run(paths: paths, options: gate) { progress.show($0) }
-            }
-        } catch let error as NetworkUnavailable {
-            // Nothing could be checked: one line names the network, and the report in the format asked says the
-            // run did not complete (verdict error), so a CI job reading it never mistakes silence for a pass.
-            progress.finish()
-            Console.diagnose("ipacheck: error: \(error)")
-            var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
-            for path in paths { report.add(notChecked: path, reason: "\(error)") }
-            try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: true)
-            return
+        let outcomes = try await network.withFetcher { options, fetcher in
+            let gate = GateOptions(
+                fetch: options,
+                fetcher: fetcher,
+                configuration: configuration,
+                distribution: project.distribution,
+                archiveLimits: archive.limits,
+                appID: appID,
+                mdmDirectDownloads: project.mdmDirectDownloads
+            )
+            return await ReleaseGate.run(paths: paths, options: gate) { progress.show($0) }
         }
         progress.finish()
         if appID == nil, let missing = outcomes.compactMap(\.missingAppID).first {
             throw UsageError("\(missing) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
         }
 
+        // No network at all: one line names it, and the report in the format asked keeps every finding that
+        // needed none, lists what did as not checked, and says the run did not complete (verdict error, exit 2).
+        let unavailable = outcomes.lazy.compactMap(\.networkUnavailable).first
+        if let unavailable { Console.diagnose("ipacheck: error: \(unavailable)") }
         var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
         for (path, outcome) in zip(paths, outcomes) {
             switch outcome {
             case .checked(let gate):
                 report.add(input: path, findings: gate.findings, suppressed: gate.suppressed, coverage: gate.coverage)
+                if let missing = gate.networkUnavailable {
+                    report.add(
+                        incomplete: path,
+                        reason: missing.notCheckedReason + ": the hosts' files were not checked"
+                    )
+                }
             case .unreadable(let error):
                 report.add(unreadable: path, reason: error.message)
             }
         }
-        try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true)
+        try ReportOutput.finish(report, format: format, to: output, alwaysPrint: true, diagnosed: unavailable != nil)
     }
 }
 
 extension ReleaseGate.Outcome {
+    /// Set when the build was checked with no network at all.
+    fileprivate var networkUnavailable: NetworkUnavailable? {
+        guard case .checked(let result) = self else { return nil }
+        return result.networkUnavailable
+    }
+
     /// The entitlements file that could not be checked for want of `--app-id`: a usage error, not a bad input.
     fileprivate var missingAppID: String? {
         guard case .unreadable(let error) = self, error.code == "no-app-id" else { return nil }

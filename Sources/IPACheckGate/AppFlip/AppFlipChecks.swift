@@ -192,6 +192,9 @@ package enum AppFlipChecks {
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// The rules that ask the hosts' files about the App Flip link: with no network they cannot run.
+    static let needFetchedFiles: [Rule] = [rules.aasaNoMatch, rules.cdnCopyUnavailable]
+
     /// Records which App Flip rules a gate run carried out, and why the others were not.
     static func recordCoverage(
         config: AppFlipConfig?,

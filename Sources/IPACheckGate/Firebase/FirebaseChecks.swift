@@ -203,6 +203,9 @@ package enum FirebaseChecks {
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// The rules that ask the hosts' files about email and continue links: with no network they cannot run.
+    static let needFetchedFiles: [Rule] = [rules.emailLinkAASA, rules.continueURLAASA]
+
     /// Records which Firebase rules a gate run carried out, and why the others were not.
     static func recordCoverage(
         _ bundles: [FirebaseBundleFacts],

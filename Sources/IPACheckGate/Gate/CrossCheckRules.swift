@@ -127,4 +127,11 @@ package enum CrossCheckRules {
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// The rules that judge what a host's file says of the build: with no network none of them can run (the
+    /// others need only the build and the config).
+    static let needFetchedFiles: [Rule] = [
+        rules.appIDNotListed, rules.appIDWrongPrefix, rules.noReachablePaths, rules.cdnDiffersForApp,
+        rules.noUsableAASA, rules.cdnLacksApp, rules.appClipsWithoutClip,
+    ]
+
 }

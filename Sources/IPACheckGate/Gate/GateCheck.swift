@@ -1,6 +1,7 @@
 import IPACheckBundle
 import IPACheckReport
 import IPACheckSigning
+import IPACheckSites
 
 /// What every check of the gate sees for one input: the build as read, the AASA files of its hosts, the options,
 /// and the distribution it is judged for.
@@ -13,6 +14,8 @@ struct GateInput: Sendable {
     let options: GateOptions
     /// The distribution the build is judged for (`nil`: nothing says).
     let distribution: Distribution?
+    /// Set when nothing at all could be reached: the checks of the hosts' files do not run, the others do.
+    var networkUnavailable: NetworkUnavailable? = nil
 
     /// Facts the checks share: every bundle's signature and profile, the main app first.
     var facts: [BundleFacts] { build.facts }
@@ -30,6 +33,18 @@ struct CheckOutcome: Sendable {
         var outcome = CheckOutcome()
         outcome.coverage.skip(rules, because: reason)
         return outcome
+    }
+
+    /// Takes back `rules`, which judge the hosts' files, when none could be fetched: their findings go, and they
+    /// are listed as not run because of the network, before any reason the check gave for a file it did not read.
+    mutating func withdraw(_ rules: [Rule], becauseOf unavailable: NetworkUnavailable?) {
+        guard let unavailable else { return }
+        findings.removeAll { finding in rules.contains { $0.id == finding.rule } }
+        var taken = RuleCoverage()
+        taken.skip(rules, because: unavailable.notCheckedReason)
+        taken.merge(coverage)
+        taken.withdraw(rules, because: unavailable.notCheckedReason)
+        coverage = taken
     }
 }
 

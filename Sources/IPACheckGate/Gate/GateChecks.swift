@@ -144,7 +144,7 @@ package enum GateChecks {
                 signing: main.signingKind ?? .distribution,
                 infoPlist: main.bundle.infoPlist,
                 executable: input.build.mainExecutableStrings,
-                matcher: input.documents.linkMatcher,
+                matcher: input.networkUnavailable == nil ? input.documents.linkMatcher : nil,
                 bundle: main.bundle.path
             )
         }
@@ -154,6 +154,9 @@ package enum GateChecks {
             cdnAsked: input.documents.reports.contains { $0.cdn != nil },
             into: &outcome.coverage
         )
+        if configuration.appFlip != nil {
+            outcome.withdraw(AppFlipChecks.needFetchedFiles, becauseOf: input.networkUnavailable)
+        }
         return outcome
     }
 
@@ -181,8 +184,9 @@ package enum GateChecks {
         }
         let settings = input.options.configuration.firebase
         var outcome = CheckOutcome()
+        let matcher = input.networkUnavailable == nil ? input.documents.linkMatcher : nil
         for bundle in input.build.firebase {
-            outcome.findings += FirebaseChecks.check(bundle, settings: settings, matcher: input.documents.linkMatcher)
+            outcome.findings += FirebaseChecks.check(bundle, settings: settings, matcher: matcher)
         }
         FirebaseChecks.recordCoverage(
             input.build.firebase,
@@ -190,6 +194,7 @@ package enum GateChecks {
             cdnAsked: input.documents.reports.contains { $0.cdn != nil },
             into: &outcome.coverage
         )
+        outcome.withdraw(FirebaseChecks.needFetchedFiles, becauseOf: input.networkUnavailable)
         return outcome
     }
 
@@ -205,6 +210,9 @@ package enum GateChecks {
                 rules,
                 because: "no bundle claims an associated domain whose AASA iOS reads"
             )
+        }
+        if let unavailable = input.networkUnavailable {
+            return .notApplicable(rules, because: unavailable.notCheckedReason)
         }
         var outcome = CheckOutcome(findings: input.documents.findings)
         CrossChecks.nameUnservedClaims(CrossChecks.unserved(input), in: &outcome.findings)
@@ -222,6 +230,8 @@ package enum GateChecks {
     static let links = GateCheck("associated domains against their files", rules: CrossCheckRules.rules.all) {
         input,
         rules in
-        CrossChecks.outcome(input)
+        var outcome = CrossChecks.outcome(input)
+        outcome.withdraw(CrossCheckRules.needFetchedFiles, becauseOf: input.networkUnavailable)
+        return outcome
     }
 }

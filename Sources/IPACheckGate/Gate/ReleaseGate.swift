@@ -69,6 +69,8 @@ package struct GateResult: Sendable {
     package let distribution: Distribution?
     /// What iOS will do with the build's links: what `explain` traces a URL through.
     package let links: LinkModel
+    /// Set when nothing at all could be reached: the hosts' files were not checked, everything else was.
+    package var networkUnavailable: NetworkUnavailable? = nil
 }
 
 /// The release gate: every bundle's signed entitlements held against the AASA files that serve its domains, plus
@@ -97,12 +99,14 @@ package enum ReleaseGate {
     /// Checks the ipas at `paths`, in order.
     ///
     /// - Parameter progress: Told before each build is read and before the hosts are asked.
-    /// - Throws: ``NetworkUnavailable`` when nothing at all could be reached, so no domain is blamed for it.
+    /// When nothing at all could be reached, no domain is blamed for it: each result carries
+    /// ``GateResult/networkUnavailable``, the checks of the hosts' files are listed as not run, and every other
+    /// finding stands (a failure in one part never hides another part's findings).
     package static func run(
         paths: [String],
         options: GateOptions,
         progress: (Progress) -> Void = { _ in }
-    ) async throws(NetworkUnavailable) -> [Outcome] {
+    ) async -> [Outcome] {
         var builds: [Result<InspectedBuild, InputError>] = []
         for (index, path) in paths.enumerated() {
             progress(.reading(path: path, index: index + 1, total: paths.count))
@@ -117,10 +121,18 @@ package enum ReleaseGate {
         let targets = builds.flatMap { (try? $0.get())?.targets ?? [] }
         if !targets.isEmpty { progress(.fetching(hosts: Set(targets.map(\.fetchHost)).count)) }
         let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
-        if !options.fetch.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
+        let unavailable = options.fetch.isOffline ? nil : NetworkUnavailable.diagnose(results)
         return builds.map { build in
             switch build {
-            case .success(let inspected): .checked(judge(inspected, sites: results, options: options))
+            case .success(let inspected):
+                .checked(
+                    judge(
+                        inspected,
+                        sites: unavailable == nil ? results : [],
+                        options: options,
+                        unavailable: unavailable
+                    )
+                )
             case .failure(let error): .unreadable(error)
             }
         }
@@ -130,8 +142,10 @@ package enum ReleaseGate {
     ///
     /// - Throws: ``InputError`` when the ipa cannot be read, ``NetworkUnavailable`` when nothing could be reached.
     package static func check(path: String, options: GateOptions) async throws -> GateResult {
-        switch try await run(paths: [path], options: options).first {
-        case .checked(let result)?: return result
+        switch await run(paths: [path], options: options).first {
+        case .checked(let result)?:
+            if let unavailable = result.networkUnavailable { throw unavailable }
+            return result
         case .unreadable(let error)?: throw error
         case nil: throw InputError("unreadable", file: path, "was not checked")
         }
@@ -139,14 +153,20 @@ package enum ReleaseGate {
 
     // MARK: - Judging
 
-    static func judge(_ build: InspectedBuild, sites: [AASASiteResult], options: GateOptions) -> GateResult {
+    static func judge(
+        _ build: InspectedBuild,
+        sites: [AASASiteResult],
+        options: GateOptions,
+        unavailable: NetworkUnavailable? = nil
+    ) -> GateResult {
         let facts = build.facts
         let wanted = Set(build.targets.map { "\($0.fetchHost)?\($0.mode?.rawValue ?? "")" })
         let documents = SiteDocuments(
             sites.filter { wanted.contains("\($0.report.fetchHost)?\($0.report.mode?.rawValue ?? "")") }
         )
         let distribution = DistributionChecks.effective(asked: options.askedDistribution, facts: facts)
-        let input = GateInput(build: build, documents: documents, options: options, distribution: distribution)
+        var input = GateInput(build: build, documents: documents, options: options, distribution: distribution)
+        input.networkUnavailable = unavailable
         var findings: [Finding] = []
         var coverage = RuleCoverage()
         for check in GateChecks.all {
@@ -193,7 +213,8 @@ package enum ReleaseGate {
                 buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
                 now: options.now,
                 documents: documents
-            )
+            ),
+            networkUnavailable: unavailable
         )
     }
 }

@@ -45,8 +45,8 @@ package struct JUnitRenderer: ReportRendering {
                     xml +=
                         "      <failure" + Self.attributes([("message", message), ("type", type)]) + ">"
                         + Self.escapeText(body) + "</failure>\n"
-                case .error(let message):
-                    xml += "      <error" + Self.attributes([("message", message), ("type", "unreadable")]) + "/>\n"
+                case .error(let message, let type):
+                    xml += "      <error" + Self.attributes([("message", message), ("type", type)]) + "/>\n"
                 case .skipped(let message):
                     xml += "      <skipped" + Self.attributes([("message", message)]) + "/>\n"
                 case nil:
@@ -74,7 +74,8 @@ package struct JUnitRenderer: ReportRendering {
 
         enum Result {
             case failure(message: String, type: String, body: String)
-            case error(message: String)
+            /// `type` is the report's error kind: `unreadable`, `notChecked` or `incomplete`.
+            case error(message: String, type: String)
             case skipped(message: String)
 
             var kind: Kind {
@@ -100,7 +101,7 @@ package struct JUnitRenderer: ReportRendering {
 
     private func suite(for input: Report.Input, in report: Report) -> Suite {
         let name = UntrustedText.visibleOnOneLine(input.path)
-        if let error = input.error {
+        if let error = input.error, input.errorKind != .incomplete {
             return Suite(
                 name: name,
                 cases: [
@@ -109,7 +110,8 @@ package struct JUnitRenderer: ReportRendering {
                         className: name,
                         result: .error(
                             message: (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
-                                + UntrustedText.visibleOnOneLine(error)
+                                + UntrustedText.visibleOnOneLine(error),
+                            type: (input.errorKind ?? .unreadable).rawValue
                         )
                     )
                 ]
@@ -124,6 +126,12 @@ package struct JUnitRenderer: ReportRendering {
         }
         var cases = order.map { subject in
             testCase(for: subject, entries: groups[subject] ?? [], input: name, report: report)
+        }
+        if let error = input.error {
+            // Checked in part: the part that could not run is an error case of its own, beside the findings.
+            let message = "checked only in part: " + UntrustedText.visibleOnOneLine(error)
+            let result = TestCase.Result.error(message: message, type: Report.ErrorKind.incomplete.rawValue)
+            cases.insert(TestCase(name: "check \(name)", className: name, result: result), at: 0)
         }
         let fired = Set(order.map(\.rule))
         for rule in report.rules where !fired.contains(rule.id) {

@@ -45,7 +45,7 @@ package struct TextRenderer: ReportRendering {
     /// One input's block: its header line, its findings grouped by bundle and domain, what was not checked.
     package func inputLines(_ input: Report.Input, in report: Report) -> [String] {
         let path = style.bold(UntrustedText.visibleOnOneLine(input.path))
-        if let error = input.error {
+        if let error = input.error, input.errorKind != .incomplete {
             return [
                 path + "  " + verdictLabel(.error) + "  "
                     + (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
@@ -54,6 +54,9 @@ package struct TextRenderer: ReportRendering {
         }
         let label = report.kind == .listing ? "" : verdictLabel(input.verdict) + "  "
         var lines = [path + "  " + label + input.summary.description]
+        if let error = input.error {
+            lines[0] += "; checked in part: " + UntrustedText.visibleOnOneLine(error)
+        }
         let entries = report.findings.filter { $0.input == input.path }
         if entries.isEmpty {
             lines.append("  " + style.dim("no findings"))
@@ -96,11 +99,17 @@ package struct TextRenderer: ReportRendering {
     package func verdictLine(_ report: Report) -> String {
         if report.kind == .listing && report.verdict != .error { return "findings: " + report.summary.description }
         var text = verdictLabel(report.verdict) + "  "
-        for kind in [Report.ErrorKind.unreadable, .notChecked] {
+        for kind in [Report.ErrorKind.unreadable, .notChecked, .incomplete] {
             let count = report.inputs.filter { $0.verdict == .error && ($0.errorKind ?? .unreadable) == kind }.count
             guard count > 0 else { continue }
             let which = report.inputs.count == 1 ? "the input" : "\(count) of \(report.inputs.count) inputs"
-            text += "\(which) " + (kind == .notChecked ? "could not be checked" : "could not be read") + "; "
+            let what =
+                switch kind {
+                case .unreadable: "could not be read"
+                case .notChecked: "could not be checked"
+                case .incomplete: count == 1 ? "was checked only in part" : "were checked only in part"
+                }
+            text += "\(which) \(what); "
         }
         return text + report.summary.description + (report.kind == .gate ? " (gate: \(report.gate))" : "")
     }
