@@ -152,6 +152,41 @@ struct HonestGateCLITests {
         #expect(text.stdout.contains("Apple's CDN was not asked"))
     }
 
+    /// A build whose executable is missing: the rules that judge code and its signature had nothing to judge, so
+    /// JUnit skips them with the reason and SARIF does not list them as applied (they once passed: "DIST001 no
+    /// provisioning profile" and "SIG001 code is not signed" as passing cases beside "no profile").
+    @Test func rulesWithNothingToJudgeAreSkippedNotPassed() throws {
+        var zip = ZipBuilder()
+        zip.add(
+            "Payload/A.app/Info.plist",
+            PlistFixture.info(["CFBundleIdentifier": "com.example.a", "CFBundleExecutable": "A"])
+        )
+        try expectNothingJudged(try zip.write(named: "NoExecutable.ipa"))
+    }
+
+    /// The same on a real archive: fastlane's iOSAppOnly.ipa (MANIFEST), the app one folder down, no executable.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func rulesWithNothingToJudgeAreSkippedOnARealArchive() throws {
+        try expectNothingJudged(Corpus.url("ipa/fastlane_iOSAppOnly.ipa").path)
+    }
+
+    private func expectNothingJudged(_ ipa: String) throws {
+        let junit = try check(ipa, ["--format", "junit"])
+        #expect(junit.stdout.contains("ARC008"))
+        let skipped = try Self.skippedCases(junit.stdout)
+        for rule in ["DIST001", "SIG001", "SIG002", "SIG021", "PROF007"] {
+            #expect(
+                skipped[rule]?.contains("no bundle has an executable") == true,
+                "\(rule): \(skipped[rule] ?? "passed")"
+            )
+        }
+        let sarif = try check(ipa, ["--format", "sarif"])
+        let run = try #require((try sarif.jsonObject()["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let applied = try #require(driver["rules"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(!applied.contains("SIG001") && !applied.contains("DIST001"), "\(applied)")
+    }
+
     /// The `<skipped message>` of each skipped test case, by rule ID.
     static func skippedCases(_ xml: String) throws -> [String: String] {
         final class Collector: NSObject, XMLParserDelegate {

@@ -127,6 +127,9 @@ package enum DistributionChecks {
         return found.filter { device.contains($0.rule) }
     }
 
+    /// Why the rules that judge a bundle's code did not run: no bundle has an executable to read.
+    static let noExecutable = "no bundle has an executable that could be read (ARC008, ARC009)"
+
     /// Why the distribution-only rules do not run in a development gate.
     static let developmentAccepts =
         "--distribution development accepts development profiles, simulator, ad hoc and unsigned builds"
@@ -170,9 +173,15 @@ package enum DistributionChecks {
                 return mismatch(fact, kind: kind, distribution: .development)
             }
         }
+        let judged = facts.filter { $0.bundle.kind != .framework && $0.bundle.executable != nil }
+        guard !judged.isEmpty else {
+            // Nothing to judge is not a pass.
+            coverage.skip(raised, because: noExecutable)
+            return []
+        }
         coverage.ran(raised)
         var findings: [Finding] = []
-        for fact in facts where fact.bundle.kind != .framework && fact.bundle.executable != nil {
+        for fact in judged {
             let path = fact.bundle.path
             if isSimulatorBuild(fact) {
                 findings.append(

@@ -38,6 +38,12 @@ package enum GateChecks {
     ) { input, rules in
         guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
         let found = input.build.seals.flatMap(\.findings) + input.build.trustFindings
+        guard input.build.seals.contains(where: { $0.signature != nil }) else {
+            // No code was read, so no signature was verified: the findings say why (ARC008, ARC009).
+            var outcome = CheckOutcome(findings: found)
+            outcome.coverage.skip(rules, because: DistributionChecks.noExecutable)
+            return outcome
+        }
         var outcome = CheckOutcome()
         if input.distribution == .development {
             let unsigned = SignatureVerifier.rules.unsigned
@@ -102,7 +108,9 @@ package enum GateChecks {
             because: "the build's entitlements are signed, not a project file"
         )
         // Apple re-signs what it delivers through the App Store and TestFlight, adding the DER form.
-        if input.distribution == .appStore {
+        if !facts.contains(where: { $0.container != nil }) {
+            outcome.coverage.skip(SignedEntitlements.rules.all, because: DistributionChecks.noExecutable)
+        } else if input.distribution == .appStore {
             let noDER = SignedEntitlements.rules.noDER
             outcome.findings.removeAll { $0.rule == noDER.id }
             outcome.coverage.ran(SignedEntitlements.rules.all.filter { $0 != noDER })
