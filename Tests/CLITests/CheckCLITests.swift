@@ -16,6 +16,29 @@ struct CheckCLITests {
     }
 
     /// A broken App Flip config is an input error naming the file once, then the key and what is wrong.
+    /// Worst first over the whole report: every error line before any warning or note line, whatever bundle or
+    /// domain it is about (the Acme sample's trust notes came before its app's errors).
+    @Test func errorsComeBeforeNotesInTheText() throws {
+        let result = try CLI.run(["check", SampleFiles.acme] + SampleFiles.offline)
+        let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lastError = try #require(lines.lastIndex { $0.hasPrefix("error ") })
+        let firstNote = try #require(lines.firstIndex { $0.hasPrefix("note ") })
+        #expect(lastError < firstNote, "\(result.stdout)")
+    }
+
+    /// GitHub caps annotations per step: notes, which ask for no action, are annotated only when the gate fails
+    /// on them, and the summary says how many were left out.
+    @Test func githubAnnotatesNotesOnlyWhenTheyCanFail() throws {
+        let plain = try CLI.run(["check", SampleFiles.acme, "--format", "github"] + SampleFiles.offline)
+        #expect(!plain.stdout.contains("::notice"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("2 notes not annotated (--fail-on note annotates them)"))
+        #expect(plain.stdout.contains("::error"))
+        let notes = try CLI.run(
+            ["check", SampleFiles.acme, "--format", "github", "--fail-on", "note"] + SampleFiles.offline
+        )
+        #expect(notes.stdout.components(separatedBy: "::notice").count - 1 == 2, "\(notes.stdout)")
+    }
+
     @Test func aBrokenAppFlipConfigIsNamedOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -160,7 +183,8 @@ struct CheckCLITests {
         }
         let json = try check(SampleFiles.acme, ["--format", "json"]).jsonObject()
         let findings = try #require(json["findings"] as? [[String: Any]])
-        #expect(lines.count == findings.count)
+        // Every finding but the notes (annotated only with --fail-on note) is one annotation.
+        #expect(lines.count == findings.filter { $0["severity"] as? String != "note" }.count)
         #expect(
             lines.filter { $0.hasPrefix("::error ") }.count
                 == findings.filter { $0["severity"] as? String == "error" }.count

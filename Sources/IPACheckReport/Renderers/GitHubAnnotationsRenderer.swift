@@ -13,7 +13,8 @@ package struct GitHubAnnotationsRenderer: ReportRendering {
     package init() {}
 
     /// One `::error` per input that could not be read, one command per finding (suppressed ones as notices with
-    /// their reason), then the summary line, which counts the rules not checked; ends with a newline.
+    /// their reason; notes only when `--fail-on note`), then the summary line, which counts the notes left out and
+    /// the rules not checked; ends with a newline.
     package func render(_ report: Report) throws -> String {
         var lines: [String] = []
         for input in report.inputs {
@@ -27,8 +28,15 @@ package struct GitHubAnnotationsRenderer: ReportRendering {
                 )
             )
         }
+        var unannotated = 0
         for entry in report.findings {
             let finding = entry.finding
+            // A note asks for no action unless the gate fails on notes: annotating it would push the errors out
+            // of the annotations GitHub shows per step.
+            if entry.suppression == nil, finding.severity == .note, !report.gate.fails(.note) {
+                unannotated += 1
+                continue
+            }
             var details = [finding.message]
             if let bundle = finding.bundle { details.append("bundle: " + bundle) }
             if let domain = finding.domain { details.append("domain: " + domain) }
@@ -48,6 +56,9 @@ package struct GitHubAnnotationsRenderer: ReportRendering {
         }
         var summary = "\(report.tool.name): " + UntrustedText.visibleOnOneLine(TextRenderer().verdictLine(report))
         let notChecked = Set(report.inputs.flatMap { report.notChecked($0).flatMap(\.rules) })
+        if unannotated > 0 {
+            summary += "; \(unannotated) note\(unannotated == 1 ? "" : "s") not annotated (--fail-on note annotates them)"
+        }
         if !notChecked.isEmpty { summary += "; \(notChecked.count) rules not checked (--format text says why)" }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"

@@ -61,7 +61,11 @@ package struct TextRenderer: ReportRendering {
         if entries.isEmpty {
             lines.append("  " + style.dim("no findings"))
         }
-        lines += findingLines(entries, indent: 2)
+        // Worst first over the whole input: every error before any warning, every warning before any note, the
+        // suppressed last; within each, grouped by bundle and domain.
+        for band in Self.bands(entries) {
+            lines += findingLines(band, indent: 2)
+        }
         let notChecked = report.notChecked(input)
         if !notChecked.isEmpty {
             lines.append("  " + style.dim("not checked:"))
@@ -159,6 +163,13 @@ package struct TextRenderer: ReportRendering {
     /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted
     /// (unsuppressed, then worst first), so a group's first entry is its worst, and a stable sort by it keeps
     /// ties in arrival order.
+    /// `entries` split by severity, worst first, the suppressed ones last (each band keeps the report's order).
+    static func bands(_ entries: [Report.Entry]) -> [[Report.Entry]] {
+        let active = entries.filter { $0.suppression == nil }
+        let bands = [Severity.error, .warning, .note].map { severity in active.filter { $0.severity == severity } }
+        return (bands + [entries.filter { $0.suppression != nil }]).filter { !$0.isEmpty }
+    }
+
     static func grouped(
         _ entries: [Report.Entry],
         by key: KeyPath<Finding, String?>

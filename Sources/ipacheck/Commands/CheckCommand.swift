@@ -35,7 +35,12 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity?
 
-    @Option(help: "Output: text, json, sarif, junit or github.")
+    @Option(
+        help: ArgumentHelp(
+            "Output: text, json, sarif, junit or github (workflow annotations: errors and warnings; notes too "
+                + "with --fail-on note)."
+        )
+    )
     var format: ReportFormat = .text
 
     @Option(help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
