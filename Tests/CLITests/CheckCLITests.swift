@@ -15,7 +15,6 @@ struct CheckCLITests {
         try CLI.run(["check", ipa] + SampleFiles.offline + extra)
     }
 
-    /// A broken App Flip config is an input error naming the file once, then the key and what is wrong.
     /// Worst first over the whole report: every error line before any warning or note line, whatever bundle or
     /// domain it is about (the Acme sample's trust notes came before its app's errors).
     @Test func errorsComeBeforeNotesInTheText() throws {
@@ -39,6 +38,7 @@ struct CheckCLITests {
         #expect(notes.stdout.components(separatedBy: "::notice").count - 1 == 2, "\(notes.stdout)")
     }
 
+    /// A broken App Flip config is an input error naming the file once, then the key and what is wrong.
     @Test func aBrokenAppFlipConfigIsNamedOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -57,7 +57,8 @@ package struct GitHubAnnotationsRenderer: ReportRendering {
         var summary = "\(report.tool.name): " + UntrustedText.visibleOnOneLine(TextRenderer().verdictLine(report))
         let notChecked = Set(report.inputs.flatMap { report.notChecked($0).flatMap(\.rules) })
         if unannotated > 0 {
-            summary += "; \(unannotated) note\(unannotated == 1 ? "" : "s") not annotated (--fail-on note annotates them)"
+            summary +=
+                "; \(unannotated) note\(unannotated == 1 ? "" : "s") not annotated (--fail-on note annotates them)"
         }
         if !notChecked.isEmpty { summary += "; \(notChecked.count) rules not checked (--format text says why)" }
         lines.append(summary)

@@ -160,9 +160,6 @@ package struct TextRenderer: ReportRendering {
             .joined(separator: "\n" + pad)
     }
 
-    /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted
-    /// (unsuppressed, then worst first), so a group's first entry is its worst, and a stable sort by it keeps
-    /// ties in arrival order.
     /// `entries` split by severity, worst first, the suppressed ones last (each band keeps the report's order).
     static func bands(_ entries: [Report.Entry]) -> [[Report.Entry]] {
         let active = entries.filter { $0.suppression == nil }
@@ -170,6 +167,9 @@ package struct TextRenderer: ReportRendering {
         return (bands + [entries.filter { $0.suppression != nil }]).filter { !$0.isEmpty }
     }
 
+    /// Groups entries by a key (`nil`: the parent's own findings), worst group first: entries arrive sorted
+    /// (unsuppressed, then worst first), so a group's first entry is its worst, and a stable sort by it keeps
+    /// ties in arrival order.
     static func grouped(
         _ entries: [Report.Entry],
         by key: KeyPath<Finding, String?>
