@@ -33,31 +33,33 @@ extension AASAAppIDDifference {
                     service: name,
                     kind: .rulesDiffer,
                     detail: "\(id)'s \(name) rules differ: "
-                        + firstDifference(cdn: difference.before ?? [], origin: difference.after ?? [])
+                        + firstDifference(
+                            cdn: difference.before ?? [],
+                            origin: difference.after ?? [],
+                            cdnWritten: cdn.detail(for: id)?.rules ?? [],
+                            originWritten: origin.detail(for: id)?.rules ?? []
+                        )
                 )
             }
         }
     }
 
-    /// The first rule that differs, for people: `rule 2 is {"/": "/old/*"} in the CDN copy, {"/": "/new/*"} at the origin`.
-    private static func firstDifference(cdn: [AASAEffectiveRule], origin: [AASAEffectiveRule]) -> String {
+    /// The first rule that differs, for people, quoted as each file writes it.
+    ///
+    /// `rule 2 is {"/": "/old/*"} in the CDN copy, {"/": "/new/*"} at the origin`. Rules compare by meaning
+    /// (`effective`); `written` are the same rules, in the same order, as the files spell them.
+    private static func firstDifference(
+        cdn: [AASAEffectiveRule],
+        origin: [AASAEffectiveRule],
+        cdnWritten: [AASARule],
+        originWritten: [AASARule]
+    ) -> String {
         let index =
             zip(cdn, origin).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cdn.count, origin.count)
-        let before = index < cdn.count ? describe(cdn[index]) : "absent"
-        let after = index < origin.count ? describe(origin[index]) : "absent"
+        let before = index < cdnWritten.count ? cdnWritten[index].text : "absent"
+        let after = index < originWritten.count ? originWritten[index].text : "absent"
         return "the CDN copy has \(cdn.count) rule(s), the origin \(origin.count); rule \(index) is \(before) in the "
             + "CDN copy, \(after) at the origin"
-    }
-
-    private static func describe(_ rule: AASAEffectiveRule) -> String {
-        var parts: [String] = []
-        if let path = rule.path { parts.append("\"/\": \"\(path)\"") }
-        if rule.query != nil { parts.append("\"?\": …") }
-        if let fragment = rule.fragment { parts.append("\"#\": \"\(fragment)\"") }
-        if rule.exclude { parts.append("\"exclude\": true") }
-        if !rule.caseSensitive { parts.append("\"caseSensitive\": false") }
-        if !rule.percentEncoded { parts.append("\"percentEncoded\": false") }
-        return "{" + parts.joined(separator: ", ") + "}"
     }
 }
 

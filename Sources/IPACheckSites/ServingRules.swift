@@ -131,7 +131,8 @@ package enum ServingRules {
             .error,
             "AASA larger than 128 KB",
             summary: "Since iOS 9.3.1 the uncompressed file must be no greater than 128 KB (131072 bytes) (archived "
-                + "App Search Programming Guide); larger files are ignored.",
+                + "App Search Programming Guide); larger files are ignored. The same limit is AASA010 when `lint` "
+                + "reads the file; a served file reports it here only.",
             fix: "Shrink the file: merge paths with wildcards or components, drop apps that no longer ship, and remove "
                 + "whitespace."
         )

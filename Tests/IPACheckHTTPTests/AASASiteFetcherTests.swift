@@ -86,6 +86,19 @@ import Testing
         #expect(report.findings.contains { $0.rule == "CDN002" && $0.severity == .warning })
     }
 
+    /// A changed rule is quoted as each file writes it (it was quoted with its slashes trimmed, `{"/": "buy/*"}`).
+    @Test func aChangedRuleIsQuotedAsWritten() async throws {
+        let cdnCopy =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/old/*"}]}]}}"#
+        let (results, _) = try await run([AASAFetchTarget(host: "example.test")]) { request in
+            request.header("Host") == "cdn.test" ? .ok(cdnCopy) : .ok(goodAASA)
+        }
+        let report = try #require(results.first).report
+        let changed = try #require(report.findings.first { $0.rule == "CDN002" && $0.message.contains("rules differ") })
+        #expect(changed.message.contains(#""/": "/old/*""#), "\(changed.message)")
+        #expect(changed.message.contains(#""/": "/buy/*""#), "\(changed.message)")
+    }
+
     @Test func cdnFailureHeadersAreDecoded() async throws {
         let (results, _) = try await run([AASAFetchTarget(host: "example.test")]) { request in
             request.header("Host") == "cdn.test"

@@ -34,15 +34,23 @@ struct GitHubAnnotationsRendererTests {
         #expect(GitHubAnnotationsRenderer.escapeProperty(raw) == escaped)
     }
 
+    /// Notes ask for no action: annotated only when the gate fails on them (GitHub shows a limited number of
+    /// annotations per step), else counted in the summary.
     @Test func exactOutputForTheSampleReport() throws {
         let expected = """
             ::error file=build/App.ipa,title=ipacheck AASA104::The file mixes formats.%0Abundle: Payload/App.app%0Adomain: applinks:example.com%0Aat: applinks.details[0]%0Afix: Use only `components`.
             ::warning file=build/App.ipa,title=ipacheck ARC001::Member escapes the archive.%0Aat: ../evil%0Afix: Rebuild the ipa.
-            ::notice file=build/App.ipa,title=ipacheck ENT010::Uses developer mode.%0Abundle: Payload/App.app%0Adomain: applinks:dev.example.com%0Afix: Remove the mode for release builds.
-            ipacheck: ✗ FAIL  1 error, 1 warning, 1 note (gate: --fail-on error)
+            ipacheck: ✗ FAIL  1 error, 1 warning, 1 note (gate: --fail-on error); 1 note not annotated (--fail-on note annotates them)
 
             """
         #expect(try GitHubAnnotationsRenderer().render(Sample.report()) == expected)
+        let notes = try GitHubAnnotationsRenderer().render(Sample.report(gate: FailThreshold(failOn: .note)))
+        #expect(
+            notes.contains(
+                "::notice file=build/App.ipa,title=ipacheck ENT010::Uses developer mode.%0Abundle: Payload/App.app"
+                    + "%0Adomain: applinks:dev.example.com%0Afix: Remove the mode for release builds."
+            )
+        )
     }
 
     @Test func emptyReportIsOnlyTheSummary() throws {

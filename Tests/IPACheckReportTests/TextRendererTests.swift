@@ -1,9 +1,9 @@
 import IPACheckReport
 import Testing
 
-/// The text layout, written out by hand from the renderer's documented design: input, then bundle, then domain,
-/// groups worst first (the bundle with an error before the archive's own warning); `fix:` indented; a verdict
-/// line naming the gate.
+/// The text layout, written out by hand from the renderer's documented design (docs/output-formats.md): per input,
+/// every error, then every warning, then every note, each grouped by bundle, then domain (so the bundle shows again
+/// for its note, after the archive's own warning); `fix:` indented; a verdict line naming the gate.
 struct TextRendererTests {
     @Test func groupsByInputBundleAndDomain() throws {
         let expected = """
@@ -13,12 +13,13 @@ struct TextRendererTests {
                   error   AASA104  The file mixes formats.
                       at: applinks.details[0]
                       fix: Use only `components`.
-                applinks:dev.example.com
-                  note    ENT010  Uses developer mode.
-                      fix: Remove the mode for release builds.
               warning ARC001  Member escapes the archive.
                   at: ../evil
                   fix: Rebuild the ipa.
+              Payload/App.app
+                applinks:dev.example.com
+                  note    ENT010  Uses developer mode.
+                      fix: Remove the mode for release builds.
 
             Clean App.ipa  ✓ PASS  0 errors, 0 warnings, 0 notes
               no findings

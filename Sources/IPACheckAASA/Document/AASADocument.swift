@@ -271,7 +271,7 @@ package struct AASADocument: Sendable {
 
 extension AASARules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    struct DocumentRules: RuleSet {
+    package struct DocumentRules: RuleSet {
         /// The set, its rules as declared below.
         init() {}
 
@@ -351,7 +351,7 @@ extension AASARules {
             )
         )
 
-        let overSizeLimit = Rule(
+        package let overSizeLimit = Rule(
             "AASA010",
             .error,
             "AASA file over 128 KB",
@@ -381,5 +381,5 @@ extension AASARules {
     }
 
     /// The rules declared here.
-    static let document = DocumentRules()
+    package static let document = DocumentRules()
 }

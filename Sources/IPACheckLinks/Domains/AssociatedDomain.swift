@@ -326,6 +326,8 @@ private struct EntryParser {
             return
         }
         for label in labels {
+            // A '*' out of place is ENT010's finding already: one cause, one finding.
+            if label.contains("*") { return }
             if label.isEmpty || label.utf8.count > 63 || label.hasPrefix("-") || label.hasSuffix("-")
                 || !label.allSatisfy(allowed.contains)
             {

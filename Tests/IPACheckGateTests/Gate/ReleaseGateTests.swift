@@ -127,6 +127,17 @@ struct ReleaseGateTests {
         #expect(fix.contains("keep the old team's entry"), "\(fix)")
     }
 
+    /// One cause, one finding: a file over 128 KB is SERVE020 as served, not also AASA010 from its content.
+    @Test func anOversizeFileIsOneFinding() async throws {
+        let folder = try AASAFolder()
+        try folder.edit("acme.example") { json in
+            json["padding"] = String(repeating: " ", count: 140_000)
+        }
+        let result = try await Gate.offline(Acme.ipa, folder)
+        #expect(result.findings("SERVE020", domain: "acme.example").count == 1, "\(result.dump)")
+        #expect(result.findings("AASA010").isEmpty, "\(result.dump)")
+    }
+
     // MARK: - LINK003 no reachable paths
 
     @Test(arguments: ["every rule excludes", "no rules"])
