@@ -57,6 +57,12 @@ package final class ZipArchive {
         let folder: FolderArchive?
     }
 
+    /// Whether the archive is a folder on disk (an unpacked ipa, an `.app`, an `.xcarchive`) rather than a zip.
+    package var isFolder: Bool {
+        if case .folder = backend { return true }
+        return false
+    }
+
     /// How to open this archive again on another thread.
     package var reopening: Reopening {
         if case .folder(let folder) = backend {

@@ -47,6 +47,9 @@ package final class IPAFile {
                 "\(error.reason) (the standard limit keeps a run within 64 MiB of memory; --max-members raises it, "
                     + "at about 2 KB of memory a member)"
             )
+        } catch  where error.code == .unreadable {
+            // The system's reason, in the words every command uses (not libzip's "Can't open file").
+            throw InputError.unreadableFile(path)
         } catch {
             let code =
                 switch error.code {
@@ -76,7 +79,7 @@ package final class IPAFile {
         reader = IPAMemberReader(path: path, archive: archive, members: members)
         let names = members.keys.sorted()
 
-        let root = try Self.locateMainApp(names: names, file: path, findings: &findings)
+        let root = try Self.locateMainApp(names: names, file: path, isFolder: archive.isFolder, findings: &findings)
         var bundles: [AppBundle] = []
         let main = Self.loadBundle(
             at: root,
@@ -211,6 +214,7 @@ package final class IPAFile {
     private static func locateMainApp(
         names: [String],
         file: String,
+        isFolder: Bool,
         findings: inout [Finding]
     ) throws(InputError) -> String {
         var topLevel: Set<String> = []
@@ -249,10 +253,16 @@ package final class IPAFile {
             )
             return first
         }
-        throw InputError("no-app-bundle", file: file, noAppMessage(names: names))
+        throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))
     }
 
-    private static func noAppMessage(names: [String]) -> String {
+    private static func noAppMessage(names: [String], isFolder: Bool) -> String {
+        if isFolder {
+            // A folder is read as the ipa unpacked: say what it is, not "archive".
+            return names.isEmpty
+                ? "is an empty folder (or one this user may not list), not an ipa, an .app or an .xcarchive"
+                : "is a folder with no Payload/*.app in it (\(names.count) file\(names.count == 1 ? "" : "s")), not an unpacked ipa"
+        }
         let firstComponents = Set(names.compactMap { $0.split(separator: "/").first.map(String.init) })
         if let app = firstComponents.sorted().first(where: { $0.hasSuffix(".app") }) {
             if names.contains("\(app)/Contents/Info.plist") {

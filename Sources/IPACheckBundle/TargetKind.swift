@@ -28,7 +28,7 @@ package enum TargetKind: Sendable, Hashable {
             if !exists, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
                 throw InputError("unreadable", file: path, "is a symbolic link to \(target), which does not exist")
             }
-            throw InputError("unreadable", file: path, exists ? "cannot be read" : "no such file")
+            throw InputError.unreadableFile(path)
         }
         defer { try? handle.close() }
         let start = Array((try? handle.read(upToCount: 64)) ?? Data())

@@ -20,6 +20,16 @@ package struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
 
     /// The one line the CLI prints, such as `App.ipa: not a zip archive`.
     package var description: String { "\(file): \(message)" }
+
+    /// Why the file at `path` cannot be opened for reading, in the one wording every command uses: `no such file`,
+    /// or `cannot be read: ` and the system's reason in words (``FileProblem``), asked of open(2) itself.
+    package static func unreadableFile(_ path: String) -> InputError {
+        let descriptor = open(path, O_RDONLY)
+        let code = descriptor < 0 ? errno : EIO
+        if descriptor >= 0 { close(descriptor) }
+        if code == ENOENT { return InputError("unreadable", file: path, "no such file") }
+        return InputError("unreadable", file: path, "cannot be read: " + FileProblem.words(posix: code))
+    }
 }
 
 /// What went wrong with a file, in words: Foundation's and the C library's file errors (`NSCocoaErrorDomain` 260,

@@ -13,14 +13,14 @@ package enum InputFile {
         var isDirectory: ObjCBool = false
         // `&isDirectory` lends Foundation a pointer to a local for the call only.
         guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError("unreadable", file: path, "no such file")
+            throw InputError.unreadableFile(path)
         }
         guard !isDirectory.boolValue else { throw InputError("unreadable", file: path, "is a folder, not \(what)") }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         } catch {
-            throw InputError("unreadable", file: path, "cannot be read: \(FileProblem.words(error))")
+            throw InputError.unreadableFile(path)
         }
         defer { try? handle.close() }
         let data: Data

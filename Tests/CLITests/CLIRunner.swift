@@ -25,16 +25,18 @@ enum CLI {
         return folder.appendingPathComponent("ipacheck")
     }
 
-    /// Runs `ipacheck arguments…` with colour off, optionally in `directory` (default: the test's own).
+    /// Runs `ipacheck arguments…` with colour off, optionally in `directory` (default: the test's own), or another
+    /// `executable` that runs the binary itself (setpriv, to run it as another user).
     ///
     /// stderr is drained on another thread while stdout is read, so neither pipe can fill up and stall the child.
     static func run(
         _ arguments: [String],
         environment extra: [String: String] = [:],
-        directory: URL? = nil
+        directory: URL? = nil,
+        executable: URL? = nil
     ) throws -> CLIResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment

@@ -25,6 +25,69 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-words-\(UUID())-\(name)")
     }
 
+    /// One cause, one sentence, whichever command reads the input: the same words after `ipacheck: error: PATH: `
+    /// from every command that takes a file (check shows them in its report as well).
+    @Test(arguments: ["missing", "notAFolderOnTheWay", "emptyFolder", "folderWithoutApp"])
+    func everyCommandSaysACauseInTheSameWords(cause: String) throws {
+        let base = Self.temporary("cause")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let path: String
+        let words: String
+        var commands = ["info", "check", "verify", "entitlements", "domains"]
+        switch cause {
+        case "missing":
+            path = base.appendingPathComponent("App.ipa").path
+            words = "no such file"
+            commands += ["lint", "profile"]
+        case "notAFolderOnTheWay":
+            let file = base.appendingPathComponent("file")
+            try Data("x".utf8).write(to: file)
+            path = file.appendingPathComponent("App.ipa").path
+            words = "cannot be read: a part of the path is not a folder"
+            commands += ["lint", "profile"]
+        case "emptyFolder":
+            let folder = base.appendingPathComponent("App.ipa")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            path = folder.path
+            words = "is an empty folder (or one this user may not list), not an ipa, an .app or an .xcarchive"
+        default:
+            let folder = base.appendingPathComponent("App.ipa")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("notes".utf8).write(to: folder.appendingPathComponent("README.txt"))
+            path = folder.path
+            words = "is a folder with no Payload/*.app in it (1 file), not an unpacked ipa"
+        }
+        for command in commands {
+            let result = try CLI.run([command, path])
+            #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr == "ipacheck: error: \(path): \(words)\n", "\(command): \(result.stderr)")
+        }
+    }
+
+    /// Root reads every file, so the permission case runs the binary as `nobody` (setpriv, as CI runs as root).
+    static let canDropToNobody =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    /// A file this user may not read: the same sentence from every command (libzip's "Can't open file" and a bare
+    /// "cannot be read" are gone).
+    @Test(.enabled(if: canDropToNobody, "needs root and setpriv to run the binary as nobody"))
+    func aFileThisUserMayNotReadIsSaidTheSameEverywhere() throws {
+        let path = Self.temporary("Locked.ipa")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: SampleFiles.minimal), to: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path.path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let words = "cannot be read: permission denied (this user may not open it; check its permissions)"
+        for command in ["info", "check", "verify", "entitlements", "domains", "lint", "profile"] {
+            let result = try CLI.run(
+                ["--reuid=nobody", "--regid=nogroup", "--clear-groups", CLI.binary.path, command, path.path],
+                executable: URL(fileURLWithPath: "/usr/bin/setpriv")
+            )
+            #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr == "ipacheck: error: \(path.path): \(words)\n", "\(command): \(result.stderr)")
+        }
+    }
+
     @Test(arguments: [100, 1000, 0.5, 0.99])
     func aTruncatedIPASaysItIsTruncated(cut: Double) throws {
         let whole = Array(try Data(contentsOf: URL(fileURLWithPath: SampleFiles.acme)))

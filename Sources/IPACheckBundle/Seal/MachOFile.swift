@@ -12,9 +12,7 @@ package enum MachOFile {
 
     /// Reads the headers, signatures and code-page digests in one pass (for verification).
     package static func read(path: String) throws(InputError) -> SealScan.Executable {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError("unreadable", file: path, "cannot be read")
-        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError.unreadableFile(path) }
         defer { try? handle.close() }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         var reader = ExecutableReader(fileSize: size)

@@ -54,7 +54,8 @@ package final class URLListFile {
     ///   error `body` throws.
     package func forEachURLBytes(_ body: (_ url: ArraySlice<UInt8>, _ line: Int) throws -> Void) throws {
         guard let handle = FileHandle(forReadingAtPath: readablePath) else {
-            throw InputError("unreadable", file: path, "cannot be read")
+            let problem = InputError.unreadableFile(readablePath)
+            throw InputError(problem.code, file: path, problem.message)
         }
         defer { try? handle.close() }
         func tooLong(_ line: Int) -> InputError {
@@ -98,11 +99,14 @@ package final class URLListFile {
     }
 
     private static func copy(_ source: String, to destination: URL, reportingAs path: String) throws(InputError) {
-        guard let input = FileHandle(forReadingAtPath: source),
-            FileManager.default.createFile(atPath: destination.path, contents: nil),
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            let problem = InputError.unreadableFile(source)
+            throw InputError(problem.code, file: path, problem.message)
+        }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil),
             let output = FileHandle(forWritingAtPath: destination.path)
         else {
-            throw InputError("unreadable", file: path, "cannot be read")
+            throw InputError("unwritable", file: destination.path, "a temporary copy cannot be written")
         }
         defer {
             try? input.close()
