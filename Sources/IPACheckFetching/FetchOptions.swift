@@ -98,7 +98,23 @@ package struct ResolveOverride: Hashable, Sendable, Codable {
             address = String(address.dropFirst().dropLast())
         }
         guard !address.isEmpty else { throw SyntaxError(value: text, reason: "the address is empty") }
+        guard Self.isIPAddress(address) else {
+            throw SyntaxError(
+                value: text,
+                reason: "'\(address)' is not an IP address (as with curl, ADDRESS is 127.0.0.1 or [::1])"
+            )
+        }
         self.init(host: host, port: port, address: address)
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address, as inet_pton(3) reads one.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        // inet_pton writes at most the size of the address structure it is given, a local here.
+        let isV4 = unsafe inet_pton(AF_INET, text, &v4) == 1
+        let isV6 = unsafe inet_pton(AF_INET6, text, &v6) == 1
+        return isV4 || isV6
     }
 
     /// Why a `--resolve` value was refused.

@@ -88,6 +88,15 @@ import Testing
         }
     }
 
+    /// A scheme without its slashes is told how to write it (it suggested `https://https:acme.example/x`).
+    @Test(arguments: ["https:acme.example/x", "https:/acme.example/x", "HTTP:acme.example/x"])
+    func aSchemeWithoutSlashesSaysHowToWriteIt(url: String) throws {
+        let result = try CLI.run(["match", url, "--app-id", "ABCDE12345.com.example.app"] + SampleFiles.offline)
+        #expect(result.status == 2)
+        let scheme = url.lowercased().hasPrefix("https") ? "https" : "http"
+        #expect(result.stderr.contains("write \(scheme)://acme.example/x"), "\(result.stderr)")
+    }
+
     @Test(arguments: [100, 1000, 0.5, 0.99])
     func aTruncatedIPASaysItIsTruncated(cut: Double) throws {
         let whole = Array(try Data(contentsOf: URL(fileURLWithPath: SampleFiles.acme)))

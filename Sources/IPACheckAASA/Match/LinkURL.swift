@@ -80,6 +80,11 @@ package struct LinkURL: Hashable, Sendable {
     private static func universalLinkParts(_ text: String) throws(NotAUniversalLink) -> URLParts {
         let parts = URLParts(text)
         guard let scheme = parts.scheme else {
+            // `https:example.com/x` or `https:/example.com/x`: the scheme is there, its slashes are not.
+            for written in ["https:", "http:"] where text.lowercased().hasPrefix(written) {
+                let rest = text.dropFirst(written.count).drop { $0 == "/" }
+                throw NotAUniversalLink(text: text, reason: "the scheme needs two slashes; write \(written)//\(rest)")
+            }
             throw NotAUniversalLink(text: text, reason: "no http or https scheme; write https://\(text)")
         }
         guard

@@ -3,7 +3,8 @@ import IPACheckCommands
 
 /// The network options every fetching subcommand shares (see the README's contract table).
 struct NetworkOptions: ParsableArguments {
-    @Option(help: "Seconds per request (default 10).")
+    // Unconditional: `--timeout -5` is a value to refuse with its reason, not a missing one.
+    @Option(parsing: .unconditional, help: "Seconds per request (default 10).")
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Extra trust anchors (PEM), on top of the system's.", valueName: "pem"))
