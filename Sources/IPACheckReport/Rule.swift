@@ -1,6 +1,6 @@
 /// The documentation of one rule: its stable ID, default severity, what it means and how to fix it.
 ///
-/// Each rule is declared once, as a `static let` next to the code that raises it; the README's rule table, the
+/// Each rule is declared once, as a `static let` next to the code that raises it; the rule table of docs/rules.md, the
 /// SARIF rule catalogue and `ipacheck rules` are all generated from these values.
 package struct Rule: Hashable, Sendable, Codable {
     /// The stable identifier (`AASA104`); never renumbered, since CI suppressions and SARIF refer to it.

@@ -7,7 +7,7 @@ package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
 
-/// Every rule ipacheck can raise, in ID order: the source of the README's rule table, `ipacheck rules` and the
+/// Every rule ipacheck can raise, in ID order: the source of the rule table of docs/rules.md, `ipacheck rules` and the
 /// SARIF rule catalogue.
 package enum RuleCatalog {
     /// Every rule, by ID prefix: each prefix once, with the sets that declare its rules.

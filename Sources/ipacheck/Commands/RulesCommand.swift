@@ -10,7 +10,7 @@ struct RulesCommand: AsyncParsableCommand {
             Examples:
               ipacheck rules
               ipacheck rules LINK001
-              ipacheck rules --format markdown    # the README's table
+              ipacheck rules --format markdown    # the table of docs/rules.md
             """
     )
 
