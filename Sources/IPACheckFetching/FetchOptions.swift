@@ -26,6 +26,8 @@ package struct FetchOptions: Hashable, Sendable {
     package var bodyLimit: Int
     /// At most this many hosts are fetched at the same time (see ``defaultMaximumConcurrentHosts``).
     package var maximumConcurrentHosts: Int
+    /// When a signed (iOS 8) file's certificate is judged: the run's judgement time.
+    package var now: Date
     /// The default cap on hosts fetched at once: high enough that an app's hosts all run together.
     ///
     /// Slow hosts then cost one timeout, not one per batch. The cap only bounds open connections: a host has at most three open at once (its file and Apple's CDN, then two
@@ -42,8 +44,10 @@ package struct FetchOptions: Hashable, Sendable {
         skipCDN: Bool = false,
         offlineDirectory: URL? = nil,
         bodyLimit: Int = FetchOptions.defaultBodyLimit,
-        maximumConcurrentHosts: Int = FetchOptions.defaultMaximumConcurrentHosts
+        maximumConcurrentHosts: Int = FetchOptions.defaultMaximumConcurrentHosts,
+        now: Date = Date()
     ) {
+        self.now = now
         self.timeout = timeout
         self.extraCAFile = extraCAFile
         self.resolve = resolve

@@ -1,3 +1,4 @@
+import Foundation
 import IPACheckAASA
 
 extension AASAAppIDDifference {
@@ -71,9 +72,9 @@ enum AASABody {
     }
 
     /// The parsed file, or the parser's message (with its position) saying why Apple could not use it.
-    package static func read(_ bytes: [UInt8]) -> Result<ParsedAASA, AASAParseError> {
+    package static func read(_ bytes: [UInt8], now: Date) -> Result<ParsedAASA, AASAParseError> {
         do {
-            let parsed = try AASADocument.parse(bytes)
+            let parsed = try AASADocument.parse(bytes, now: now)
             return .success(ParsedAASA(body: bytes, document: parsed.document, findings: parsed.findings))
         } catch {
             return .failure(error)
@@ -81,9 +82,10 @@ enum AASABody {
     }
 
     /// Whether two bodies are the same document: identical bytes, or both parse to the same meaning.
-    static func sameMeaning(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+    static func sameMeaning(_ first: [UInt8], _ second: [UInt8], now: Date) -> Bool {
         if first == second { return true }
-        guard case .success(let one) = read(first), case .success(let other) = read(second) else { return false }
+        guard case .success(let one) = read(first, now: now), case .success(let other) = read(second, now: now)
+        else { return false }
         return one.document.differences(to: other.document).isEmpty
     }
 }

@@ -51,7 +51,7 @@ extension AASASiteFetcher {
                 )
                 break
             }
-            switch AASABody.read(response.body) {
+            switch AASABody.read(response.body, now: options.now) {
             case .success(let parsed):
                 part.document = parsed
             case .failure(let problem):

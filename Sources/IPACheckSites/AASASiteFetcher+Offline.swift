@@ -69,7 +69,7 @@ extension AASASiteFetcher {
                     )
                 )
             }
-            switch AASABody.read(response.body) {
+            switch AASABody.read(response.body, now: options.now) {
             case .success(let parsed):
                 parsedFile = parsed
             case .failure(let problem):

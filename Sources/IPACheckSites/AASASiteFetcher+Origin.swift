@@ -184,7 +184,7 @@ extension AASASiteFetcher {
         }
         let isCMS = AASABody.looksLikeCMS(response.body)
         findings += judgeContentType(response.header("Content-Type"), isCMS: isCMS, host: host, url: url)
-        switch AASABody.read(response.body) {
+        switch AASABody.read(response.body, now: options.now) {
         case .success(let parsed):
             return (findings, parsed)
         case .failure(let problem):

@@ -96,7 +96,7 @@ extension AASASiteFetcher {
             case .response(let response) where response.status != 200:
                 difference = .status(response.status, location: response.header("Location"))
             case .response(let response):
-                guard !AASABody.sameMeaning(response.body, browserResponse.body) else { continue }
+                guard !AASABody.sameMeaning(response.body, browserResponse.body, now: options.now) else { continue }
                 difference = .otherDocument(body: response.body)
             }
             if agents[difference] == nil { differences.append(difference) }

@@ -15,6 +15,38 @@ struct CheckCLITests {
         try CLI.run(["check", ipa] + SampleFiles.offline + extra)
     }
 
+    /// Time is an input: `--now` (else SOURCE_DATE_EPOCH) is when expiries and dated requirements are judged.
+    ///
+    /// Samples/README: Acme's profiles expire 2031-01-01; App Store Connect's iOS 26 SDK minimum began 2026-04-28.
+    @Test func theJudgementTimeIsAnInput() throws {
+        func rules(_ extra: [String], environment: [String: String] = [:]) throws -> Set<String> {
+            let result = try CLI.run(
+                ["check", SampleFiles.acme, "--format", "json"] + SampleFiles.offline + extra,
+                environment: environment
+            )
+            let findings = (try result.jsonObject()["findings"] as? [[String: Any]]) ?? []
+            return Set(findings.compactMap { $0["rule"] as? String })
+        }
+        let later = try rules(["--now", "2032-01-01"])
+        #expect(later.contains("PROF001"), "\(later)")
+        let earlier = try rules(["--now", "2026-01-01T12:00:00Z"])
+        #expect(!earlier.contains("PROF001") && earlier.contains("PLAT006"), "iOS 18 SDK minimum: \(earlier)")
+        #expect(!(try rules(["--now", "2025-01-01"]).contains("PLAT006")), "no minimum in force yet")
+        // SOURCE_DATE_EPOCH (2032-01-01) when --now is absent; --now wins over it.
+        #expect(try rules([], environment: ["SOURCE_DATE_EPOCH": "1956528000"]).contains("PROF001"))
+        #expect(
+            !(try rules(["--now", "2026-01-01"], environment: ["SOURCE_DATE_EPOCH": "1956528000"]).contains("PROF001"))
+        )
+        for (value, environment) in [("--now=yesterday", [:]), ("", ["SOURCE_DATE_EPOCH": "soon"])] {
+            let result = try CLI.run(
+                ["check", SampleFiles.acme] + SampleFiles.offline + (value.isEmpty ? [] : [value]),
+                environment: environment
+            )
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("ipacheck: error: "), "\(result.stderr)")
+        }
+    }
+
     /// Worst first over the whole report: every error line before any warning or note line, whatever bundle or
     /// domain it is about (the Acme sample's trust notes came before its app's errors).
     @Test func errorsComeBeforeNotesInTheText() throws {

@@ -31,9 +31,35 @@ struct GoldenCLITests {
         #expect(Self.cases.count >= 40, "Tests/Golden/cases.tsv lists \(Self.cases.count) cases")
     }
 
+    /// The time every case is judged at (2026-11-26T00:00:00Z), as `scripts/update-golden` sets it: time is an
+    /// input, so the pinned outputs do not change with the day they are run.
+    static let environment = ["COLUMNS": "100", "SOURCE_DATE_EPOCH": "1795651200"]
+
     @Test(arguments: cases)
     func outputIsAsPinned(_ golden: Case) throws {
-        let result = try CLI.run(golden.arguments, environment: ["COLUMNS": "100"], directory: Repository.root)
+        let result = try CLI.run(golden.arguments, environment: Self.environment, directory: Repository.root)
+        try expectPinned(golden, result)
+    }
+
+    static let faketime = URL(fileURLWithPath: "/usr/bin/faketime")
+
+    /// The same cases with the machine's clock ten years ahead (libfaketime): any judgement that read the clock
+    /// instead of the judgement time (an expiry, a signer's validity, the SDK minimum) would change an output.
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: faketime.path), "needs faketime (scripts/test)"),
+        arguments: cases
+    )
+    func outputIsTheSameTenYearsLater(_ golden: Case) throws {
+        let result = try CLI.run(
+            ["2036-11-26 00:00:00", CLI.binary.path] + golden.arguments,
+            environment: Self.environment,
+            directory: Repository.root,
+            executable: Self.faketime
+        )
+        try expectPinned(golden, result)
+    }
+
+    private func expectPinned(_ golden: Case, _ result: CLIResult) throws {
         let actual = "exit: \(result.status)\n--- stdout\n\(result.stdout)\n--- stderr\n\(result.stderr)"
         let file = Self.folder.appendingPathComponent("\(golden.name).out")
         let expected = try String(contentsOf: file, encoding: .utf8)

@@ -1,3 +1,4 @@
+package import Foundation
 package import IPACheckReport
 
 /// Finds what is wrong or fragile in an AASA document, offline: the structural and semantic problems that make
@@ -15,9 +16,10 @@ package enum AASALinter {
     /// Parses and lints a file: the parse findings (BOM, size, signing, duplicate keys) plus the lint findings.
     package static func lint(
         bytes: [UInt8],
-        domain: String? = nil
+        domain: String? = nil,
+        now: Date = Date()
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
-        let (document, found) = try AASADocument.parse(bytes)
+        let (document, found) = try AASADocument.parse(bytes, now: now)
         let withDomain = found.map { finding -> Finding in
             var finding = finding
             finding.domain = domain

@@ -81,7 +81,8 @@ package struct ProfileReport: Sendable {
         if let identity = signature.identity {
             findings += await TrustChecks.findings(
                 code: [],
-                profiles: [TrustChecks.Signed(identity: identity, bundle: nil, file: path)]
+                profiles: [TrustChecks.Signed(identity: identity, bundle: nil, file: path)],
+                now: now
             )
         }
         let certificates = profile.developerCertificates.map { certificate -> Certificate in

@@ -125,7 +125,11 @@ package struct VerifyReport: Sendable {
             var coverage = RuleCoverage()
             coverage.ran(GateChecks.archiveRules + SignatureVerifier.rules.all)
             coverage.skip(ResourceSeal.rules.all, because: reason)
-            let trust = await TrustChecks.findings(code: TrustChecks.codeSigners(check, bundle: nil), profiles: [])
+            let trust = await TrustChecks.findings(
+                code: TrustChecks.codeSigners(check, bundle: nil),
+                profiles: [],
+                now: now
+            )
             return VerifyReport(
                 target: path,
                 subjects: [subject(path: path, check: check, seal: nil)],
@@ -163,7 +167,7 @@ package struct VerifyReport: Sendable {
                 path: path,
                 archiveFindings: ipa.findings + scan.findings,
                 seals: seals,
-                trustFindings: await TrustChecks.findings(code: signers, profiles: []),
+                trustFindings: await TrustChecks.findings(code: signers, profiles: [], now: now),
                 resourcesChecked: resources,
                 limits: limits,
                 now: now

@@ -27,6 +27,7 @@ package enum CheckRun {
                 fetcher: fetcher,
                 configuration: configuration,
                 distribution: project.distribution,
+                now: network.now,
                 archiveLimits: archive.limits,
                 appID: appID,
                 mdmDirectDownloads: project.mdmDirectDownloads

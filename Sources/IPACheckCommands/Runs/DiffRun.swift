@@ -1,3 +1,4 @@
+package import Foundation
 package import IPACheckReport
 
 /// `ipacheck diff OLD NEW`: what changed between two builds that can break links, credentials or installs.
@@ -9,11 +10,12 @@ package enum DiffRun {
         new: String,
         failOn: Severity,
         format: ReportFormat,
-        archive: ArchiveSettings
+        archive: ArchiveSettings,
+        now: Date
     ) async throws {
         var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn))
         do {
-            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits)
+            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits, now: now)
             report.add(input: new, findings: diff.findings)
             report.add(section: try diff.section())
         } catch let error as InputError {

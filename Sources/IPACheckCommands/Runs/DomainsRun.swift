@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import IPACheckBundle
 import IPACheckGate
 package import IPACheckReport
@@ -7,7 +7,13 @@ package import IPACheckReport
 package enum DomainsRun {
     /// Lists the associated domains of the build or entitlements file at `path` (whose application identifier
     /// `appID` gives when it names none) in `format`; exits 2 when it cannot be read.
-    package static func run(path: String, appID: String?, format: ReportFormat, archive: ArchiveSettings) async throws {
+    package static func run(
+        path: String,
+        appID: String?,
+        format: ReportFormat,
+        archive: ArchiveSettings,
+        now: Date
+    ) async throws {
         var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
         do {
             let domains: DomainsReport
@@ -15,7 +21,7 @@ package enum DomainsRun {
                 domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
             } else {
                 let file = try IPAFile(path: path, limits: archive.limits)
-                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: Date()))
+                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
             }
             report.add(input: path, findings: domains.findings)
             report.add(section: try domains.section())

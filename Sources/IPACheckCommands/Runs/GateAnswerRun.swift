@@ -21,6 +21,7 @@ enum GateAnswerRun {
                         fetcher: fetcher,
                         configuration: configuration,
                         distribution: project.distribution,
+                        now: network.now,
                         archiveLimits: archive.limits,
                         appID: appID,
                         mdmDirectDownloads: project.mdmDirectDownloads

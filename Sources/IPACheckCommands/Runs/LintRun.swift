@@ -1,3 +1,4 @@
+package import Foundation
 import IPACheckAASA
 package import IPACheckReport
 
@@ -5,7 +6,13 @@ package import IPACheckReport
 package enum LintRun {
     /// Lints every file (as served by `domain`, when given) and writes the report in `format`; exits 1 when a
     /// finding reaches `failOn`, 2 when a file cannot be read.
-    package static func run(files: [String], domain: String?, failOn: Severity, format: ReportFormat) async throws {
+    package static func run(
+        files: [String],
+        domain: String?,
+        failOn: Severity,
+        format: ReportFormat,
+        now: Date
+    ) async throws {
         var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn))
         var results: [LintOutput] = []
         for file in files {
@@ -17,7 +24,7 @@ package enum LintRun {
                 continue
             }
             do {
-                let findings = try AASALinter.lint(bytes: bytes, domain: domain).findings
+                let findings = try AASALinter.lint(bytes: bytes, domain: domain, now: now).findings
                 results.append(LintOutput(file: file, findings: findings))
                 report.add(input: file, findings: findings)
             } catch {

@@ -171,7 +171,7 @@ package enum MatchRun {
                 throw CommandExit.badInput
             }
             do {
-                let parsed = try AASADocument.parse(bytes)
+                let parsed = try AASADocument.parse(bytes, now: network.now)
                 for finding in parsed.findings {
                     Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
                 }

@@ -1,3 +1,4 @@
+package import Foundation
 package import IPACheckReport
 
 /// `ipacheck verify TARGET`: the code signature's integrity.
@@ -9,11 +10,17 @@ package enum VerifyRun {
         resources: Bool,
         strict: Bool,
         format: ReportFormat,
-        archive: ArchiveSettings
+        archive: ArchiveSettings,
+        now: Date
     ) async throws {
         var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict))
         do {
-            let answer = try await VerifyReport.verify(path: target, resources: resources, limits: archive.limits)
+            let answer = try await VerifyReport.verify(
+                path: target,
+                resources: resources,
+                now: now,
+                limits: archive.limits
+            )
             report.add(input: target, findings: answer.findings, coverage: answer.coverage)
             report.add(section: try answer.section())
             report.add(section: try ReportSection(key: "valid", value: answer.isValid, lines: []))

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import IPACheckFetching
 import IPACheckHTTP
 
@@ -19,6 +19,9 @@ package struct NetworkSettings: Sendable {
     package var offline = false
     /// With `offline`: the folder holding the hosts' files.
     package var aasaDir: String?
+    /// When expiries, signers and dated requirements are judged (``JudgementTime``): every command that fetches
+    /// also judges a build or a file at this time.
+    package var now = Date()
 
     /// Apple's CDN, the default `--cdn-url`.
     package static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
@@ -51,7 +54,8 @@ package struct NetworkSettings: Sendable {
             resolve: try overrides(),
             cdnBase: URL(string: cdnURL.hasSuffix("/") ? cdnURL : cdnURL + "/"),
             skipCDN: noCDN,
-            offlineDirectory: offline ? aasaDir.map { URL(fileURLWithPath: $0, isDirectory: true) } : nil
+            offlineDirectory: offline ? aasaDir.map { URL(fileURLWithPath: $0, isDirectory: true) } : nil,
+            now: now
         )
     }
 

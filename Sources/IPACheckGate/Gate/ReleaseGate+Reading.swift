@@ -31,7 +31,7 @@ extension ReleaseGate {
     }
 
     /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
-    static func trustFindings(_ build: InspectedBuild) async -> [Finding] {
+    static func trustFindings(_ build: InspectedBuild, now: Date) async -> [Finding] {
         var code: [TrustChecks.Signed] = []
         for seal in build.seals {
             if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
@@ -40,7 +40,7 @@ extension ReleaseGate {
         let profiles = build.facts.compactMap { fact in
             fact.profileSignature?.identity.map { TrustChecks.Signed(identity: $0, bundle: fact.bundle.path) }
         }
-        return await TrustChecks.findings(code: code, profiles: profiles)
+        return await TrustChecks.findings(code: code, profiles: profiles, now: now)
     }
 
     static func inspect(path: String, options: GateOptions) async throws(InputError) -> InspectedBuild {

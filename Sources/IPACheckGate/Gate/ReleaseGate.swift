@@ -42,7 +42,9 @@ package struct GateOptions: Sendable {
         mdmDirectDownloads: Bool = false
     ) {
         self.mdmDirectDownloads = mdmDirectDownloads
+        // One judgement time for the build and the files its hosts serve.
         self.fetch = fetch
+        self.fetch.now = now
         self.fetcher = fetcher
         self.configuration = configuration
         self.distribution = distribution
@@ -112,7 +114,7 @@ package enum ReleaseGate {
             progress(.reading(path: path, index: index + 1, total: paths.count))
             do {
                 var build = try await inspect(path: path, options: options)
-                build.trustFindings = await trustFindings(build)
+                build.trustFindings = await trustFindings(build, now: options.now)
                 builds.append(.success(build))
             } catch {
                 builds.append(.failure(error))

@@ -18,7 +18,7 @@ package struct CMSSignatureCheck: Hashable, Sendable {
     /// The chain from the signer up, as far as the message's certificates reach (signer first), each link's
     /// signature checked.
     package let chain: [CertificateSummary]
-    /// The signer, for trust evaluation (``SignerIdentity/evaluateTrust()``), which is not judged here.
+    /// The signer, for trust evaluation (``SignerIdentity/evaluateTrust(now:)``), which is not judged here.
     package let identity: SignerIdentity?
     /// The signing time attribute, if present.
     package let signingTime: Date?

@@ -31,12 +31,6 @@ package struct SignerIdentity: Hashable, Sendable {
         signingTime.map(AppleTrust.JudgementTime.signingTime) ?? .now(now)
     }
 
-    /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or now when
-    /// the message states none).
-    package func evaluateTrust() async -> AppleTrust.Verdict {
-        await evaluateTrust(now: Date())
-    }
-
     /// Whether a chain leads from the signer to one of Apple's pinned roots, valid at the signing time (or `now`
     /// when the message states none).
     package func evaluateTrust(now: Date) async -> AppleTrust.Verdict {

@@ -69,7 +69,7 @@ extension ProvisioningProfile {
     /// Checks the CMS signature over the profile's property list, as a device does before installing it.
     ///
     /// Integrity only: the chain, the signer and its expiry are reported beside the verdict; trust in the signer
-    /// is evaluated apart (``SignerIdentity/evaluateTrust()``).
+    /// is evaluated apart (``SignerIdentity/evaluateTrust(now:)``).
     package func verifySignature() -> ProfileSignatureStatus {
         guard let envelope else {
             return ProfileSignatureStatus(verdict: .unsigned, chain: [])

@@ -49,7 +49,16 @@ struct DiffCommand: AsyncParsableCommand {
 
     @OptionGroup var archive: ArchiveOptions
 
+    @OptionGroup var time: TimeOptions
+
     func run() async throws {
-        try await DiffRun.run(old: old, new: new, failOn: failOn, format: output.format, archive: archive.settings)
+        try await DiffRun.run(
+            old: old,
+            new: new,
+            failOn: failOn,
+            format: output.format,
+            archive: archive.settings,
+            now: time.date
+        )
     }
 }

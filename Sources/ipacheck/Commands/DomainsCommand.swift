@@ -26,7 +26,15 @@ struct DomainsCommand: AsyncParsableCommand {
 
     @OptionGroup var archive: ArchiveOptions
 
+    @OptionGroup var time: TimeOptions
+
     func run() async throws {
-        try await DomainsRun.run(path: ipa, appID: appID, format: output.format, archive: archive.settings)
+        try await DomainsRun.run(
+            path: ipa,
+            appID: appID,
+            format: output.format,
+            archive: archive.settings,
+            now: time.date
+        )
     }
 }

@@ -31,7 +31,9 @@ struct LintCommand: AsyncParsableCommand {
         if files.isEmpty { throw ValidationError("name at least one AASA file to lint") }
     }
 
+    @OptionGroup var time: TimeOptions
+
     func run() async throws {
-        try await LintRun.run(files: files, domain: domain, failOn: failOn, format: output.format)
+        try await LintRun.run(files: files, domain: domain, failOn: failOn, format: output.format, now: time.date)
     }
 }

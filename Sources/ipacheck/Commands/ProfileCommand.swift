@@ -25,7 +25,9 @@ struct ProfileCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ReportFormatOption
 
+    @OptionGroup var time: TimeOptions
+
     func run() async throws {
-        try await ProfileRun.run(path: file, failOn: failOn, format: output.format)
+        try await ProfileRun.run(path: file, failOn: failOn, format: output.format, now: time.date)
     }
 }

@@ -37,13 +37,16 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var archive: ArchiveOptions
 
+    @OptionGroup var time: TimeOptions
+
     func run() async throws {
         try await VerifyRun.run(
             target: target,
             resources: resources,
             strict: strict,
             format: output.format,
-            archive: archive.settings
+            archive: archive.settings,
+            now: time.date
         )
     }
 }

@@ -35,6 +35,8 @@ struct NetworkOptions: ParsableArguments {
     )
     var aasaDir: String?
 
+    @OptionGroup var time: TimeOptions
+
     func validate() throws {
         do { try settings.validate() } catch { throw ValidationError(error) }
     }
@@ -49,6 +51,7 @@ struct NetworkOptions: ParsableArguments {
         settings.noCDN = noCDN
         settings.offline = offline
         settings.aasaDir = aasaDir
+        settings.now = time.date
         return settings
     }
 }

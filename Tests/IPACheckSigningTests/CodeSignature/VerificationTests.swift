@@ -30,7 +30,7 @@ struct VerificationTests {
             #expect(slice.cms?.signatureVerifies == true)
             #expect(slice.cms?.messageDigestMatches == true)
             #expect(slice.cms?.digestAlgorithm == "sha256")  // openssl cms -print: digestAlgorithm sha256
-            #expect(await slice.cms?.identity?.evaluateTrust().isTrusted == true)  // WWDR → Apple Root CA
+            #expect(await slice.cms?.identity?.evaluateTrust(now: Date()).isTrusted == true)  // WWDR → Apple Root CA
             #expect(slice.notes.map(\.rule).contains("SIG008"))  // openssl: signer expired 2016
         }
         // python3 hashlib: SHA-1 of the armv7 slice's CodeDirectory blob.

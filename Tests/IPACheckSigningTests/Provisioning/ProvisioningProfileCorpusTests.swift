@@ -173,7 +173,7 @@ struct ProvisioningProfileCorpusTests {
 
     /// Whether the profile's signer chains to one of Apple's pinned roots.
     private func trust(_ status: ProfileSignatureStatus) async throws -> AppleTrust.Verdict {
-        try await #require(status.identity).evaluateTrust()
+        try await #require(status.identity).evaluateTrust(now: Date())
     }
 
     /// The envelope carries "Apple Root Certificate Authority", but the intermediate is issued by "Apple Root CA":
