@@ -21,6 +21,12 @@ package struct AASAFetchTarget: Hashable, Sendable, Codable {
         self.mdmDirectDownloads = mode == .managed && mdmDirectDownloads
     }
 
+    /// Whether a link to `host` is claimed by this entry: the host itself, or a subdomain of a `*.` entry's apex.
+    package func serves(host: String) -> Bool {
+        let asked = host.lowercased()
+        return self.host.hasPrefix("*.") ? asked.hasSuffix("." + fetchHost) : asked == fetchHost
+    }
+
     /// The host whose file serves this entry: lowercased, without a trailing dot, and for `*.example.com` the
     /// apex `example.com` (TN3155: a wildcard entry is served by the apex's file).
     package var fetchHost: String {

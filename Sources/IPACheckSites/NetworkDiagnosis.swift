@@ -3,7 +3,7 @@ import IPACheckFetching
 /// Tells a machine without network from sites that are down: when every origin and Apple's CDN failed to resolve
 /// or connect, the environment is at fault, and the run says so once instead of blaming every domain.
 package struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
-    /// How many hosts were asked.
+    /// How many distinct hosts were asked (a host asked for several services or modes counts once).
     package let hosts: Int
     /// One failure, as an example of what happened.
     package let example: String
@@ -38,7 +38,7 @@ package struct NetworkUnavailable: Error, Hashable, Sendable, CustomStringConver
             }
         }
         guard cdnAsked, let example else { return nil }
-        return NetworkUnavailable(hosts: results.count, example: example)
+        return NetworkUnavailable(hosts: Set(results.map(\.report.fetchHost)).count, example: example)
     }
 
     /// Failures that say nothing about the site when everything fails the same way.

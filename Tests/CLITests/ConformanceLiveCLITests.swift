@@ -43,6 +43,44 @@ struct ConformanceLiveCLITests {
         return bodies
     }
 
+    /// explain asks only what the URL needs: the file of the entries claiming its host (and Apple's CDN copy of
+    /// it), not every domain of the build; check asks them all.
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.24:443 (root)"))
+    func explainAsksOnlyTheURLsHost() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = try TestCA()
+        let caFile = try ca.writeCertificate(to: folder)
+        let hosts = ["good.test", "wild.test", "cdn.test"]
+        let identity = try ca.issueServerCertificate(dnsNames: hosts)
+        let listed = Conformance.aasa(listing: ConformanceBuild.appID)
+        let server = try await TLSTestServer.start(identity: identity, host: Self.address, port: 443) { _ in
+            .full(status: 200, headers: [("Content-Type", "application/json")], body: listed)
+        }
+        defer { Task { await server.shutdown() } }
+        let network =
+            hosts.flatMap { ["--resolve", "\($0):443:\(Self.address)"] } + [
+                "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
+            ]
+        let ipa = try ConformanceBuild.write(
+            kind: .appStore,
+            domains: ["applinks:good.test", "applinks:*.wild.test"],
+            mdm: false
+        )
+        defer { try? FileManager.default.removeItem(atPath: ipa) }
+        let explain = try CLI.run(["explain", "https://good.test/products/1", ipa, "--format", "json"] + network)
+        #expect(try explain.jsonObject()["verdict"] as? String == "opens", "\(explain.stdout)\(explain.stderr)")
+        let asked = Set(server.requests.map { ($0.header("Host") ?? "") + " " + $0.path })
+        #expect(asked.contains { $0.hasPrefix("good.test ") }, "\(asked)")
+        #expect(asked.contains("cdn.test /a/v1/good.test"), "\(asked)")
+        #expect(!asked.contains { $0.contains("wild.test") }, "explain asked another domain: \(asked)")
+
+        let check = try CLI.run(["check", ipa, "--format", "json"] + network)
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(server.requests.contains { $0.header("Host") == "wild.test" }, "check asks every domain")
+    }
+
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.24:443 (root)"))
     func liveCopiesTellTheSameStoryInEveryCommand() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-matrix-\(UUID().uuidString)")

@@ -5,13 +5,13 @@ import Testing
 /// `check` says what a long run is doing on a terminal, and nothing when stderr is a pipe or a file.
 struct ProgressCLITests {
     /// Runs `ipacheck ARGUMENTS` under `script`, which gives it a terminal, and returns what the terminal showed.
-    static func onATerminal(_ arguments: [String]) throws -> String {
+    static func onATerminal(_ arguments: [String], term: String = "xterm") throws -> String {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tty-\(UUID()).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let quoted = ([CLI.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["script", "-qec", quoted.joined(separator: " ") + " >/dev/null", log.path]
+        process.arguments = ["TERM=\(term)", "script", "-qec", quoted.joined(separator: " ") + " >/dev/null", log.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -32,6 +32,17 @@ struct ProgressCLITests {
         )
         // The line is cleared at the end, so the report starts on a clean line.
         #expect(shown.contains("\r\u{1B}[2K"))
+    }
+
+    /// explain shows the same progress as check while it reads the build and asks the URL's hosts.
+    @Test(.enabled(if: hasScript || Python.isCI, "needs util-linux's script for a terminal"))
+    func explainShowsItsProgressTooButNotOnADumbTerminal() throws {
+        let arguments = ["explain", "https://acme.example/products/1", SampleFiles.acme] + SampleFiles.offline
+        let shown = try Self.onATerminal(arguments)
+        #expect(shown.contains("reading \(SampleFiles.acme)…"), "\(shown)")
+        #expect(shown.contains("reading the AASA files of 1 host from --aasa-dir…"), "\(shown)")
+        let dumb = try Self.onATerminal(arguments, term: "dumb")
+        #expect(!dumb.contains("\u{1B}[2K"), "TERM=dumb gets no control sequences: \(dumb)")
     }
 
     @Test func isSilentWhenStderrIsNotATerminal() throws {

@@ -3,7 +3,8 @@ package import IPACheckGate
 import IPACheckReport
 
 /// One line on stderr saying what a long run is doing (reading a build, asking hosts), rewritten in place and
-/// cleared at the end; only on a terminal, so logs and pipes never see it.
+/// cleared at the end; only on a terminal that takes control sequences (not `TERM=dumb`), so logs and pipes never
+/// see it.
 ///
 /// Needs no lock: it holds only constants; the run calls it from one task, one update after another, and each
 /// update is a single short write to stderr.
@@ -12,7 +13,11 @@ package final class ProgressLine: Sendable {
     private let offline: Bool
     private let asksCDN: Bool
 
-    package init(offline: Bool, asksCDN: Bool, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    package init(
+        offline: Bool,
+        asksCDN: Bool,
+        enabled: Bool = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    ) {
         self.offline = offline
         self.asksCDN = asksCDN
         self.enabled = enabled

@@ -1,4 +1,5 @@
 import IPACheckGate
+import IPACheckLinks
 
 /// `ipacheck explain URL TARGET`: support triage for one link, traced through the release gate's own judgement.
 package enum ExplainRun {
@@ -13,12 +14,14 @@ package enum ExplainRun {
         network: NetworkSettings,
         archive: ArchiveSettings
     ) async throws {
+        // Only the files of the entries that claim the URL's host are asked for (as a device sends the host).
         let result = try await GateAnswerRun.check(
             path: path,
             appID: appID,
             project: project,
             network: network,
-            archive: archive
+            archive: archive,
+            onlyClaimsOf: (try? TappedURL(url))?.host ?? ""
         )
         let explanation = result.links.explain(url)
         switch format {

@@ -4,29 +4,33 @@ import IPACheckGate
 /// judgement `check` makes, with the same settings, so that every command tells the same story.
 enum GateAnswerRun {
     /// The gate's result for the build at `path`; an unreadable build or no network at all ends the run (exit 2).
+    ///
+    /// - Parameter onlyClaimsOf: A URL's host: only the files of the entries claiming it are fetched.
     static func check(
         path: String,
         appID: String?,
         project: ProjectSettings,
         network: NetworkSettings,
-        archive: ArchiveSettings
+        archive: ArchiveSettings,
+        onlyClaimsOf host: String? = nil
     ) async throws -> GateResult {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
+        let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
+        defer { progress.finish() }
         return try await CommandExit.reportingInputErrors {
             try await network.withFetcher { options, fetcher in
-                try await ReleaseGate.check(
-                    path: path,
-                    options: GateOptions(
-                        fetch: options,
-                        fetcher: fetcher,
-                        configuration: configuration,
-                        distribution: project.distribution,
-                        now: network.now,
-                        archiveLimits: archive.limits,
-                        appID: appID,
-                        mdmDirectDownloads: project.mdmDirectDownloads
-                    )
+                var gate = GateOptions(
+                    fetch: options,
+                    fetcher: fetcher,
+                    configuration: configuration,
+                    distribution: project.distribution,
+                    now: network.now,
+                    archiveLimits: archive.limits,
+                    appID: appID,
+                    mdmDirectDownloads: project.mdmDirectDownloads
                 )
+                gate.onlyClaimsOf = host
+                return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
             }
         }
     }

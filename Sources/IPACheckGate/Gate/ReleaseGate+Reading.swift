@@ -20,7 +20,7 @@ extension ReleaseGate {
         let seals: [BundleSealCheck]
         let firebase: [FirebaseBundleFacts]
         let mainExecutableStrings: BinaryStrings?
-        let targets: [AASAFetchTarget]
+        var targets: [AASAFetchTarget]
         /// Whether this is a project's entitlements file rather than a build: only what it says is checked.
         var isEntitlementsFile = false
         /// Whether each code and profile signer chains to Apple (evaluated once per signer).

@@ -29,6 +29,9 @@ package struct GateOptions: Sendable {
     /// Whether managed (`?mode=managed`) entries are judged as on a device whose MDM enables direct downloads
     /// (the origin's file) rather than Apple's CDN copy (`--mdm-direct-downloads`).
     package var mdmDirectDownloads: Bool
+    /// When set, only the files of the entries that claim this host are fetched (explain asks what one URL needs,
+    /// not every domain of the build); the build's own checks all run.
+    package var onlyClaimsOf: String? = nil
 
     /// Creates options.
     package init(
@@ -114,6 +117,7 @@ package enum ReleaseGate {
             progress(.reading(path: path, index: index + 1, total: paths.count))
             do {
                 var build = try await inspect(path: path, options: options)
+                if let host = options.onlyClaimsOf { build.targets = build.targets.filter { $0.serves(host: host) } }
                 build.trustFindings = await trustFindings(build, now: options.now)
                 builds.append(.success(build))
             } catch {
@@ -143,8 +147,12 @@ package enum ReleaseGate {
     /// Checks one ipa (fetching only its own hosts).
     ///
     /// - Throws: ``InputError`` when the ipa cannot be read, ``NetworkUnavailable`` when nothing could be reached.
-    package static func check(path: String, options: GateOptions) async throws -> GateResult {
-        switch await run(paths: [path], options: options).first {
+    package static func check(
+        path: String,
+        options: GateOptions,
+        progress: (Progress) -> Void = { _ in }
+    ) async throws -> GateResult {
+        switch await run(paths: [path], options: options, progress: progress).first {
         case .checked(let result)?:
             if let unavailable = result.networkUnavailable { throw unavailable }
             return result
