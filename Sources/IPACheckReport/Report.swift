@@ -416,7 +416,7 @@ extension Report {
     }
 
     private static let standardKeys: Set<String> = [
-        "tool", "gate", "inputs", "findings", "summary", "verdict", "rules", "kind",
+        "tool", "gate", "inputs", "findings", "summary", "verdict", "rules", "kind", "$schema",
     ]
 
     /// Reads a report written by ``encode(to:)``; top-level keys it does not know become sections.

@@ -41,7 +41,10 @@ package final class MatchResultWriter {
         self.format = format
         self.sink = sink
         buffer.reserveCapacity(Self.flushBytes + 4096)
-        if format == .json { buffer.append(contentsOf: "{\n  \"results\" : [\n".utf8) }
+        if format == .json {
+            let schema = JSONRenderer.Schema.match.url
+            buffer.append(contentsOf: "{\n  \"$schema\" : \"\(schema)\",\n  \"results\" : [\n".utf8)
+        }
     }
 
     /// Writes formatted results after those written so far.

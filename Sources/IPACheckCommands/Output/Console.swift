@@ -54,8 +54,8 @@ package enum Console {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
-    /// Encodes a value as every JSON output is encoded (``JSONRenderer/encode(_:)``) and prints it.
-    package static func printJSON(_ value: some Encodable) throws {
-        printRendered(try JSONRenderer.encode(value))
+    /// Encodes a value as every JSON output is encoded (``JSONRenderer/encode(_:schema:)``) and prints it.
+    package static func printJSON(_ value: some Encodable, schema: JSONRenderer.Schema? = nil) throws {
+        printRendered(try JSONRenderer.encode(value, schema: schema))
     }
 }

@@ -1,5 +1,6 @@
 import IPACheckGate
 import IPACheckLinks
+import IPACheckReport
 
 /// `ipacheck explain URL TARGET`: support triage for one link, traced through the release gate's own judgement.
 package enum ExplainRun {
@@ -25,7 +26,7 @@ package enum ExplainRun {
         )
         let explanation = result.links.explain(url)
         switch format {
-        case .json: try Console.printJSON(explanation)
+        case .json: try Console.printJSON(explanation, schema: .explain)
         case .text: Console.printRendered(explanation.text(style: Console.style))
         }
         if !explanation.opensApp { throw CommandExit.problems }

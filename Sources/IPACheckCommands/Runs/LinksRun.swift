@@ -1,4 +1,5 @@
 import IPACheckGate
+import IPACheckReport
 
 /// `ipacheck links TARGET`: for every rule the build's domains serve, a link it decides and what iOS will do.
 package enum LinksRun {
@@ -31,7 +32,7 @@ package enum LinksRun {
         )
         let sheet = result.links.linkSheet()
         switch format {
-        case .json: try Console.printJSON(sheet)
+        case .json: try Console.printJSON(sheet, schema: .links)
         case .text: Console.printRendered(sheet.text(style: Console.style))
         case .html: Console.write(Array(sheet.html.utf8))
         }
