@@ -50,6 +50,12 @@ package final class IPAFile {
         } catch  where error.code == .unreadable {
             // The system's reason, in the words every command uses (not libzip's "Can't open file").
             throw InputError.unreadableFile(path)
+        } catch  where error.code == .notAZip && (try? TargetKind.of(path: path)) == .machO {
+            throw InputError(
+                "not-a-zip",
+                file: path,
+                "is a Mach-O executable, not an ipa: `ipacheck verify` and `ipacheck entitlements` read a bare Mach-O"
+            )
         } catch {
             let code =
                 switch error.code {

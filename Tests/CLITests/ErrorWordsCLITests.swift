@@ -88,6 +88,28 @@ import Testing
         }
     }
 
+    /// A bare Mach-O is named once, and the commands that read an ipa say what it is and which commands read it
+    /// (they said "not a zip archive"; entitlements named the path twice).
+    @Test func aBareUnsignedMachOIsSaidOnceAndForWhatItIs() throws {
+        let path = Self.temporary("App")
+        try Data(MachOBuilder.slice()).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let entitlements = try CLI.run(["entitlements", path.path])
+        #expect(entitlements.status == 2)
+        #expect(
+            entitlements.stderr == "ipacheck: error: \(path.path): has no code signature\n",
+            "\(entitlements.stderr)"
+        )
+        for command in ["info", "domains", "check"] {
+            let result = try CLI.run([command, path.path])
+            #expect(result.status == 2)
+            #expect(
+                result.stderr.hasPrefix("ipacheck: error: \(path.path): is a Mach-O executable, not an ipa"),
+                "\(command): \(result.stderr)"
+            )
+        }
+    }
+
     /// A scheme without its slashes is told how to write it (it suggested `https://https:acme.example/x`).
     @Test(arguments: ["https:acme.example/x", "https:/acme.example/x", "HTTP:acme.example/x"])
     func aSchemeWithoutSlashesSaysHowToWriteIt(url: String) throws {

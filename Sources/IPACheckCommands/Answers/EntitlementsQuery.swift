@@ -48,7 +48,7 @@ package struct EntitlementsAnswer: Sendable {
             if selector != nil {
                 throw InputError("not-an-ipa", file: path, "--bundle selects a bundle of an ipa; this is a Mach-O")
             }
-            return try fromSignature(MachOFile.scan(path: path), source: source, file: path, subject: path)
+            return try fromSignature(MachOFile.scan(path: path), source: source, file: path, subject: nil)
         case .archive:
             let ipa = try IPAFile(path: path, limits: limits)
             let bundle = try ipa.bundle(matching: selector)
@@ -73,7 +73,7 @@ package struct EntitlementsAnswer: Sendable {
         _ container: MachOContainer,
         source: EntitlementSource,
         file: String,
-        subject: String
+        subject: String?
     ) throws(InputError) -> EntitlementsAnswer {
         let signed = container.slices.compactMap { slice in
             slice.signature.map {
@@ -81,8 +81,11 @@ package struct EntitlementsAnswer: Sendable {
             }
         }
         guard let (architecture, first) = signed.first else {
-            throw InputError("unsigned", file: file, "\(subject) has no code signature")
+            // A bundle is named after the file; a bare Mach-O is the file itself, named once.
+            throw InputError("unsigned", file: file, (subject.map { "\($0) " } ?? "") + "has no code signature")
         }
+        // "Payload/App.app's signature …", or for a bare Mach-O (the file itself) "the signature …".
+        let owner = subject.map { "\($0)'s " } ?? "the "
         var notes: [String] = []
         if signed.count > 1 && !SignedEntitlements.compareSlices(signed).isEmpty {
             notes.append("the slices carry different entitlements; showing \(architecture)'s")
@@ -96,10 +99,10 @@ package struct EntitlementsAnswer: Sendable {
         switch source {
         case .der:
             guard first.hasDERBlob else {
-                throw InputError("no-der", file: file, "\(subject)'s signature has no DER entitlements blob")
+                throw InputError("no-der", file: file, "\(owner)signature has no DER entitlements blob")
             }
             guard let der = first.der else {
-                throw InputError("bad-der", file: file, "\(subject)'s DER entitlements blob cannot be decoded")
+                throw InputError("bad-der", file: file, "\(owner)DER entitlements blob cannot be decoded")
             }
             return EntitlementsAnswer(value: der, notes: notes)
         case .signature, .profile:
@@ -108,7 +111,7 @@ package struct EntitlementsAnswer: Sendable {
                 return EntitlementsAnswer(value: der, notes: notes + ["no XML blob; showing DER"])
             }
             if first.hasXMLBlob || first.hasDERBlob {
-                throw InputError("bad-entitlements", file: file, "\(subject)'s entitlements blob cannot be decoded")
+                throw InputError("bad-entitlements", file: file, "\(owner)entitlements blob cannot be decoded")
             }
             return EntitlementsAnswer(value: .dictionary([:]), notes: notes + ["the signature carries no entitlements"])
         }
