@@ -106,12 +106,13 @@ struct GoldenCLITests {
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(result.output)")
     }
 
-    /// The README's example runs are golden outputs: each `<!-- golden:NAME -->` block holds NAME's command and its
-    /// stdout as pinned, so the README cannot drift from what the tool prints.
-    @Test func theREADMEsExampleRunsAreThePinnedOutputs() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "<!-- golden:").dropFirst()
-        #expect(blocks.count >= 3, "the README shows pinned runs")
+    /// The example runs of the README and docs/output-formats.md are golden outputs: each `<!-- golden:NAME -->`
+    /// block holds NAME's command and its stdout as pinned, so the documents cannot drift from what the tool prints.
+    @Test(arguments: [("README.md", 3), ("docs/output-formats.md", 2)])
+    func theDocumentsExampleRunsAreThePinnedOutputs(document: String, atLeast: Int) throws {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent(document), encoding: .utf8)
+        let blocks = text.components(separatedBy: "<!-- golden:").dropFirst()
+        #expect(blocks.count >= atLeast, "\(document) shows pinned runs")
         for block in blocks {
             let name = String(block.prefix { $0 != " " })
             let shown = block.components(separatedBy: "<!-- /golden -->").first ?? ""
@@ -124,7 +125,7 @@ struct GoldenCLITests {
                 .components(separatedBy: "\n--- stderr\n").dropLast().joined(separator: "\n--- stderr\n")
             let expected =
                 "\(name) -->\n```console\n$ ipacheck \(golden.arguments.joined(separator: " "))\n\(stdout)```\n"
-            #expect(shown == expected, "README's \(name) run differs from Tests/Golden: run scripts/update-golden")
+            #expect(shown == expected, "\(document)'s \(name) run differs from Tests/Golden: run scripts/update-golden")
         }
     }
 }
