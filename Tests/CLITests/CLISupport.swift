@@ -136,3 +136,44 @@ enum Loopback {
         return probe?.output.trimmingCharacters(in: .whitespacesAndNewlines) == "free"
     }
 }
+
+/// Validates JSON outputs against the schemas published in docs/schemas (python's jsonschema, draft 2020-12).
+enum JSONSchemaCheck {
+    private static let script = """
+        import json, sys, glob, jsonschema
+        from referencing import Registry, Resource
+        base = "https://raw.githubusercontent.com/ipacheck/ipacheck/main/docs/schemas/"
+        schemas = {p.rsplit("/", 1)[1]: json.load(open(p)) for p in glob.glob(sys.argv[1] + "/*.schema.json")}
+        registry = Registry().with_resources([(base + n, Resource.from_contents(s)) for n, s in schemas.items()])
+        every_schema_used = sys.argv[2] == "all"
+        used, problems = set(), []
+        for path in sys.argv[3:]:
+            text = open(path, encoding="utf-8").read()
+            if text.startswith("exit: "):
+                text = text.split("--- stdout\\n", 1)[1].rsplit("\\n--- stderr\\n", 1)[0]
+            document = json.loads(text)
+            name = str(document.get("$schema", "")).replace(base, "")
+            if name not in schemas:
+                problems.append(f"{path}: $schema {document.get('$schema')!r} is not a published schema")
+                continue
+            used.add(name)
+            validator = jsonschema.Draft202012Validator(schemas[name], registry=registry)
+            for error in validator.iter_errors(document):
+                problems.append(f"{path}: {error.message} at /{'/'.join(map(str, error.path))}")
+        if every_schema_used:
+            problems += [f"{n} is used by no output" for n in sorted(set(schemas) - used)]
+        print("\\n".join(problems))
+        """
+
+    /// What is wrong with the JSON in `files` (a JSON document, or a golden file's stdout); empty when every one
+    /// names a published schema and validates against it (and, with `everySchemaUsed`, every schema is named).
+    static func problems(_ files: [URL], everySchemaUsed: Bool = false) throws -> [String] {
+        let schemas = Repository.root.appendingPathComponent("docs/schemas").path
+        let result = try Python.run(
+            script: script,
+            arguments: [schemas, everySchemaUsed ? "all" : "some"] + files.map(\.path)
+        )
+        guard result.status == 0 else { return ["the validator failed: \(result.output)"] }
+        return result.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+}

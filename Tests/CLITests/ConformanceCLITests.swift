@@ -51,6 +51,13 @@ struct ConformanceCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var scenarios = 0
         var agreements = 0
+        var jsonOutputs: [URL] = []
+        /// Keeps one command's JSON of each shape (the last written wins) for the schema check at the end.
+        func keep(_ result: CLIResult, as name: String) throws {
+            let file = folder.appendingPathComponent("\(name).json")
+            try Data(result.stdout.utf8).write(to: file)
+            if !jsonOutputs.contains(file) { jsonOutputs.append(file) }
+        }
         for (mode, shape) in Conformance.builds {
             let ipa = try ConformanceBuild.write(kind: kind, mode: mode, shape: shape)
             defer { try? FileManager.default.removeItem(atPath: ipa) }
@@ -58,6 +65,7 @@ struct ConformanceCLITests {
 
             // domains: an entry is usable exactly where the table says a device uses it.
             let domains = try CLI.run(["domains", ipa, "--format", "json"])
+            try keep(domains, as: "domains")
             let bundles = try #require(try domains.jsonObject()["bundles"] as? [[String: Any]], "\(label)")
             let entries = bundles.flatMap { ($0["associatedDomains"] as? [[String: Any]]) ?? [] }
             let wantUsable =
@@ -92,6 +100,7 @@ struct ConformanceCLITests {
                 let match = try CLI.run(
                     ["match", "--urls", urlFile.path, "--build", ipa, "--format", "json"] + network
                 )
+                try keep(match, as: "match")
                 #expect(try Self.verdicts(match) == wanted, "\(why): \(urls)\n\(match.stdout)")
                 // Exit 0 only if every verdict is `match` (the excluded form never is).
                 #expect(match.status == 1, "\(why): \(match.stderr)")
@@ -101,6 +110,7 @@ struct ConformanceCLITests {
                 let url = Conformance.URLForm.https.url(host: shape.urlHost)
                 let opens = wanted[0] == "match"
                 let explainJSON = try CLI.run(["explain", url, ipa, "--format", "json"] + network)
+                try keep(explainJSON, as: "explain")
                 let explanation = try explainJSON.jsonObject()
                 #expect(explanation["verdict"] as? String == (opens ? "opens" : "breaks"), "\(why)")
                 #expect(explainJSON.status == (opens ? 0 : 1), "\(why): \(explainJSON.stderr)")
@@ -113,6 +123,7 @@ struct ConformanceCLITests {
 
                 // check: no error on the path of a link that opens; what explain names is what check found.
                 let check = try CLI.run(["check", ipa, "--format", "json"] + network)
+                try keep(check, as: "check")
                 let findings = (try check.jsonObject()["findings"] as? [[String: Any]]) ?? []
                 let checkRules = Set(findings.compactMap { $0["rule"] as? String })
                 let named = ((explanation["findings"] as? [[String: Any]]) ?? []).compactMap {
@@ -132,6 +143,7 @@ struct ConformanceCLITests {
 
                 // links: each expectation is what match --build answers for its URL.
                 let links = try CLI.run(["links", ipa, "--format", "json"] + network)
+                try keep(links, as: "links")
                 let listed = (try links.jsonObject()["links"] as? [[String: Any]]) ?? []
                 if !listed.isEmpty {
                     let linkURLs = listed.compactMap { $0["url"] as? String }
@@ -147,6 +159,7 @@ struct ConformanceCLITests {
                 // aasa: the deciding host's file as read, the same state check saw.
                 let host = shape.decidingHost + (mode.mode.map { "?mode=\($0)" } ?? "")
                 let aasa = try CLI.run(["aasa", host, "--format", "json"] + offline)
+                try keep(aasa, as: "aasa")
                 #expect(aasa.status == (copy == .offlineMissing ? 1 : 0), "\(why): \(aasa.stdout)")
                 if copy == .offlineMissing, wantUsable, shape != .apexOfWildcard {
                     #expect(checkRules.contains("SERVE060"), "\(why): \(checkRules)")
@@ -154,6 +167,9 @@ struct ConformanceCLITests {
                 agreements += 1
             }
         }
+        // The JSON every command wrote for the last build validates against its published schema.
+        let problems = try JSONSchemaCheck.problems(jsonOutputs)
+        #expect(problems.isEmpty, "\(problems)")
         print("conformance matrix through the command line (\(kind)): \(scenarios) scenarios, \(agreements) agreements")
         #expect(scenarios == Conformance.ModeCase.all.count * (Conformance.Shape.allCases.count + 2))
     }
