@@ -22,15 +22,13 @@ package enum CheckRun {
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
         let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
         let outcomes = try await network.withFetcher { options, fetcher in
-            let gate = GateOptions(
+            let gate = project.gateOptions(
                 fetch: options,
                 fetcher: fetcher,
                 configuration: configuration,
-                distribution: project.distribution,
-                now: network.now,
-                archiveLimits: archive.limits,
-                appID: appID,
-                mdmDirectDownloads: project.mdmDirectDownloads
+                network: network,
+                archive: archive,
+                appID: appID
             )
             return await ReleaseGate.run(paths: paths, options: gate) { progress.show($0) }
         }

@@ -19,15 +19,13 @@ enum GateAnswerRun {
         defer { progress.finish() }
         return try await CommandExit.reportingInputErrors {
             try await network.withFetcher { options, fetcher in
-                var gate = GateOptions(
+                var gate = project.gateOptions(
                     fetch: options,
                     fetcher: fetcher,
                     configuration: configuration,
-                    distribution: project.distribution,
-                    now: network.now,
-                    archiveLimits: archive.limits,
-                    appID: appID,
-                    mdmDirectDownloads: project.mdmDirectDownloads
+                    network: network,
+                    archive: archive,
+                    appID: appID
                 )
                 gate.onlyClaimsOf = host
                 return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }

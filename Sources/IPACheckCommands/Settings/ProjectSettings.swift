@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 package import IPACheckSigning
@@ -36,5 +37,27 @@ package struct ProjectSettings: Sendable {
             }
         }
         return configuration
+    }
+
+    /// The gate's options for one run: what the project says, with the network's judgement time and fetcher, so
+    /// that check, explain, links and match judge a build the same way.
+    func gateOptions(
+        fetch: FetchOptions,
+        fetcher: (any HTTPFetching)?,
+        configuration: GateConfiguration,
+        network: NetworkSettings,
+        archive: ArchiveSettings,
+        appID: String?
+    ) -> GateOptions {
+        GateOptions(
+            fetch: fetch,
+            fetcher: fetcher,
+            configuration: configuration,
+            distribution: distribution,
+            now: network.now,
+            archiveLimits: archive.limits,
+            appID: appID,
+            mdmDirectDownloads: mdmDirectDownloads
+        )
     }
 }
