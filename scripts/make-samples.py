@@ -1138,6 +1138,9 @@ def main() -> None:
     for generated in ("aasa", "aasa-broken", "broken"):
         shutil.rmtree(os.path.join(out, generated), ignore_errors=True)
     write(os.path.join(out, "Acme.ipa"), acme)
+    # The main app's profile on its own, for `ipacheck profile` (the bytes Acme.ipa embeds).
+    with zipfile.ZipFile(io.BytesIO(acme)) as archive:
+        write(os.path.join(out, "Acme.mobileprovision"), archive.read("Payload/Acme.app/embedded.mobileprovision"))
     write(os.path.join(out, "Minimal.ipa"), minimal)
     write(os.path.join(out, "appflip.json"), appflip_config())
     for host, document in aasa_documents().items():
@@ -1153,6 +1156,8 @@ def main() -> None:
     summary += ["Minimal.ipa"] + verify_ipa(os.path.join(out, "Minimal.ipa"), expect_cms=False)
     with zipfile.ZipFile(os.path.join(out, "Acme.ipa")) as archive:
         main_profile = verify_profile(archive.read("Payload/Acme.app/embedded.mobileprovision"), "main profile")
+        with open(os.path.join(out, "Acme.mobileprovision"), "rb") as f:
+            check(f.read() == archive.read("Payload/Acme.app/embedded.mobileprovision"), "Acme.mobileprovision")
         granted = main_profile["Entitlements"]["com.apple.developer.associated-domains"]
         check(NOT_IN_PROFILE not in granted and len(granted) == len(MAIN_DOMAINS) - 1, "profile grants")
         check("ProvisionedDevices" not in main_profile, "App Store profile has no devices")

@@ -128,6 +128,25 @@ package final class ZipArchive {
                 : "the central directory and local headers disagree"
             (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
         }
+        var mislabelled: [ZipMislabelledNames.Member] = []
+        if opened == nil && errorCode == ZIP_ER_INCONS {
+            // libzip refuses a whole archive for one name flagged UTF-8 over other bytes; read it with those flags
+            // cleared, strictly first, as any archive.
+            mislabelled = ZipMislabelledNames.scan(path: path)
+            if !mislabelled.isEmpty {
+                let clearing = mislabelled.flatMap(\.flagBytes)
+                let strict = ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0)
+                (opened, errorCode) = ZipHandle.open(path, flags: strict, clearing: clearing)
+                leniency = nil
+                if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
+                    leniency =
+                        errorCode == ZIP_ER_EXISTS
+                        ? "two members share a name"
+                        : "the central directory and local headers disagree"
+                    (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY, clearing: clearing)
+                }
+            }
+        }
         guard let handle = opened else {
             // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
             if errorCode != ZIP_ER_OPEN, errorCode != ZIP_ER_NOENT,
@@ -141,7 +160,11 @@ package final class ZipArchive {
         self.leniencyReason = leniency
         self.escapingLinks = []
         // On a throw the handle is released, and with it discarded.
-        self.entries = try Self.listEntries(handle, limits: limits)
+        var entries = try Self.listEntries(handle, limits: limits)
+        for member in mislabelled where entries.indices.contains(member.index) {
+            entries[member.index].nameMislabelledUTF8 = true
+        }
+        self.entries = entries
     }
 
     /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.

@@ -42,6 +42,36 @@ enum ZipDirectoryEnd {
             ?? UInt64(total)
     }
 
+    /// Where the central directory lies (offset and size in the file) and how many members it lists, from the end
+    /// record, or the zip64 end record when a field says to look there; nil when no record is found.
+    static func centralDirectory(handle: FileHandle) -> (offset: UInt64, size: UInt64, count: UInt64)? {
+        guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
+        let tailLength = min(size, UInt64(maximumTail))
+        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
+            let tail = try? handle.read(upToCount: Int(tailLength))
+        else { return nil }
+        let bytes = [UInt8](tail)
+        guard let recordOffset = lastRecord(in: bytes) else { return nil }
+        var reader = ByteReader(bytes)
+        guard (try? reader.seek(to: recordOffset + 10, field: "total entries")) != nil,
+            let count = try? reader.readUInt16("total entries", bigEndian: false),
+            let directorySize = try? reader.readUInt32("directory size", bigEndian: false),
+            let directoryOffset = try? reader.readUInt32("directory offset", bigEndian: false)
+        else { return nil }
+        guard count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF else {
+            return (UInt64(directoryOffset), UInt64(directorySize), UInt64(count))
+        }
+        guard let record = zip64EndRecord(handle: handle, tail: bytes, tailStart: size - tailLength, at: recordOffset)
+        else { return nil }
+        var zip64 = ByteReader(record)
+        guard (try? zip64.seek(to: 32, field: "zip64 total entries")) != nil,
+            let total = try? zip64.readUInt64("zip64 total entries", bigEndian: false),
+            let directorySize64 = try? zip64.readUInt64("zip64 directory size", bigEndian: false),
+            let directoryOffset64 = try? zip64.readUInt64("zip64 directory offset", bigEndian: false)
+        else { return nil }
+        return (directoryOffset64, directorySize64, total)
+    }
+
     /// Why a file that starts as a zip cannot be opened, when the reason is that its end is missing.
     ///
     /// The end-of-central-directory record is gone while a local file header starts the file, or the record
@@ -168,6 +198,21 @@ enum ZipDirectoryEnd {
         tailStart: UInt64,
         recordOffset: Int
     ) -> UInt64? {
+        guard let record = zip64EndRecord(handle: handle, tail: tail, tailStart: tailStart, at: recordOffset) else {
+            return nil
+        }
+        var reader = ByteReader(record)
+        guard (try? reader.seek(to: 32, field: "zip64 total entries")) != nil else { return nil }
+        return try? reader.readUInt64("zip64 total entries", bigEndian: false)
+    }
+
+    /// The zip64 end record's first 56 bytes, found through the locator just before the end record.
+    private static func zip64EndRecord(
+        handle: FileHandle,
+        tail: [UInt8],
+        tailStart: UInt64,
+        at recordOffset: Int
+    ) -> [UInt8]? {
         var locator = ByteReader(tail)
         guard recordOffset >= 20, (try? locator.seek(to: recordOffset - 20, field: "zip64 locator")) != nil,
             (try? locator.readUInt32("zip64 locator signature", bigEndian: false)) == 0x0706_4B50,
@@ -175,12 +220,12 @@ enum ZipDirectoryEnd {
             let endOffset = try? locator.readUInt64("zip64 end offset", bigEndian: false),
             endOffset < tailStart + UInt64(recordOffset),
             (try? handle.seek(toOffset: endOffset)) != nil,
-            let record = try? handle.read(upToCount: 56)
+            let record = try? handle.read(upToCount: 56),
+            record.count == 56
         else { return nil }
-        var reader = ByteReader([UInt8](record))
-        guard (try? reader.readUInt32("total entries", bigEndian: false)) == 0x0606_4B50,
-            (try? reader.seek(to: 32, field: "zip64 total entries")) != nil
-        else { return nil }
-        return try? reader.readUInt64("zip64 total entries", bigEndian: false)
+        let bytes = [UInt8](record)
+        var reader = ByteReader(bytes)
+        guard (try? reader.readUInt32("zip64 end signature", bigEndian: false)) == 0x0606_4B50 else { return nil }
+        return bytes
     }
 }

@@ -6,6 +6,9 @@ package struct ZipEntry: Sendable, Hashable {
     package let name: String
     /// Whether the stored name bytes were not valid UTF-8.
     package let nameWasNotUTF8: Bool
+    /// Whether the member's flags said the name is UTF-8 although its bytes are not (libzip refuses such an archive;
+    /// it is read through ``ZipMislabelledNames``).
+    package var nameMislabelledUTF8 = false
     /// The uncompressed size the archive declares; informative only, never used to allocate.
     package let declaredSize: UInt64
     /// The compressed size the archive declares.

@@ -25,6 +25,31 @@ import Foundation
         return (unsafe ZipHandle(raw), errorCode)
     }
 
+    /// Opens the file at `path` as ``open(_:flags:)`` does, but through a view of the file in which bit 3 of each
+    /// byte at `clearing` reads as 0 (the UTF-8 name flag of the members ``ZipMislabelledNames`` found).
+    static func open(
+        _ path: String,
+        flags: Int32,
+        clearing: [UInt64]
+    ) -> (handle: ZipHandle?, errorCode: Int32) {
+        guard let view = PatchedFile(path: path, clearing: clearing) else { return (nil, ZIP_ER_OPEN) }
+        var error = unsafe zip_error_t()
+        // `error` is a local, initialised and finalised here. The source owns one retain of `view` until libzip
+        // sends ZIP_SOURCE_FREE (on success the archive owns the source; on failure zip_source_free frees it).
+        unsafe zip_error_init(&error)
+        defer { unsafe zip_error_fini(&error) }
+        let context = unsafe Unmanaged.passRetained(view).toOpaque()
+        guard let source = unsafe zip_source_function_create(PatchedFile.callback, context, &error) else {
+            unsafe Unmanaged<PatchedFile>.fromOpaque(context).release()
+            return (nil, ZIP_ER_MEMORY)
+        }
+        guard let raw = unsafe zip_open_from_source(source, flags, &error) else {
+            unsafe zip_source_free(source)
+            return (nil, unsafe zip_error_code_zip(&error))
+        }
+        return (unsafe ZipHandle(raw), 0)
+    }
+
     /// libzip's words for an open error `code`.
     static func message(forErrorCode code: Int32) -> String {
         var error = unsafe zip_error_t()
@@ -120,5 +145,115 @@ import Foundation
     /// libzip's words for the last error reading this member.
     var lastError: String {
         unsafe String(cString: zip_file_strerror(raw))
+    }
+}
+
+/// A read-only view of a file for libzip's function source, with chosen bits cleared as they are read.
+@safe private final class PatchedFile {
+    private let descriptor: Int32
+    private let size: UInt64
+    /// The file offsets whose byte reads with bit 3 (0x08) cleared, sorted.
+    private let clearing: [UInt64]
+    private var position: UInt64 = 0
+    private var error = unsafe zip_error_t()
+
+    init?(path: String, clearing: [UInt64]) {
+        let descriptor = unsafe Glibc.open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.size = UInt64(end)
+        self.clearing = clearing.sorted()
+        unsafe zip_error_init(&error)
+    }
+
+    deinit {
+        close(descriptor)
+        unsafe zip_error_fini(&error)
+    }
+
+    /// The commands a seekable read-only source answers (libzip's `ZIP_SOURCE_SUPPORTS_SEEKABLE`).
+    private static let supported: Int64 = [
+        ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
+        ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL, ZIP_SOURCE_SUPPORTS,
+    ].reduce(0) { $0 | (1 << Int64($1.rawValue)) }
+
+    /// The size of the `zip_stat_t` libzip asks a source to fill.
+    private static let statSize = unsafe MemoryLayout<zip_stat_t>.size
+
+    /// libzip's entry point: `userdata` is the retained view, `data` and `length` the command's buffer.
+    static let callback: zip_source_callback = { userdata, data, length, command in
+        guard let userdata = unsafe userdata else { return -1 }
+        let view = unsafe Unmanaged<PatchedFile>.fromOpaque(userdata)
+        if command == ZIP_SOURCE_FREE {
+            unsafe view.release()
+            return 0
+        }
+        return unsafe view.takeUnretainedValue().answer(command, data: data, length: length)
+    }
+
+    private func answer(_ command: zip_source_cmd_t, data: UnsafeMutableRawPointer?, length: UInt64) -> Int64 {
+        switch command {
+        case ZIP_SOURCE_OPEN:
+            position = 0
+            return 0
+        case ZIP_SOURCE_CLOSE:
+            return 0
+        case ZIP_SOURCE_READ:
+            guard let data = unsafe data else { return fail(ZIP_ER_INVAL) }
+            return unsafe read(into: data, length: length)
+        case ZIP_SOURCE_SEEK:
+            guard let data = unsafe data else { return fail(ZIP_ER_INVAL) }
+            // libzip checks the seek arguments against the size and reports a bad one in `error`.
+            let target = unsafe zip_source_seek_compute_offset(position, size, data, length, &error)
+            guard target >= 0 else { return -1 }
+            position = UInt64(target)
+            return 0
+        case ZIP_SOURCE_TELL:
+            return Int64(exactly: position) ?? fail(ZIP_ER_SEEK)
+        case ZIP_SOURCE_STAT:
+            guard let data = unsafe data, length >= UInt64(Self.statSize) else {
+                return fail(ZIP_ER_INVAL)
+            }
+            // libzip hands a zip_stat_t of at least `length` bytes to fill.
+            let stat = unsafe data.assumingMemoryBound(to: zip_stat_t.self)
+            unsafe zip_stat_init(stat)
+            unsafe stat.pointee.size = size
+            unsafe stat.pointee.valid |= UInt64(ZIP_STAT_SIZE)
+            return Int64(Self.statSize)
+        case ZIP_SOURCE_ERROR:
+            guard let data = unsafe data else { return fail(ZIP_ER_INVAL) }
+            return unsafe zip_error_to_data(&error, data, length)
+        case ZIP_SOURCE_SUPPORTS:
+            return Self.supported
+        default:
+            return fail(ZIP_ER_OPNOTSUPP)
+        }
+    }
+
+    /// Reads up to `length` bytes at the position into `data`, clearing the chosen bits in what was read.
+    private func read(into data: UnsafeMutableRawPointer, length: UInt64) -> Int64 {
+        let wanted = Int(clamping: min(length, size - min(position, size)))
+        guard wanted > 0 else { return 0 }
+        guard let offset = off_t(exactly: position) else { return fail(ZIP_ER_SEEK) }
+        let got = unsafe pread(descriptor, data, wanted, offset)
+        guard got >= 0 else { return fail(ZIP_ER_READ) }
+        let end = position + UInt64(got)
+        // `got` bytes were written at `data`; each patched offset in [position, end) is inside them.
+        let bytes = unsafe data.assumingMemoryBound(to: UInt8.self)
+        for patched in clearing where patched >= position && patched < end {
+            unsafe bytes[Int(patched - position)] &= 0xF7
+        }
+        position = end
+        return Int64(got)
+    }
+
+    private func fail(_ code: Int32) -> Int64 {
+        unsafe zip_error_set(&error, code, 0)
+        return -1
     }
 }

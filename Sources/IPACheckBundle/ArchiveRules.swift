@@ -67,7 +67,9 @@ package enum ArchiveRules {
             "ARC006",
             .note,
             "member name is not UTF-8",
-            summary: "A member's name is stored in a legacy encoding; it was decoded by guessing.",
+            summary: "A member's name is stored in a legacy encoding, or marked UTF-8 (flag bit 11) over bytes "
+                + "that are not UTF-8; it was decoded by guessing (CP437). Some zip libraries refuse such an "
+                + "archive, unzip reads it; what iOS's installer does with the name is not documented.",
             fix: "Rebuild the ipa with a zip tool that writes UTF-8 names."
         )
 

@@ -175,7 +175,14 @@ package final class IPAFile {
                 )
                 continue
             }
-            if entry.nameWasNotUTF8 {
+            if entry.nameMislabelledUTF8 {
+                findings.append(
+                    ArchiveRules.rules.nonUTF8Name.finding(
+                        "member name is marked UTF-8 but its bytes are not UTF-8; it was read as a legacy name",
+                        location: name
+                    )
+                )
+            } else if entry.nameWasNotUTF8 {
                 findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
             }
             if members[name] != nil {

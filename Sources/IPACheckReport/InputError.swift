@@ -24,7 +24,7 @@ package struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
     /// Why the file at `path` cannot be opened for reading, in the one wording every command uses: `no such file`,
     /// or `cannot be read: ` and the system's reason in words (``FileProblem``), asked of open(2) itself.
     package static func unreadableFile(_ path: String) -> InputError {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = unsafe open(path, O_RDONLY)
         let code = descriptor < 0 ? errno : EIO
         if descriptor >= 0 { close(descriptor) }
         if code == ENOENT { return InputError("unreadable", file: path, "no such file") }

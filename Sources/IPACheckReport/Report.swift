@@ -29,6 +29,8 @@ package struct Report: Hashable, Sendable, Codable {
     package private(set) var kind: Kind
     /// What the command shows besides findings, in order.
     package private(set) var sections: [ReportSection]
+    /// The published schema of the command's JSON (the report's keys plus its sections), named by `$schema`.
+    package private(set) var schema: JSONRenderer.Schema
 
     /// An empty report: no inputs yet.
     ///
@@ -36,8 +38,16 @@ package struct Report: Hashable, Sendable, Codable {
     ///   - tool: Name, version and home page of the program.
     ///   - gate: The `--fail-on` threshold (default: errors fail).
     ///   - rules: Every rule the command can apply, with its effective severity; duplicates by ID are dropped.
-    package init(tool: Tool, gate: FailThreshold = .default, rules: [Rule] = [], kind: Kind = .gate) {
+    ///   - schema: The command's JSON Schema (`check`'s unless said).
+    package init(
+        tool: Tool,
+        gate: FailThreshold = .default,
+        rules: [Rule] = [],
+        kind: Kind = .gate,
+        schema: JSONRenderer.Schema = .check
+    ) {
         self.tool = tool
+        self.schema = schema
         self.gate = gate
         self.kind = kind
         self.sections = []
@@ -430,6 +440,8 @@ extension Report {
         summary = try container.decode(Summary.self, forKey: Key("summary"))
         verdict = try container.decodeIfPresent(Verdict.self, forKey: Key("verdict")) ?? .pass
         rules = try container.decode([Rule].self, forKey: Key("rules"))
+        let schemaURL = try container.decodeIfPresent(String.self, forKey: Key("$schema"))
+        schema = JSONRenderer.Schema.allCases.first { $0.url == schemaURL } ?? .check
         sections = try container.allKeys.filter { !Self.standardKeys.contains($0.stringValue) }
             .sorted { $0.stringValue < $1.stringValue }
             .map { key in ReportSection(key: key.stringValue, value: try container.decode(JSONValue.self, forKey: key))

@@ -137,6 +137,13 @@ enum Loopback {
     }
 }
 
+/// Where a published schema lives: the value an output's `$schema` names.
+enum JSONSchemaURL {
+    static func of(_ name: String) -> String {
+        "https://raw.githubusercontent.com/ipacheck/ipacheck/main/docs/schemas/\(name).schema.json"
+    }
+}
+
 /// Validates JSON outputs against the schemas published in docs/schemas (python's jsonschema, draft 2020-12).
 enum JSONSchemaCheck {
     private static let script = """
@@ -160,6 +167,9 @@ enum JSONSchemaCheck {
             validator = jsonschema.Draft202012Validator(schemas[name], registry=registry)
             for error in validator.iter_errors(document):
                 problems.append(f"{path}: {error.message} at /{'/'.join(map(str, error.path))}")
+        # A schema another one refers to (report.schema.json, the report commands' shared keys) is used through it.
+        refers = lambda u, n: f'"{n}"' in json.dumps(schemas[u]) or f'"{n}#' in json.dumps(schemas[u])
+        used |= {n for n in schemas for u in list(used) if refers(u, n)}
         if every_schema_used:
             problems += [f"{n} is used by no output" for n in sorted(set(schemas) - used)]
         print("\\n".join(problems))

@@ -73,13 +73,25 @@ struct GoldenCLITests {
     /// (python's jsonschema, draft 2020-12); every schema there is used by some output.
     @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 with jsonschema (scripts/test)"))
     func everyJSONOutputValidatesAgainstItsSchema() throws {
-        // The JSON outputs of the golden set; SARIF has its own schema (HonestGate validates it), and the
-        // entitlements are the signed dictionary itself.
-        let files = Self.cases.filter { $0.arguments.contains("json") && $0.arguments.first != "entitlements" }
+        // The JSON outputs of the golden set (every command's); SARIF has its own schema (HonestGate validates it).
+        let files = Self.cases.filter { $0.arguments.contains("json") }
             .map { Self.folder.appendingPathComponent("\($0.name).out") }
         #expect(files.count >= 10)
         let problems = try JSONSchemaCheck.problems(files, everySchemaUsed: true)
         #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// docs/output-formats.md documents each command's JSON from its schema (`scripts/schema-doc` writes the
+    /// section): a schema changed without the document fails here, and so does a document whose markers are gone.
+    @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 (scripts/test)"))
+    func theDocumentedJSONShapesAreTheSchemas() throws {
+        let script = Repository.root.appendingPathComponent("scripts/schema-doc").path
+        let result = try Python.run(
+            script: "import runpy, sys; sys.argv = [sys.argv[1], '--check']; "
+                + "runpy.run_path(sys.argv[0], run_name='__main__')",
+            arguments: [script]
+        )
+        #expect(result.status == 0, "\(result.output)")
     }
 
     /// The example runs of the README and docs/output-formats.md are golden outputs: each `<!-- golden:NAME -->`

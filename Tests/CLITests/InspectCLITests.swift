@@ -150,6 +150,50 @@ struct InspectCLITests {
         #expect(json["keychain-access-groups"] as? [String] == ["7QX3KD52VH.com.acme.shop"])
     }
 
+    /// `entitlements --format json` names its schema like every JSON output, beside the signed keys; a signed key
+    /// of that name is overwritten only in JSON, and stderr says so and where the signed value is (issue 28).
+    @Test func entitlementsJSONNamesItsSchemaAndSaysWhenASignedKeyCollides() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-schema-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: path) }
+        var signing = MachOBuilder.Signing()
+        signing.xmlEntitlements = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>application-identifier</key><string>A1B2C3D4E5.com.acme.app</string>
+            <key>$schema</key><string>signed</string>
+            </dict></plist>
+            """.utf8
+        )
+        try Data(MachOBuilder.slice(signing: signing)).write(to: path)
+        let json = try CLI.run(["entitlements", path.path, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try json.jsonObject()
+        #expect(object["$schema"] as? String == JSONSchemaURL.of("entitlements"))
+        #expect(object["application-identifier"] as? String == "A1B2C3D4E5.com.acme.app")
+        #expect(json.stderr.contains("hold a key named $schema") && json.stderr.contains("--format xml"))
+        let xml = try CLI.run(["entitlements", path.path])
+        #expect(xml.stdout.contains("<key>$schema</key>") && xml.stdout.contains("<string>signed</string>"))
+    }
+
+    /// Entitlements whose root is not a dictionary cannot be the JSON object the schema promises: an input error
+    /// naming `--format xml`, which prints them as signed.
+    @Test func entitlementsJSONRefusesARootThatIsNotADictionary() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-array-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: path) }
+        var signing = MachOBuilder.Signing()
+        signing.xmlEntitlements = Array(
+            "<?xml version=\"1.0\"?><plist version=\"1.0\"><array><string>x</string></array></plist>".utf8
+        )
+        try Data(MachOBuilder.slice(signing: signing)).write(to: path)
+        let json = try CLI.run(["entitlements", path.path, "--format", "json"])
+        #expect(json.status == 2)
+        #expect(json.stdout.isEmpty)
+        #expect(json.stderr.contains("root is of type array, not a dictionary") && json.stderr.contains("--format xml"))
+        let xml = try CLI.run(["entitlements", path.path])
+        #expect(xml.stdout.contains("<array>"), "\(xml.stderr)")
+    }
+
     // MARK: - verify
 
     @Test func verifyAcceptsTheSamples() throws {

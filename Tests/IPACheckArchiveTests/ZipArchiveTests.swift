@@ -15,6 +15,29 @@ struct ZipArchiveTests {
         #expect(archive.entries[0].isDirectory)
     }
 
+    /// An archive with a name flagged UTF-8 over other bytes is read, not refused as libzip alone would.
+    ///
+    /// It is read through a view of the file with that flag cleared for exactly those members (central and local
+    /// headers), so every member reads, the strict consistency check passes, and the entry says its name was
+    /// mislabelled. A second handle reads the same.
+    @Test func readsAnArchiveWhoseUTF8FlagIsWrongForOneName() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", text: "hello")
+        zip.add(rawName: Array("Payload/A.app/caf".utf8) + [0x82, 0xFF], Array("x".utf8), flags: 0x0800)
+        zip.add("Payload/A.app/é", text: "accent")
+        let archive = try ZipArchive(path: try zip.write())
+        #expect(archive.leniencyReason == nil)
+        #expect(archive.entries.map(\.nameMislabelledUTF8) == [false, true, false])
+        #expect(archive.entries.map(\.nameWasNotUTF8) == [false, true, false])
+        // python3: b'caf\x82\xff'.decode('cp437') == 'café\xa0'
+        #expect(archive.entries[1].name == "Payload/A.app/café\u{A0}")
+        for (entry, text) in Swift.zip(archive.entries, ["hello", "x", "accent"]) {
+            #expect(try archive.read(entry) == Array(text.utf8))
+        }
+        let again = try ZipArchive(reopening: archive.reopening)
+        #expect(again.entries == archive.entries)
+    }
+
     /// A second handle (for another thread) must read the same file the first one listed: a file replaced in
     /// between is refused rather than read as if it were the same archive.
     @Test func reopeningRefusesAFileThatChanged() throws {

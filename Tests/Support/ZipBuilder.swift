@@ -28,9 +28,9 @@ package struct ZipBuilder {
     }
 
     /// Adds a stored member whose name is these exact bytes, with the UTF-8 flag (bit 11) clear, as legacy zip
-    /// tools write names in the DOS code page (CP437).
-    package mutating func add(rawName: [UInt8], _ bytes: [UInt8] = []) {
-        members.append((rawName, bytes, false, 0, 0))
+    /// tools write names in the DOS code page (CP437) — or set (`flags: 0x0800`), as broken tools do over such bytes.
+    package mutating func add(rawName: [UInt8], _ bytes: [UInt8] = [], flags: UInt16 = 0) {
+        members.append((rawName, bytes, false, flags, 0))
     }
 
     /// Adds a member holding UTF-8 text.

@@ -104,6 +104,11 @@ package struct ByteReader: Sendable {
         try readInteger(8, bigEndian: true, field: field)
     }
 
+    /// Reads a 16-bit integer in the given byte order (zip fields are little-endian).
+    package mutating func readUInt16(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt16 {
+        UInt16(truncatingIfNeeded: try readInteger(2, bigEndian: bigEndian, field: field))
+    }
+
     /// Reads a 32-bit integer in the given byte order (Mach-O headers use the file's own order).
     package mutating func readUInt32(_ field: String, bigEndian: Bool) throws(ParseError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readInteger(4, bigEndian: bigEndian, field: field))

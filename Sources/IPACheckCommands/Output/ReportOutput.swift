@@ -19,9 +19,14 @@ package enum ReportOutput {
         Report.Tool(version: version, informationUri: projectURL, rulesUri: rulesURL)
     }
 
-    /// An empty report for a command.
-    package static func report(rules: [Rule], gate: FailThreshold = .default, kind: Report.Kind = .gate) -> Report {
-        Report(tool: tool, gate: gate, rules: rules, kind: kind)
+    /// An empty report for a command, whose JSON `schema` names.
+    package static func report(
+        rules: [Rule],
+        gate: FailThreshold = .default,
+        kind: Report.Kind = .gate,
+        schema: JSONRenderer.Schema
+    ) -> Report {
+        Report(tool: tool, gate: gate, rules: rules, kind: kind, schema: schema)
     }
 
     /// Prints (or writes to `path`) the report in `format`, then ends the command with the report's exit status.

@@ -32,7 +32,7 @@ package enum AASARun {
             Console.diagnose("ipacheck: error: \(failure)")
             throw CommandExit.badInput
         }
-        var report = ReportOutput.report(rules: SiteJudgement.rules, gate: FailThreshold(failOn: failOn))
+        var report = ReportOutput.report(rules: SiteJudgement.rules, gate: FailThreshold(failOn: failOn), schema: .aasa)
         for (host, result) in zip(hosts, results) {
             let judged = SiteJudgement.judge(result, options: options)
             report.add(input: host, findings: judged.findings, coverage: judged.coverage)

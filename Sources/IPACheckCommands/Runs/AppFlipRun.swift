@@ -1,4 +1,5 @@
 import IPACheckGate
+import IPACheckReport
 
 /// `ipacheck appflip url` and `appflip response`: Google App Flip by hand.
 package enum AppFlipRun {
@@ -34,7 +35,7 @@ package enum AppFlipRun {
             throw UsageError(error.description)
         }
         switch format {
-        case .json: try Console.printJSON(built)
+        case .json: try Console.printJSON(built, schema: .appFlipURL)
         case .text: Console.print(built.url + "\n")
         }
     }
@@ -44,7 +45,7 @@ package enum AppFlipRun {
     package static func response(url: String, expectState: String?, format: OutputFormat) throws {
         let verdict = AppFlipResponse.judge(url: url, expectState: expectState)
         switch format {
-        case .json: try Console.printJSON(verdict)
+        case .json: try Console.printJSON(verdict, schema: .appFlipResponse)
         case .text: Console.print(verdict.text)
         }
         if !verdict.valid { throw CommandExit.problems }

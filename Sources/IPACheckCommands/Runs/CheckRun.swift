@@ -41,7 +41,7 @@ package enum CheckRun {
         // needed none, lists what did as not checked, and says the run did not complete (verdict error, exit 2).
         let unavailable = outcomes.lazy.compactMap(\.networkUnavailable).first
         if let unavailable { Console.diagnose("ipacheck: error: \(unavailable)") }
-        var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold)
+        var report = ReportOutput.report(rules: RuleCatalog.gate, gate: threshold, schema: .check)
         for (path, outcome) in zip(paths, outcomes) {
             switch outcome {
             case .checked(let gate):

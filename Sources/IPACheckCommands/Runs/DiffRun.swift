@@ -13,7 +13,7 @@ package enum DiffRun {
         archive: ArchiveSettings,
         now: Date
     ) async throws {
-        var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn))
+        var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn), schema: .diff)
         do {
             let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits, now: now)
             report.add(input: new, findings: diff.findings)

@@ -14,7 +14,7 @@ package enum DomainsRun {
         archive: ArchiveSettings,
         now: Date
     ) async throws {
-        var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing)
+        var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing, schema: .domains)
         do {
             let domains: DomainsReport
             if try TargetKind.of(path: path) == .propertyList {

@@ -21,17 +21,28 @@ package enum EntitlementsRun {
         archive: ArchiveSettings
     ) async throws {
         let answer = try await CommandExit.reportingInputErrors {
-            try EntitlementsAnswer.read(
-                path: path,
-                bundle: bundle,
-                source: source,
-                limits: archive.limits
-            )
+            let answer = try EntitlementsAnswer.read(path: path, bundle: bundle, source: source, limits: archive.limits)
+            if format == .json, answer.value.dictionaryValue == nil {
+                throw InputError(
+                    "not-a-dictionary",
+                    file: path,
+                    "the entitlements' root is of type \(answer.value.typeName), not a dictionary (iOS refuses them); "
+                        + "--format xml prints them as signed"
+                )
+            }
+            return answer
         }
         for note in answer.notes { Console.diagnose("ipacheck: note: \(note)") }
         switch format {
         case .xml: Console.printRendered(UntrustedText.escapedInXML(answer.value.xmlDocument))
-        case .json: try Console.printJSON(answer.value)
+        case .json:
+            if answer.value.dictionaryValue?["$schema"] != nil {
+                Console.diagnose(
+                    "ipacheck: note: the entitlements hold a key named $schema; the JSON shows the schema's address "
+                        + "there (--format xml prints the signed value)"
+                )
+            }
+            try Console.printJSON(answer.value, schema: .entitlements)
         }
     }
 }

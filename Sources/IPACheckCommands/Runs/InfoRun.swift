@@ -5,7 +5,7 @@ package import IPACheckReport
 package enum InfoRun {
     /// Lists the bundles of the build at `path` in `format` (text or json); exits 2 when it cannot be read.
     package static func run(path: String, format: ReportFormat, archive: ArchiveSettings) async throws {
-        var report = ReportOutput.report(rules: InfoReport.rules, kind: .listing)
+        var report = ReportOutput.report(rules: InfoReport.rules, kind: .listing, schema: .info)
         do {
             let info = try InfoReport.make(for: try IPAFile(path: path, limits: archive.limits))
             report.add(input: path, findings: info.findings)

@@ -13,7 +13,7 @@ package enum LintRun {
         format: ReportFormat,
         now: Date
     ) async throws {
-        var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn))
+        var report = ReportOutput.report(rules: AASARules.all, gate: FailThreshold(failOn: failOn), schema: .lint)
         var results: [LintOutput] = []
         for file in files {
             let bytes: [UInt8]

@@ -20,7 +20,7 @@ package enum RulesRun {
             throw UsageError("no rule \(unknown); `ipacheck rules` lists them all")
         }
         switch format {
-        case .json: try Console.printJSON(rules.map(DocumentedRule.init))
+        case .json: try Console.printJSON(RuleListing(rules: rules.map(DocumentedRule.init)), schema: .rules)
         case .markdown: Console.printRendered(RuleCatalog.markdownTable)
         case .text:
             let style = Console.style
@@ -45,6 +45,11 @@ package enum RulesRun {
             + (example.contains("\n") ? "\n" : "")
     }
 }
+/// `rules --format json`: an object, so that it names its schema as every JSON output does.
+private struct RuleListing: Encodable {
+    let rules: [DocumentedRule]
+}
+
 private struct DocumentedRule: Encodable {
     let rule: Rule
 

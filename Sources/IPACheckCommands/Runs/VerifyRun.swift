@@ -13,7 +13,7 @@ package enum VerifyRun {
         archive: ArchiveSettings,
         now: Date
     ) async throws {
-        var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict))
+        var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict), schema: .verify)
         do {
             let answer = try await VerifyReport.verify(
                 path: target,

