@@ -68,13 +68,19 @@ struct ConformanceCLITests {
             try keep(domains, as: "domains")
             let bundles = try #require(try domains.jsonObject()["bundles"] as? [[String: Any]], "\(label)")
             let entries = bundles.flatMap { ($0["associatedDomains"] as? [[String: Any]]) ?? [] }
+            // I5: no entry of a build that installs on no device is usable there.
             let wantUsable =
-                switch mode.mode {
-                case "developer"?: kind == .development
-                case "managed"?: mode.mdm
-                case "developer+managed"?: kind == .development && mode.mdm
-                default: true
-                }
+                kind != .noIdentity
+                && {
+                    switch mode.mode {
+                    case "developer"?: kind == .development
+                    case "managed"?: mode.mdm
+                    case "developer+managed"?: kind == .development && mode.mdm
+                    default: true
+                    }
+                }()
+            let device = try #require(try domains.jsonObject()["device"] as? [String: Any], "\(label)")
+            #expect(device["installs"] as? Bool == (kind != .noIdentity), "\(label): \(device)")
             #expect(entries.count == shape.entries(mode: mode.mode).count, "\(label): \(domains.stdout)")
             for entry in entries {
                 #expect(entry["usable"] as? Bool == wantUsable, "\(label): \(entry)")

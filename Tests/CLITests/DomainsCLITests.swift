@@ -107,6 +107,36 @@ struct DomainsCLITests {
         #expect(result.stderr.contains("ipacheck check --format \(format)"), "\(result.stderr)")
     }
 
+    /// `domains` says what a device does with the build, as `explain` does (contract): Minimal.ipa is a simulator
+    /// build, signed ad hoc, with no profile, so no device installs it and none of its entries is usable there —
+    /// the same findings explain's build step stops at (issue 28: domains called the entry usable).
+    @Test func aBuildNoDeviceInstallsHasNoUsableEntry() throws {
+        let json = try CLI.run(["domains", SampleFiles.minimal, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try json.jsonObject()
+        let device = try #require(object["device"] as? [String: Any])
+        #expect(device["installs"] as? Bool == false)
+        let blockers = try #require(device["blockedBy"] as? [[String: Any]]).compactMap { $0["rule"] as? String }
+        #expect(blockers == ["DIST001", "DIST002", "DIST003"])
+        let bundles = try #require(object["bundles"] as? [[String: Any]])
+        let entry = try #require((bundles.first?["associatedDomains"] as? [[String: Any]])?.first)
+        #expect(entry["usable"] as? Bool == false)
+        #expect((entry["unusedBecause"] as? String)?.hasPrefix("no device will install or run this build") == true)
+
+        let explain = try CLI.run(
+            ["explain", "https://acme.example/products/1", SampleFiles.minimal, "--format", "json"]
+                + SampleFiles.offline
+        )
+        let steps = try #require(try explain.jsonObject()["steps"] as? [[String: Any]])
+        let build = try #require(steps.first { $0["name"] as? String == "build" })
+        let stopping = (build["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(stopping == blockers, "explain's build step stops at the findings domains names")
+
+        let text = try CLI.run(["domains", SampleFiles.minimal]).stdout
+        #expect(text.contains("✗ not used: no device will install or run this build (DIST001, DIST002, DIST003)"))
+        #expect(text.contains("device: ✗ no device will install or run this build"))
+    }
+
     @Test("listing commands still write text and json, exit 0", arguments: [["domains"], ["info"]], ["text", "json"])
     func listingsWriteTextAndJSON(command: [String], format: String) throws {
         let result = try CLI.run(command + [SampleFiles.acme, "--format", format])

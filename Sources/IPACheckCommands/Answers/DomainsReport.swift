@@ -1,6 +1,6 @@
 import Foundation
 package import IPACheckBundle
-import IPACheckGate
+package import IPACheckGate
 package import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport
@@ -73,8 +73,31 @@ package struct DomainsReport: Encodable, Sendable {
         }
     }
 
+    /// Whether a device installs and runs the build at all, as `explain`'s build step says it: the same findings
+    /// of the same gate (``LinkModel/buildBlockers``), so no entry of a build no device runs is called usable.
+    package struct Device: Encodable, Sendable {
+        /// Whether some device installs and runs the build.
+        package let installs: Bool
+        /// Where, as the main app's profile says (`the 3 devices its development profile lists`), when known.
+        package let installsOn: String?
+        /// What keeps every device from installing or running it, when something does.
+        package let blockedBy: [Blocker]
+
+        /// One finding that keeps every device from the build.
+        package struct Blocker: Encodable, Sendable {
+            /// The rule (`DIST001`).
+            package let rule: String
+            /// Its severity (always `error`: only errors stop a link).
+            package let severity: Severity
+            /// What it found.
+            package let message: String
+        }
+    }
+
     /// Every bundle, the main app first.
-    package let bundles: [Bundle]
+    package private(set) var bundles: [Bundle]
+    /// Where a device installs the build; `nil` for an entitlements file, which is not a build.
+    package private(set) var device: Device?
     /// Problems with the entries, signatures and archive.
     package let findings: [Finding]
 
@@ -91,6 +114,25 @@ package struct DomainsReport: Encodable, Sendable {
             return "\(domain.host) is a Firebase Dynamic Links domain; the service shut down on Aug 25, 2025"
         }
         return nil
+    }
+
+    /// The same report, told where a device installs the build (from the gate's link model): when no device
+    /// installs or runs it, every entry not already unused says so.
+    package func placed(on links: LinkModel) -> DomainsReport {
+        let blockers = links.buildBlockers
+        var placed = self
+        placed.device = Device(
+            installs: blockers.isEmpty,
+            installsOn: links.installsOn,
+            blockedBy: blockers.map { Device.Blocker(rule: $0.rule, severity: $0.severity, message: $0.message) }
+        )
+        guard !blockers.isEmpty else { return placed }
+        let rules = blockers.map(\.rule).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let reason = "no device will install or run this build (\(rules.joined(separator: ", ")))"
+        for index in placed.bundles.indices {
+            placed.bundles[index].unused = placed.bundles[index].unused.map { $0 ?? reason }
+        }
+        return placed
     }
 
     /// Reads the domains of every bundle of `ipa`.
@@ -166,5 +208,20 @@ package struct DomainsReport: Encodable, Sendable {
             }
         }
         return try ReportSection(key: "bundles", value: bundles, lines: lines)
+    }
+
+    /// Where a device installs the build, as a report section (JSON `device`), when the build was judged.
+    package func deviceSection() throws -> ReportSection? {
+        guard let device else { return nil }
+        var lines: [StyledLine] = []
+        if device.installs {
+            lines.append(.text("device: installs on " + (device.installsOn ?? "the devices its signing allows")))
+        } else {
+            var line = StyledLine.text("device: ")
+            line.append("✗ no device will install or run this build", .red)
+            lines.append(line)
+            lines += device.blockedBy.map { .text("  \($0.rule) \($0.message)") }
+        }
+        return try ReportSection(key: "device", value: device, lines: lines)
     }
 }

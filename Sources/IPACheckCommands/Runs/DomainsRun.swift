@@ -1,5 +1,6 @@
 package import Foundation
 import IPACheckBundle
+import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 
@@ -21,10 +22,16 @@ package enum DomainsRun {
                 domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
             } else {
                 let file = try IPAFile(path: path, limits: archive.limits)
-                domains = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
+                let listed = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
+                // Where a device installs the build is the gate's judgement, as explain's build step shows it;
+                // no host is asked.
+                var options = GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: archive.limits)
+                options.hostsAsked = .none
+                domains = listed.placed(on: try await ReleaseGate.check(path: path, options: options).links)
             }
             report.add(input: path, findings: domains.findings)
             report.add(section: try domains.section())
+            if let device = try domains.deviceSection() { report.add(section: device) }
         } catch let error as InputError {
             report.add(unreadable: path, reason: error.message)
         }

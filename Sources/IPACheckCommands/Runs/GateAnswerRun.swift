@@ -27,7 +27,7 @@ enum GateAnswerRun {
                     archive: archive,
                     appID: appID
                 )
-                gate.onlyClaimsOf = host
+                if let host { gate.hostsAsked = .claimsOf(host) }
                 return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
             }
         }

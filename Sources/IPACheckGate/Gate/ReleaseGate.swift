@@ -29,9 +29,18 @@ package struct GateOptions: Sendable {
     /// Whether managed (`?mode=managed`) entries are judged as on a device whose MDM enables direct downloads
     /// (the origin's file) rather than Apple's CDN copy (`--mdm-direct-downloads`).
     package var mdmDirectDownloads: Bool
-    /// When set, only the files of the entries that claim this host are fetched (explain asks what one URL needs,
-    /// not every domain of the build); the build's own checks all run.
-    package var onlyClaimsOf: String? = nil
+    /// Which hosts' files are asked for; the build's own checks all run whichever.
+    package var hostsAsked: HostsAsked = .every
+
+    /// Which hosts' files a run asks for.
+    package enum HostsAsked: Sendable, Equatable {
+        /// Every host the build's entries name (`check`, `links`).
+        case every
+        /// Only the files of the entries that claim this host (`explain` asks what one URL needs).
+        case claimsOf(String)
+        /// None: the build's own judgement only (`domains`, which says where a device installs the build).
+        case none
+    }
 
     /// Creates options.
     package init(
@@ -117,7 +126,11 @@ package enum ReleaseGate {
             progress(.reading(path: path, index: index + 1, total: paths.count))
             do {
                 var build = try await inspect(path: path, options: options)
-                if let host = options.onlyClaimsOf { build.targets = build.targets.filter { $0.serves(host: host) } }
+                switch options.hostsAsked {
+                case .every: break
+                case .claimsOf(let host): build.targets = build.targets.filter { $0.serves(host: host) }
+                case .none: build.targets = []
+                }
                 build.trustFindings = await trustFindings(build, now: options.now)
                 builds.append(.success(build))
             } catch {

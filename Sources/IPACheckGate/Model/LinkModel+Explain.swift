@@ -84,7 +84,7 @@ extension LinkModel {
             )
             step.details = unread.isEmpty ? unclaimedDetails(host) : unread.map(describe)
             steps.append(step)
-            let buildBlockers = findings.filter(blocksEveryLink)
+            let buildBlockers = self.buildBlockers
             if !unread.isEmpty, let first = buildBlockers.first {
                 steps.append(buildStep(buildBlockers))
                 return breaks("breaks at the build: " + describe(first), findings: buildBlockers)
@@ -114,7 +114,7 @@ extension LinkModel {
             steps.append(step)
             return breaks("breaks at the entitlement: every entry claiming \(host) is ignored by iOS for this build")
         }
-        let buildBlockers = findings.filter(blocksEveryLink)
+        let buildBlockers = self.buildBlockers
         let bearing = (decisive.entryBlockers + buildBlockers + decisive.fileBlockers).sorted()
 
         // The build: anything that stops it installing or running as distributed.

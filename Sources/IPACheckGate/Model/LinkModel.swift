@@ -146,6 +146,10 @@ package struct LinkModel: Sendable {
         ArchiveRules.rules.unreadableExecutable.id, SignedEntitlements.rules.malformed.id,
     ]
 
+    /// The findings that keep every device from installing or running the build: `explain`'s build step, and why
+    /// `domains` calls no entry of such a build usable.
+    package var buildBlockers: [Finding] { findings.filter(blocksEveryLink) }
+
     /// Whether a finding stands on the path of every link of the build, whatever its domain: the build does not
     /// install, or its signature or profile fails the distribution.
     ///
