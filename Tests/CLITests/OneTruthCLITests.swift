@@ -86,6 +86,13 @@ struct OneTruthCLITests {
         }
     }
 
+    /// Writes a run's stdout to a file in `folder`, for the schema check.
+    static func saved(_ result: CLIResult, in folder: URL) throws -> [URL] {
+        let file = folder.appendingPathComponent("\(UUID().uuidString).json")
+        try Data(result.stdout.utf8).write(to: file)
+        return [file]
+    }
+
     static func ask(url: String, target: String, host: String, network: [String]) throws -> Answers {
         Answers(
             check: try CLI.run(["check", target, "--format", "json"] + network),
@@ -446,6 +453,13 @@ struct OneTruthCLITests {
             #expect(result.stderr.contains("no network"), "\(result.stderr)")
         }
         #expect(try answers.check.jsonObject()["verdict"] as? String == "error")
+        // explain still shows the path up to the host's file, which it could not fetch: undecided, not broken.
+        #expect(answers.explanation["verdict"] as? String == "undecided", "\(answers.explain.stdout)")
+        let steps = (answers.explanation["steps"] as? [[String: Any]] ?? []).map {
+            "\($0["name"] as? String ?? "") \($0["status"] as? String ?? "")"
+        }
+        #expect(steps.last == "AASA notChecked", "\(steps)")
+        #expect(try JSONSchemaCheck.problems(try Self.saved(answers.explain, in: folder)).isEmpty)
         for format in ["sarif", "junit", "github"] {
             let result = try CLI.run(["check", target, "--format", format] + network)
             #expect(result.status == 2)

@@ -22,12 +22,20 @@ package enum ExplainRun {
             project: project,
             network: network,
             archive: archive,
-            onlyClaimsOf: (try? TappedURL(url))?.host ?? ""
+            onlyClaimsOf: (try? TappedURL(url))?.host ?? "",
+            keepingLocalJudgement: true
         )
         let explanation = result.links.explain(url)
         switch format {
         case .json: try Console.printJSON(explanation, schema: .explain)
         case .text: Console.printRendered(explanation.text(style: Console.style))
+        }
+        // With no network, the steps before the file still stand: a link they break is decided (exit 1), one that
+        // needs the file is not (exit 2), and either way the network is named once.
+        if let unavailable = result.networkUnavailable {
+            let undecided = explanation.verdict == .undecided
+            Console.diagnose("ipacheck: \(undecided ? "error" : "note"): \(unavailable)")
+            if undecided { throw CommandExit.badInput }
         }
         if !explanation.opensApp { throw CommandExit.problems }
     }

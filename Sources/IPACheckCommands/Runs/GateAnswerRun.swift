@@ -1,4 +1,5 @@
 import IPACheckGate
+import IPACheckReport
 
 /// The release gate run on one build for a command that reads its link model (`explain`, `links`): the same
 /// judgement `check` makes, with the same settings, so that every command tells the same story.
@@ -6,13 +7,16 @@ enum GateAnswerRun {
     /// The gate's result for the build at `path`; an unreadable build or no network at all ends the run (exit 2).
     ///
     /// - Parameter onlyClaimsOf: A URL's host: only the files of the entries claiming it are fetched.
+    /// - Parameter keepingLocalJudgement: With no network at all, return the build's own judgement (its
+    ///   ``GateResult/networkUnavailable`` set) instead of ending the run.
     static func check(
         path: String,
         appID: String?,
         project: ProjectSettings,
         network: NetworkSettings,
         archive: ArchiveSettings,
-        onlyClaimsOf host: String? = nil
+        onlyClaimsOf host: String? = nil,
+        keepingLocalJudgement: Bool = false
     ) async throws -> GateResult {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
         let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
@@ -28,7 +32,14 @@ enum GateAnswerRun {
                     appID: appID
                 )
                 if let host { gate.hostsAsked = .claimsOf(host) }
-                return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
+                guard keepingLocalJudgement else {
+                    return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
+                }
+                switch await ReleaseGate.run(paths: [path], options: gate, progress: { progress.show($0) }).first {
+                case .checked(let result)?: return result
+                case .unreadable(let error)?: throw error
+                case nil: throw InputError("unreadable", file: path, "was not checked")
+                }
             }
         }
     }

@@ -235,6 +235,7 @@ package enum ReleaseGate {
                 installsOn: build.isEntitlementsFile ? nil : LinkModel.installation(facts.first),
                 buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
                 now: options.now,
+                filesUnavailable: unavailable?.notCheckedReason,
                 documents: documents
             ),
             networkUnavailable: unavailable

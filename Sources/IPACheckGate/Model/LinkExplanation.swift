@@ -10,6 +10,9 @@ package struct LinkExplanation: Encodable, Sendable {
         case opens
         /// A tap opens the browser.
         case breaks
+        /// What a tap does cannot be told from this run: the host's file could not be fetched (no network), and
+        /// nothing before it on the path breaks the link.
+        case undecided
     }
 
     /// One associated-domains entry that claims the URL's host, as the build signs it.
@@ -195,7 +198,11 @@ package struct LinkExplanation: Encodable, Sendable {
             for detail in step.details { out += "     \(visible(detail))\n" }
         }
         let ending = visible(conclusion)
-        out += "\n" + (opensApp ? style.green("✓ " + ending) : style.red("✗ " + ending)) + "\n"
+        switch verdict {
+        case .opens: out += "\n" + style.green("✓ " + ending) + "\n"
+        case .breaks: out += "\n" + style.red("✗ " + ending) + "\n"
+        case .undecided: out += "\n" + style.yellow("? " + ending) + "\n"
+        }
         return out
     }
 }

@@ -163,6 +163,23 @@ extension LinkModel {
         }
         steps.append(entryStep)
 
+        // The host's file: not fetched at all (no network) leaves the link undecided, not broken.
+        if let reason = filesUnavailable {
+            steps.append(.init(name: "AASA", status: .notChecked, summary: "not checked: \(reason)"))
+            return LinkExplanation(
+                url: url,
+                verdict: .undecided,
+                bundle: decisive.claim.bundle,
+                appID: decisive.claim.appID,
+                steps: steps,
+                copies: [],
+                rule: nil,
+                findings: bearing,
+                conclusion: "cannot be decided: the AASA of \(decisive.target.fetchHost) was not fetched (\(reason)); "
+                    + "nothing before it on the path breaks the link"
+            )
+        }
+
         // The host's file: every copy looked at, and the one devices read.
         let looked = copies(decisive)
         let judged = decisive.deviceCopy?.judged

@@ -42,6 +42,9 @@ package struct LinkModel: Sendable {
     package let buildNotChecked: String?
     /// The time the run judged at: when a CDN copy's cache is expected to refresh is counted from it.
     package let now: Date
+    /// Why the hosts' files could not be fetched at all (no network), when they could not: a link that reaches the
+    /// file is then undecided, not broken.
+    package var filesUnavailable: String? = nil
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 
