@@ -35,7 +35,7 @@ extension AASASiteReport {
             let answer =
                 agent.status.map { "HTTP \($0)" } ?? agent.failure.map { "\($0.kind.summary): \($0.detail)" }
                 ?? "no answer"
-            lines.append(.text("  as \(agent.userAgent.prefix(40))  \(answer)"))
+            lines.append(.text("  as \(Self.shortened(agent.userAgent))  \(answer)"))
         }
         if let cdn {
             var line = StyledLine.text("  CDN     ")
@@ -63,5 +63,17 @@ extension AASASiteReport {
             lines.append(line)
         }
         return lines
+    }
+
+    /// A user agent cut to about `limit` characters at a word's end, with `…` when cut, so no word is split.
+    static func shortened(_ agent: String, limit: Int = 40) -> String {
+        guard agent.count > limit else { return agent }
+        var kept = ""
+        for word in agent.split(separator: " ") {
+            let next = kept.isEmpty ? String(word) : kept + " " + word
+            if next.count > limit { break }
+            kept = next
+        }
+        return (kept.isEmpty ? String(agent.prefix(limit)) : kept) + " …"
     }
 }

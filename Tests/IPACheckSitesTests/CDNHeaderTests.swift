@@ -73,3 +73,15 @@ import Testing
         #expect(observation.summary.contains("cached for 21600 s, 600 s old"))
     }
 }
+
+/// `aasa`'s text names each user agent asked without cutting a word (issue 28: "…AppleWebKit/605.1" mid-token).
+struct UserAgentTextTests {
+    @Test func aLongAgentIsCutAtAWordsEnd() {
+        let browser = AASASiteFetcher.browserUserAgent
+        let shown = AASASiteReport.shortened(browser)
+        #expect(shown == "Mozilla/5.0 (Macintosh; Intel Mac OS X …")
+        #expect(browser.hasPrefix(String(shown.dropLast(2))))
+        #expect(AASASiteReport.shortened(AASASiteFetcher.arbitraryUserAgent) == "MyAgent-Bot/1.0")
+        #expect(AASASiteReport.shortened(String(repeating: "x", count: 50)) == String(repeating: "x", count: 40) + " …")
+    }
+}
