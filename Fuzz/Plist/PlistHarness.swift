@@ -41,7 +41,7 @@ extension PlistHarness {
     static func comparable(_ value: PlistValue) -> Bool {
         switch value {
         case .string, .data, .bool: true
-        case .integer, .real, .date: false
+        case .integer, .unsignedInteger, .real, .date: false
         case .array(let items): items.allSatisfy(comparable)
         case .dictionary(let entries): entries.values.allSatisfy(comparable)
         }

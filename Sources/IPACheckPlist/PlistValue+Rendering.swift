@@ -21,6 +21,8 @@ extension PlistValue {
             out += "\(indent)<string>\(Self.escape(value))</string>\n"
         case .integer(let value):
             out += "\(indent)<integer>\(value)</integer>\n"
+        case .unsignedInteger(let value):
+            out += "\(indent)<integer>\(value)</integer>\n"
         case .real(let value):
             out += "\(indent)<real>\(value)</real>\n"
         case .bool(let value):
@@ -80,6 +82,7 @@ extension PlistValue {
         case .string(let text): text
         case .bool(let flag): flag ? "true" : "false"
         case .integer(let number): String(number)
+        case .unsignedInteger(let number): String(number)
         case .real(let number): String(number)
         case .date(let date): Self.iso8601(date)
         case .data(let bytes): "<\(bytes.count) bytes>"
@@ -100,6 +103,9 @@ extension PlistValue: Encodable {
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .unsignedInteger(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .real(let value):

@@ -7,6 +7,9 @@ package enum PlistValue: Hashable, Sendable {
     case string(String)
     /// A signed integer (plists store 64 bits).
     case integer(Int64)
+    /// An integer above `Int64.max`, up to `UInt64.max`: plists store unsigned 64-bit values too, and such a value
+    /// is kept as written, not wrapped to a negative one.
+    case unsignedInteger(UInt64)
     /// A floating-point number.
     case real(Double)
     /// A Boolean.
@@ -76,7 +79,7 @@ package enum PlistValue: Hashable, Sendable {
     package var typeName: String {
         switch self {
         case .string: "string"
-        case .integer: "integer"
+        case .integer, .unsignedInteger: "integer"
         case .real: "real"
         case .bool: "boolean"
         case .date: "date"

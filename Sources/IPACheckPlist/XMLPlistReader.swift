@@ -83,10 +83,10 @@ package struct XMLPlistReader {
         case "integer":
             let text = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
             if let value = Int64(text) { return .integer(value) }
-            if text.hasPrefix("0x") || text.hasPrefix("0X"), let value = Int64(text.dropFirst(2), radix: 16) {
-                return .integer(value)
+            if text.hasPrefix("0x") || text.hasPrefix("0X"), let value = UInt64(text.dropFirst(2), radix: 16) {
+                return Int64(exactly: value).map(PlistValue.integer) ?? .unsignedInteger(value)
             }
-            if let value = UInt64(text) { return .integer(Int64(bitPattern: value)) }
+            if let value = UInt64(text) { return .unsignedInteger(value) }
             throw error("\"\(text)\" is not an integer", at: tag.offset)
         case "real":
             let text = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -35,6 +35,8 @@ package enum JSONValue: Hashable, Sendable, Codable {
     case bool(Bool)
     /// An integer.
     case integer(Int64)
+    /// An integer above `Int64.max` (a plist's unsigned 64-bit value).
+    case unsignedInteger(UInt64)
     /// Any other number.
     case number(Double)
     /// A string.
@@ -61,6 +63,8 @@ package enum JSONValue: Hashable, Sendable, Codable {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
+        } else if let value = try? container.decode(UInt64.self) {
+            self = .unsignedInteger(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -79,6 +83,7 @@ package enum JSONValue: Hashable, Sendable, Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
+        case .unsignedInteger(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

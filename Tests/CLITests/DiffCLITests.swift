@@ -266,7 +266,7 @@ struct DiffCLITests {
         let catalogue = try JSONSerialization.jsonObject(
             with: Data(try CLI.run(["rules", "--format", "json"]).stdout.utf8)
         )
-        let rules = try #require(catalogue as? [[String: Any]]).filter {
+        let rules = try #require((catalogue as? [String: Any])?["rules"] as? [[String: Any]]).filter {
             ($0["id"] as? String)?.hasPrefix("DIFF") == true
         }
         #expect(rules.count >= 18, "\(rules.count) DIFF rules")

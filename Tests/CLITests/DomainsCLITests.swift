@@ -137,6 +137,34 @@ struct DomainsCLITests {
         #expect(text.contains("device: ✗ no device will install or run this build"))
     }
 
+    /// A signature whose entitlements blob cannot be decoded has unknown domains, not none (issue 29: `domains`
+    /// said "no associated domains", exit 0, where `entitlements` exits 2 and `check` raises SIG021).
+    @Test func undecodableEntitlementsAreUnknownDomainsAndExitTwo() throws {
+        let info = PlistFixture.info(["CFBundleIdentifier": "com.example.a", "CFBundleExecutable": "A"])
+        var signing = MachOBuilder.Signing()
+        signing.xmlEntitlements = Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>a</key>".utf8)
+        signing.infoPlist = info
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", info)
+        zip.add("Payload/A.app/A", MachOBuilder.slice(signing: signing))
+        let ipa = try zip.write(named: "Undecodable.ipa")
+        let json = try CLI.run(["domains", ipa, "--format", "json"])
+        #expect(json.status == 2, "\(json.stdout)")
+        let object = try json.jsonObject()
+        #expect(object["verdict"] as? String == "error")
+        let bundle = try #require((object["bundles"] as? [[String: Any]])?.first)
+        #expect((bundle["unreadable"] as? String)?.hasPrefix("SIG021") == true, "\(bundle)")
+        #expect(json.stderr.contains("could not be read, so its associated domains are unknown"), "\(json.stderr)")
+        let text = try CLI.run(["domains", ipa])
+        #expect(text.status == 2)
+        #expect(!text.stdout.contains("no associated domains"))
+        #expect(text.stdout.contains("its signed entitlements could not be read"))
+        #expect(
+            try JSONSchemaCheck.problems(try OneTruthCLITests.saved(json, in: FileManager.default.temporaryDirectory))
+                .isEmpty
+        )
+    }
+
     @Test("listing commands still write text and json, exit 0", arguments: [["domains"], ["info"]], ["text", "json"])
     func listingsWriteTextAndJSON(command: [String], format: String) throws {
         let result = try CLI.run(command + [SampleFiles.acme, "--format", format])

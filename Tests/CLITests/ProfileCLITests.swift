@@ -90,6 +90,32 @@ struct ProfileCLITests {
         }
     }
 
+    /// A CMS-signed property list that is not a provisioning profile (a signed `.mobileconfig`) is not passed as
+    /// "(unnamed profile) [app-store] ✓ PASS": it is refused, exit 2, saying what it is (issue 29).
+    @Test func refusesASignedConfigurationProfile() throws {
+        var builder = ProfileBuilder(payload: ProfileBuilder.payload())
+        builder.signedContent = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>PayloadType</key><string>Configuration</string>
+            <key>PayloadUUID</key><string>00000000-1111-2222-3333-444444444444</string>
+            <key>PayloadContent</key><array/>
+            </dict></plist>
+            """.utf8
+        )
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID()).mobileconfig")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(try builder.build()).write(to: file)
+        for format in Self.formats {
+            let result = try CLI.run(["profile", file.path, "--format", format])
+            #expect(result.status == 2, "\(format): \(result.stdout)")
+            #expect(!result.stdout.contains("PASS"), "\(format)")
+        }
+        let text = try CLI.run(["profile", file.path])
+        #expect(text.stderr.contains("a configuration profile (.mobileconfig), not a provisioning profile"))
+    }
+
     @Test func refusesWhatIsNotAProfile() throws {
         let result = try CLI.run(["profile", SampleFiles.apexAASA])
         #expect(result.status == 2)

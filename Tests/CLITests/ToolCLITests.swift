@@ -100,9 +100,9 @@ struct ToolCLITests {
     @Test func rulesJSONListsUniqueIDs() throws {
         let result = try CLI.run(["rules", "--format", "json"])
         #expect(result.status == 0)
-        let rules = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-        )
+        let listing = try result.jsonObject()
+        #expect(listing["$schema"] as? String == JSONSchemaURL.of("rules"))
+        let rules = try #require(listing["rules"] as? [[String: Any]])
         let ids = rules.compactMap { $0["id"] as? String }
         #expect(ids.count == rules.count)
         #expect(Set(ids).count == ids.count, "duplicate rule IDs")

@@ -92,6 +92,25 @@ struct XMLPlistReaderTests {
         #expect(value["e"] == .string(""))
     }
 
+    /// Integers above `Int64.max` are kept as written (plists hold unsigned 64-bit values, as libplist does), not
+    /// wrapped to negative numbers (issue 29: `18446744073709551615` printed as -1); XML and JSON write them back.
+    @Test func keepsUnsigned64BitIntegersAsWritten() throws {
+        let value = try Self.read(
+            "<plist><array><integer>18446744073709551615</integer><integer>9223372036854775808</integer>"
+                + "<integer>0xFFFFFFFFFFFFFFFF</integer><integer>-9223372036854775808</integer></array></plist>"
+        )
+        #expect(
+            value
+                == .array([
+                    .unsignedInteger(.max), .unsignedInteger(1 << 63), .unsignedInteger(.max), .integer(.min),
+                ])
+        )
+        #expect(value.xmlDocument.contains("<integer>18446744073709551615</integer>"))
+        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        #expect(json == "[18446744073709551615,9223372036854775808,18446744073709551615,-9223372036854775808]")
+        #expect(throws: (any Error).self) { try Self.read("<plist><integer>18446744073709551616</integer></plist>") }
+    }
+
     @Test func walksADictionaryEntryByEntryAndSkipsWhatItIsNotAskedFor() throws {
         let xml =
             "<plist><dict><key>skip</key><dict><key>x</key><array><data>AA==</data></array></dict>"

@@ -286,6 +286,7 @@ package enum EntitlementComparison {
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
+        case .unsignedInteger(let number): return String(number)
         case .array(let elements):
             if elements.isEmpty { return "an empty list" }
             let shown = elements.prefix(5).map { describe($0) }.joined(separator: ", ")

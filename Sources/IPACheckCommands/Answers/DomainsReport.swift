@@ -21,9 +21,12 @@ package struct DomainsReport: Encodable, Sendable {
         package let associatedDomains: [AssociatedDomain]
         /// For each entry, why no device uses it for this build (``LinkModel/unusedReason(_:of:)``), or `nil`.
         package var unused: [String?] = []
+        /// Why the bundle's signed entitlements could not be read, when they could not: then its list of domains is
+        /// unknown, not empty.
+        package var unreadable: String?
 
         private enum CodingKeys: String, CodingKey {
-            case path, kind, bundleID, appID, associatedDomains
+            case path, kind, bundleID, appID, associatedDomains, unreadable
         }
 
         /// Writes `bundleID` and `appID` as `null` when absent, as the contract shows them, and each entry as
@@ -38,6 +41,7 @@ package struct DomainsReport: Encodable, Sendable {
                 Listed(domain: domain, unused: index < unused.count ? unused[index] : nil)
             }
             try container.encode(listed, forKey: .associatedDomains)
+            try container.encodeIfPresent(unreadable, forKey: .unreadable)
         }
     }
 
@@ -146,6 +150,11 @@ package struct DomainsReport: Encodable, Sendable {
                 associatedDomains: fact.domains
             )
             bundle.unused = fact.domains.map { unusedReason($0, of: fact) }
+            let unread = (ipa.findings + fact.findings).first {
+                LinkModel.entitlementsUnread.contains($0.rule) && ($0.bundle == nil || $0.bundle == fact.bundle.path)
+                    && ($0.rule != ArchiveRules.rules.unreadableExecutable.id || $0.bundle == fact.bundle.path)
+            }
+            bundle.unreadable = unread.map { "\($0.rule) \($0.message)" }
             return bundle
         }
         let entryRules = Set(rules.map(\.id))
@@ -188,6 +197,15 @@ package struct DomainsReport: Encodable, Sendable {
             var title = StyledLine.text(bundle.path, .bold)
             title.append("  [\(bundle.kind.rawValue)]  \(id)")
             lines.append(title)
+            if let unreadable = bundle.unreadable {
+                lines.append(
+                    .text(
+                        "  ✗ its signed entitlements could not be read, so its domains are unknown: \(unreadable)",
+                        .red
+                    )
+                )
+                continue
+            }
             if bundle.associatedDomains.isEmpty {
                 lines.append(.text("  no associated domains", .dim))
                 continue

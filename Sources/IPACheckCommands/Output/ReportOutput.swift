@@ -45,7 +45,9 @@ package enum ReportOutput {
             guard let error = input.error else { continue }
             Console.diagnose("ipacheck: error: \(UntrustedText.visibleOnOneLine(input.path)): \(error)")
         }
-        let nothingRead = !report.inputs.isEmpty && report.inputs.allSatisfy { $0.error != nil }
+        // An input read in part (incomplete) has its findings and sections to show.
+        let nothingRead =
+            !report.inputs.isEmpty && report.inputs.allSatisfy { $0.error != nil && $0.errorKind != .incomplete }
         if nothingRead && format == .text && path == nil && !alwaysPrint {
             throw CommandExit(code: report.exitCode)
         }

@@ -32,6 +32,15 @@ package enum DomainsRun {
             report.add(input: path, findings: domains.findings)
             report.add(section: try domains.section())
             if let device = try domains.deviceSection() { report.add(section: device) }
+            // A bundle whose entitlements could not be read has unknown domains, not none: never exit 0 on it.
+            let unread = domains.bundles.filter { $0.unreadable != nil }.map(\.path)
+            if !unread.isEmpty {
+                report.add(
+                    incomplete: path,
+                    reason: "the signed entitlements of \(unread.joined(separator: ", ")) could not be read, so "
+                        + "\(unread.count == 1 ? "its" : "their") associated domains are unknown"
+                )
+            }
         } catch let error as InputError {
             report.add(unreadable: path, reason: error.message)
         }

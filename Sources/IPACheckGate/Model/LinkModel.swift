@@ -145,7 +145,7 @@ package struct LinkModel: Sendable {
 
     /// The rules that say a bundle's signed entitlements could not be read (its executable, or the blob itself):
     /// what such a bundle claims is unknown.
-    static let entitlementsUnread: Set = [
+    package static let entitlementsUnread: Set = [
         ArchiveRules.rules.unreadableExecutable.id, SignedEntitlements.rules.malformed.id,
     ]
 

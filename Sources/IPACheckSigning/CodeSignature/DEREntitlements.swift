@@ -63,7 +63,7 @@ package enum DEREntitlements {
             }
             return .bool(byte != 0)
         case (.integer, .primitive(let content)):
-            return .integer(try integer(content))
+            return try integer(content)
         case (.utf8String, .primitive(let content)):
             guard let text = String(validating: content, as: UTF8.self) else {
                 throw CodeSignatureError("DER entitlements", "UTF8String is not valid UTF-8")
@@ -106,13 +106,22 @@ package enum DEREntitlements {
         return result
     }
 
-    private static func integer(_ content: ArraySlice<UInt8>) throws(CodeSignatureError) -> Int64 {
-        guard let first = content.first, content.count <= 8 else {
+    private static func integer(_ content: ArraySlice<UInt8>) throws(CodeSignatureError) -> PlistValue {
+        guard let first = content.first else {
+            throw CodeSignatureError("DER entitlements", "INTEGER has no content")
+        }
+        // Nine bytes with a leading zero: an unsigned value above Int64.max (plists hold up to UInt64.max).
+        if content.count == 9, first == 0 {
+            var result: UInt64 = 0
+            for byte in content.dropFirst() { result = (result << 8) | UInt64(byte) }
+            return Int64(exactly: result).map(PlistValue.integer) ?? .unsignedInteger(result)
+        }
+        guard content.count <= 8 else {
             throw CodeSignatureError("DER entitlements", "INTEGER of \(content.count) bytes does not fit 64 bits")
         }
         // Two's complement, big-endian: start from the sign and shift each byte in (at most 8, so no overflow).
         var result: Int64 = first & 0x80 != 0 ? -1 : 0
         for byte in content { result = (result << 8) | Int64(byte) }
-        return result
+        return .integer(result)
     }
 }

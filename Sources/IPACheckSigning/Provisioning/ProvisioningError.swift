@@ -25,6 +25,9 @@ package struct ProvisioningError: CodedError {
         case malformedPropertyList
         /// The property list's root is not a dictionary.
         case notADictionary
+        /// A property list, but not a provisioning profile: none of the keys every profile has (a signed
+        /// `.mobileconfig`, for one).
+        case notAProfile
     }
 
     /// What kind of problem it is.

@@ -148,6 +148,9 @@ package struct ProvisioningProfile: Hashable, Sendable {
         return try ProvisioningProfile(payload: payload, envelope: nil)
     }
 
+    /// The keys every provisioning profile Apple issues has; a property list with none of them is something else.
+    static let profileKeys = ["UUID", "ExpirationDate", "Entitlements", "DeveloperCertificates"]
+
     /// Builds the model from a profile's property list.
     ///
     /// - Throws: ``ProvisioningError/Code/notADictionary`` when the root is not a dictionary.
@@ -160,6 +163,15 @@ package struct ProvisioningProfile: Hashable, Sendable {
             throw ProvisioningError(
                 .notADictionary,
                 "the property list's root is \(payload.typeName), a profile's is a dictionary"
+            )
+        }
+        guard Self.profileKeys.contains(where: { root[$0] != nil }) else {
+            let configuration = root["PayloadType"]?.stringValue == "Configuration"
+            throw ProvisioningError(
+                .notAProfile,
+                (configuration ? "a configuration profile (.mobileconfig), " : "a property list, ")
+                    + "not a provisioning profile: it has none of "
+                    + Self.profileKeys.joined(separator: ", ")
             )
         }
         self.payload = payload

@@ -50,6 +50,13 @@ struct EntitlementsTests {
         #expect(throws: CodeSignatureError.self, "\(name)") { try DEREntitlements.decode(bytes) }
     }
 
+    /// An unsigned 64-bit value above `Int64.max` is nine DER bytes with a leading zero: kept as written, so the
+    /// DER form equals the XML form of the same entitlements (issue 29).
+    @Test func unsigned64BitIntegersAreKept() throws {
+        let bytes = B.derEntitlementsSet([("k", B.der(0x02, [0] + [UInt8](repeating: 0xFF, count: 8)))])
+        #expect(try DEREntitlements.decode(bytes) == .dictionary(["k": .unsignedInteger(.max)]))
+    }
+
     @Test func depthIsCapped() {
         var value = B.derBool(true)
         for _ in 0..<(DEREntitlements.maximumDepth + 5) { value = B.derArray([value]) }
