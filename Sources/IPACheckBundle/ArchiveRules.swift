@@ -13,10 +13,12 @@ package enum ArchiveRules {
         /// A member name that escapes the archive (`..`, absolute path, backslash, NUL).
         package let unsafeMemberPath = Rule(
             "ARC001",
-            .warning,
+            .error,
             "unsafe member path",
-            summary: "A member's name contains `..`, starts with `/`, or holds a backslash or NUL. Such names are a "
-                + "path-traversal trick; installers refuse them. The member is reported and not read.",
+            summary: "A member's name is absolute, names a drive, climbs out of the archive with `..`, or holds a "
+                + "`..` segment, a backslash or a NUL: a path-traversal trick, or a name extractors read "
+                + "differently, so what an installer writes cannot be known. The member is reported and not read, "
+                + "and no gate passes the archive.",
             fix: "Rebuild the ipa with Xcode or `xcodebuild -exportArchive`; never hand-zip with absolute paths."
         )
 

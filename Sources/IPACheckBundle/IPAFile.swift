@@ -214,14 +214,34 @@ package final class IPAFile {
         return members
     }
 
-    private static func unsafeNameProblem(_ name: String) -> String? {
-        if name.hasPrefix("/") { return "is an absolute path" }
-        if name.contains("\0") { return "contains a NUL character" }
-        if name.contains("\\") { return "contains a backslash" }
-        if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
-            return "climbs out of the archive with `..`"
+    /// Why a member's name is unsafe to extract, in words, or `nil`: only a name that leaves the archive is said
+    /// to, and one whose `..` stays inside says where it resolves (extractors differ on such names).
+    static func unsafeNameProblem(_ name: String) -> String? {
+        if name.hasPrefix("/") { return "is an absolute path: an extractor would write it outside its folder" }
+        if name.contains("\0") { return "contains a NUL character, which ends the name for some extractors" }
+        if let first = name.first, first.isASCII, first.isLetter, name.dropFirst().hasPrefix(":") {
+            return "names a drive (\(name.prefix(2))), which Windows extractors write outside their folder"
         }
-        return nil
+        if name.contains("\\") {
+            return "contains a backslash, which Windows tools read as a folder separator and iOS as a character"
+        }
+        var depth = 0
+        var resolved: [Substring] = []
+        for segment in name.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment == ".." {
+                depth -= 1
+                if depth < 0 { return "climbs out of the archive with `..`" }
+                resolved.removeLast()
+            } else if segment != "." {
+                depth += 1
+                resolved.append(segment)
+            }
+        }
+        guard name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." })
+        else { return nil }
+        let target = resolved.joined(separator: "/")
+        return "has a `.` or `..` segment: it stays inside the archive (it resolves to \(target)), but extractors "
+            + "differ on such names"
     }
 
     private static func locateMainApp(

@@ -3,7 +3,7 @@ import SwiftASN1
 
 /// The checked steps every CMS structure is read with: tag, shape and element count first, then the value, each
 /// failure a ``CMSError`` naming the structure.
-enum ASN1Reading {
+package enum ASN1Reading {
     /// The children of a constructed node, after checking its tag and how many children it has.
     ///
     /// Stops counting at `count.upperBound + 1`, so a hostile list costs no more than the cap.
@@ -93,15 +93,38 @@ enum ASN1Reading {
         }
     }
 
-    /// A short description of a swift-asn1 error, without its source location.
-    static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        guard error is ASN1Error else { return text }
-        // "ASN1Error.<code>: <reason> <file>:<line>" -> "<code>: <reason>"
-        var trimmed = text.hasPrefix("ASN1Error.") ? String(text.dropFirst("ASN1Error.".count)) : text
-        if let space = trimmed.lastIndex(of: " "), trimmed[space...].contains(".swift:") {
-            trimmed = String(trimmed[..<space])
+    /// A swift-asn1 error in words (what is wrong with the bytes), never its type or source location.
+    package static func describe(_ error: any Error) -> String {
+        guard let asn1 = error as? ASN1Error else { return String(describing: error) }
+        let text = String(describing: asn1)
+        switch asn1.code {
+        case .unexpectedFieldType: return "holds \(fieldName(in: text)) where another type belongs"
+        case .invalidASN1Object:
+            return text.contains("Trailing unparsed data") ? "has bytes after its end" : "is not valid DER"
+        case .invalidASN1IntegerEncoding: return "holds an integer not encoded as DER requires"
+        case .truncatedASN1Field: return "is cut short"
+        case .unsupportedFieldLength: return "declares a length too large to read"
+        case .invalidPEMDocument: return "is not a valid PEM document"
+        case .invalidStringRepresentation: return "holds a string whose bytes are not valid for its type"
+        case .tooFewOIDComponents: return "holds an object identifier with fewer than two parts"
+        default: return "is not valid DER"
         }
-        return trimmed
+    }
+
+    /// The field an `unexpectedFieldType` error names (`ASN1Identifier(tagNumber: 16, tagClass: universal)`), as
+    /// X.690 calls it (`a SEQUENCE`).
+    private static func fieldName(in text: String) -> String {
+        guard let range = text.range(of: #"tagNumber: (\d+), tagClass: (\w+)"#, options: .regularExpression) else {
+            return "a field"
+        }
+        let parts = text[range].split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        guard parts.count == 4, let number = Int(parts[1]) else { return "a field" }
+        guard parts[3] == "universal" else { return "a [\(parts[3]) \(number)] field" }
+        let names = [
+            1: "a BOOLEAN", 2: "an INTEGER", 3: "a BIT STRING", 4: "an OCTET STRING", 5: "a NULL",
+            6: "an OBJECT IDENTIFIER", 12: "a UTF8String", 16: "a SEQUENCE", 17: "a SET", 19: "a PrintableString",
+            20: "a T61String", 22: "an IA5String", 23: "a UTCTime", 24: "a GeneralizedTime", 30: "a BMPString",
+        ]
+        return names[number] ?? "a universal type \(number) field"
     }
 }

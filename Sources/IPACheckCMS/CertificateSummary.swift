@@ -43,8 +43,8 @@ package struct CertificateSummary: Hashable, Sendable, Codable {
 
     /// Summarises `certificate`, whose encoding is `derEncoding` (for the fingerprint).
     package init(_ certificate: Certificate, derEncoding: some Collection<UInt8>) {
-        subject = certificate.subject.description
-        issuer = certificate.issuer.description
+        subject = Self.text(of: certificate.subject)
+        issuer = Self.text(of: certificate.issuer)
         subjectCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.subject)
         subjectOrganization = Self.attribute(.RDNAttributeType.organizationName, in: certificate.subject)
         issuerCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.issuer)
@@ -76,10 +76,67 @@ package struct CertificateSummary: Hashable, Sendable, Codable {
     package static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
         for rdn in name {
             for attribute in rdn where attribute.type == type {
-                return String(attribute.value)
+                return text(of: attribute.value)
             }
         }
         return nil
+    }
+
+    /// A distinguished name as RFC 4514 writes it (`CN=…,O=…,C=US`), as swift-certificates does, but with every
+    /// value in words: strings of the types X.509 names use (T61, BMP, Universal, Visible, Numeric, as well as
+    /// UTF-8, Printable and IA5) decoded, anything else as `#` and its DER in hex, never a type dump.
+    package static func text(of name: DistinguishedName) -> String {
+        name.reversed().map { rdn in
+            rdn.map { attribute in
+                let written = attribute.description
+                guard String(attribute.value) == nil, let equals = written.firstIndex(of: "=") else { return written }
+                // A decoded string is escaped as RFC 4514 asks; the hex form is written as it is.
+                let shown =
+                    decodedString(attribute.value).map {
+                        RelativeDistinguishedName.Attribute.Value(utf8String: $0).description
+                    } ?? text(of: attribute.value)
+                return String(written[...equals]) + shown
+            }.joined(separator: "+")
+        }.joined(separator: ",")
+    }
+
+    /// An attribute's value in words: its string, decoded whatever its string type, else `#` and its DER in hex.
+    static func text(of value: RelativeDistinguishedName.Attribute.Value) -> String {
+        if let string = String(value) ?? decodedString(value) { return string }
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(ASN1Any(value))) != nil else { return "#" }
+        return "#" + Hex.encode(serializer.serializedBytes, uppercase: false)
+    }
+
+    /// The text of a string type swift-certificates keeps as raw ASN.1: T61String (read as Latin-1, as OpenSSL
+    /// shows it), BMPString (UTF-16BE), UniversalString (UTF-32BE), VisibleString and NumericString (ASCII).
+    private static func decodedString(_ value: RelativeDistinguishedName.Attribute.Value) -> String? {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(ASN1Any(value))) != nil,
+            let node = try? DER.parse(serializer.serializedBytes),
+            node.identifier.tagClass == .universal,
+            case .primitive(let bytes) = node.content
+        else { return nil }
+        switch node.identifier.tagNumber {
+        case 20: return String(bytes.map { Character(Unicode.Scalar($0)) })
+        case 18, 26: return bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self) : nil
+        case 30:
+            guard bytes.count.isMultiple(of: 2) else { return nil }
+            let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map {
+                UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+            }
+            return String(validating: units, as: UTF16.self)
+        case 28:
+            guard bytes.count.isMultiple(of: 4) else { return nil }
+            var scalars = String.UnicodeScalarView()
+            for start in stride(from: bytes.startIndex, to: bytes.endIndex, by: 4) {
+                let code = bytes[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                guard let scalar = Unicode.Scalar(code) else { return nil }
+                scalars.append(scalar)
+            }
+            return String(scalars)
+        default: return nil
+        }
     }
 
 }

@@ -9,7 +9,7 @@ import FoundationXML
 /// `ipacheck check`: the release gate's exit codes, JSON shape and the CI formats (contract.md, "check").
 ///
 /// Outcomes come from Samples/README.md ("Designed findings"): Acme has errors (exit 1), Minimal has none (exit
-/// 0), Traversal.ipa has only a warning (exit 0 at the default --fail-on error).
+/// 0), Traversal.ipa has one error, ARC001 (exit 1 in every gate).
 struct CheckCLITests {
     private func check(_ ipa: String, _ extra: [String] = []) throws -> CLIResult {
         try CLI.run(["check", ipa] + SampleFiles.offline + extra)
@@ -145,13 +145,17 @@ struct CheckCLITests {
         }
     }
 
-    /// Traversal.ipa has exactly one kind of problem, a warning: the gate passes at error and fails at warning
-    /// and note.
-    @Test(arguments: [(nil, 0), ("error", 0), ("warning", 1), ("note", 1)] as [(String?, Int32)])
-    func failOnMovesTheThreshold(failOn: String?, status: Int32) throws {
-        let gate = ["--distribution", "development"] + (failOn.map { ["--fail-on", $0] } ?? [])
+    /// Traversal.ipa's member `../evil` leaves the archive: ARC001 is an error, so no gate passes it, whatever
+    /// the threshold (issue 29: it was a warning, and the default gate passed the archive).
+    @Test(arguments: [nil, "error", "warning", "note"] as [String?])
+    func aMemberThatLeavesTheArchiveFailsEveryGate(failOn: String?) throws {
+        let gate = ["--distribution", "development", "--format", "json"] + (failOn.map { ["--fail-on", $0] } ?? [])
         let result = try check(SampleFiles.broken("Traversal.ipa"), gate)
-        #expect(result.status == status, "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
+        let traversal = try #require(findings.first { $0["rule"] as? String == "ARC001" })
+        #expect(traversal["severity"] as? String == "error")
+        #expect((traversal["message"] as? String)?.contains("climbs out of the archive") == true)
     }
 
     /// The gate's threshold is consistent with the summary for Minimal: exit 1 at a severity exactly when a

@@ -1,3 +1,4 @@
+import IPACheckCMS
 package import IPACheckPlist
 import SwiftASN1
 
@@ -32,7 +33,7 @@ package enum DEREntitlements {
         do {
             root = try DER.parse(Array(bytes))
         } catch {
-            throw CodeSignatureError("DER entitlements", "not DER: \(error)")
+            throw CodeSignatureError("DER entitlements", ASN1Reading.describe(error))
         }
         if root.identifier == applicationTag {
             guard case .constructed(let children) = root.content else {
