@@ -38,7 +38,7 @@ struct FolderArchive: Sendable {
         }
         found.sort { $0.name < $1.name }
         entries = found.enumerated().map { index, item in
-            ZipEntry(
+            var entry = ZipEntry(
                 index: index,
                 name: item.name,
                 nameWasNotUTF8: false,
@@ -48,6 +48,8 @@ struct FolderArchive: Sendable {
                 isEncrypted: false,
                 isCompressionSupported: true
             )
+            if case .link = item.member { entry.isSymbolicLink = true }
+            return entry
         }
         members = found.map(\.member)
         escapingLinks = escaping

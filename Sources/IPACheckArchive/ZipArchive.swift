@@ -16,8 +16,9 @@ package final class ZipArchive {
     package let limits: ArchiveLimits
     /// Why libzip's strict open failed, when the archive was then opened leniently.
     ///
-    /// The central directory and local headers disagree (real Xcode and Finder zips sometimes trip this while every unzip tool reads them), or two
-    /// members share a name. Nil when the strict open succeeded.
+    /// The central directory and local headers disagree (real Xcode and Finder zips sometimes trip this while every
+    /// unzip tool reads them). Nil when the strict open succeeded, or failed only because two members share a name
+    /// (every copy is listed, for the caller to report).
     package let leniencyReason: String?
 
     /// Symbolic links of a folder that point outside the bundle, for the caller to report.
@@ -122,10 +123,8 @@ package final class ZipArchive {
         var (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0))
         var leniency: String? = nil
         if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
-            leniency =
-                errorCode == ZIP_ER_EXISTS
-                ? "two members share a name"
-                : "the central directory and local headers disagree"
+            // Two members sharing a name are the caller's to report (every copy is listed), not an inconsistency.
+            leniency = errorCode == ZIP_ER_EXISTS ? nil : "the central directory and local headers disagree"
             (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
         }
         var mislabelled: [ZipMislabelledNames.Member] = []
@@ -139,10 +138,7 @@ package final class ZipArchive {
                 (opened, errorCode) = ZipHandle.open(path, flags: strict, clearing: clearing)
                 leniency = nil
                 if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
-                    leniency =
-                        errorCode == ZIP_ER_EXISTS
-                        ? "two members share a name"
-                        : "the central directory and local headers disagree"
+                    leniency = errorCode == ZIP_ER_EXISTS ? nil : "the central directory and local headers disagree"
                     (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY, clearing: clearing)
                 }
             }
@@ -195,9 +191,9 @@ package final class ZipArchive {
         ZipMemberStream(archive: self, entry: entry, source: try openMember(entry))
     }
 
-    /// The member named exactly `name`, if any.
+    /// The member named exactly `name`, if any: the last copy, as extractors keep it.
     package func entry(named name: String) -> ZipEntry? {
-        entries.first { $0.name == name }
+        entries.last { $0.name == name }
     }
 
     private func openMember(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream.Source {
@@ -245,18 +241,19 @@ package final class ZipArchive {
             }
             let (name, wasNotUTF8) = decodeName(handle, index: index, raw: stat.name)
             let method = stat.compressionMethod
-            entries.append(
-                ZipEntry(
-                    index: Int(index),
-                    name: name,
-                    nameWasNotUTF8: wasNotUTF8,
-                    declaredSize: stat.size,
-                    compressedSize: stat.compressedSize,
-                    compressionMethod: method,
-                    isEncrypted: stat.isEncrypted,
-                    isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
-                )
+            var entry = ZipEntry(
+                index: Int(index),
+                name: name,
+                nameWasNotUTF8: wasNotUTF8,
+                declaredSize: stat.size,
+                compressedSize: stat.compressedSize,
+                compressionMethod: method,
+                isEncrypted: stat.isEncrypted,
+                isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
             )
+            // S_IFMT 0o170000; S_IFLNK 0o120000.
+            entry.isSymbolicLink = stat.unixMode.map { $0 & 0o170000 == 0o120000 } ?? false
+            entries.append(entry)
         }
         return entries
     }

@@ -9,6 +9,9 @@ package struct ZipEntry: Sendable, Hashable {
     /// Whether the member's flags said the name is UTF-8 although its bytes are not (libzip refuses such an archive;
     /// it is read through ``ZipMislabelledNames``).
     package var nameMislabelledUTF8 = false
+    /// Whether the member is a symbolic link (its Unix mode, in the external attributes, says `S_IFLNK`): its content
+    /// is the link's target, as zip tools store links and as a folder's links are read.
+    package var isSymbolicLink = false
     /// The uncompressed size the archive declares; informative only, never used to allocate.
     package let declaredSize: UInt64
     /// The compressed size the archive declares.

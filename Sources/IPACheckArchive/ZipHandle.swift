@@ -77,6 +77,8 @@ import Foundation
         var compressedSize: UInt64
         var compressionMethod: UInt16
         var isEncrypted: Bool
+        /// The Unix file mode the external attributes hold, when the member was made on a Unix system.
+        var unixMode: UInt32?
     }
 
     /// The central directory's record for member `index` (raw name bytes), or nil when it cannot be read.
@@ -91,12 +93,18 @@ import Foundation
         let name = unsafe stat.name.map { name in
             unsafe UnsafeBufferPointer(start: name, count: strlen(name)).map { UInt8(bitPattern: $0) }
         }
+        var system: UInt8 = 0
+        var attributes: UInt32 = 0
+        // Both are locals libzip fills for the call.
+        let hasAttributes =
+            unsafe zip_file_get_external_attributes(raw, zip_uint64_t(index), 0, &system, &attributes) == 0
         return unsafe Stat(
             name: name,
             size: stat.size,
             compressedSize: stat.comp_size,
             compressionMethod: UInt16(truncatingIfNeeded: stat.comp_method),
-            isEncrypted: stat.encryption_method != UInt16(ZIP_EM_NONE)
+            isEncrypted: stat.encryption_method != UInt16(ZIP_EM_NONE),
+            unixMode: hasAttributes && UInt32(system) == ZIP_OPSYS_UNIX ? attributes >> 16 : nil
         )
     }
 

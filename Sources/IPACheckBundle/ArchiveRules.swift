@@ -25,11 +25,23 @@ package enum ArchiveRules {
         /// The same name stored twice.
         package let duplicateMember = Rule(
             "ARC002",
-            .warning,
+            .error,
             "duplicate member",
-            summary: "Two members have the same name (or names differing only in case). Which one an unzip keeps is "
-                + "tool-dependent, so what you check may not be what installs. The first one is read.",
+            summary: "Two members have the same name. Sequential extractors (`unzip -o`, Python's zipfile, a "
+                + "streaming unzip) keep the last copy, which is the one ipacheck reads; which copy iOS's installer "
+                + "keeps is not documented, so what is checked may not be what installs, and no gate passes it.",
             fix: "Rebuild the ipa from a clean export folder."
+        )
+
+        /// Two names that differ only in case.
+        package let caseCollision = Rule(
+            "ARC013",
+            .warning,
+            "names differ only in case",
+            summary: "Two members' names differ only in letter case. On a case-insensitive file system (a Mac's "
+                + "default) one hides the other when the ipa is unpacked, so a tool there may check another file "
+                + "than the one ipacheck read. Both are read here as they are stored.",
+            fix: "Rename one of the files, or remove the stray copy, and rebuild the ipa."
         )
 
         /// An encrypted or oddly compressed member: iOS cannot extract it, so the ipa does not install.

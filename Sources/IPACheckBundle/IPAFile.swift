@@ -13,6 +13,9 @@ package final class IPAFile {
     package let bundles: [AppBundle]
     /// Problems with the archive itself (unsafe names, duplicates, nested Payload, unreadable nested bundles).
     package let findings: [Finding]
+    /// The symbolic links of the bundles, by member name, with their targets: links are links in every container,
+    /// never read as files (one that leaves its app is ARC012 and not a member at all).
+    package let linkTargets: [String: String]
 
     /// Reads the members, on the thread that opened the file.
     package let reader: IPAMemberReader
@@ -81,7 +84,9 @@ package final class IPAFile {
                 )
             )
         }
-        let members = Self.screenMembers(archive.entries, findings: &findings)
+        let screened = Self.screenMembers(archive.entries, findings: &findings)
+        let (members, linkTargets) = Self.screenLinks(screened, archive: archive, findings: &findings)
+        self.linkTargets = linkTargets
         reader = IPAMemberReader(path: path, archive: archive, members: members)
         let names = members.keys.sorted()
 
@@ -123,14 +128,22 @@ package final class IPAFile {
         members.index(forKey: member).map { members[$0].key }
     }
 
-    /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
+    /// Reads a member whole (bounded by `limit`, default the archive's per-member limit); a symbolic link is not a
+    /// file and is refused, saying where it points.
     package func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
-        try reader.read(member, limit: limit)
+        try refuseLink(member)
+        return try reader.read(member, limit: limit)
     }
 
     /// Opens a forward-only stream over a member, to take only the parts of a large file that matter.
     package func stream(_ member: String) throws(InputError) -> ZipMemberStream {
-        try reader.stream(member)
+        try refuseLink(member)
+        return try reader.stream(member)
+    }
+
+    private func refuseLink(_ member: String) throws(InputError) {
+        guard let target = linkTargets[member] else { return }
+        throw InputError("link", file: path, "\(member) is a symbolic link to \(target), not a file")
     }
 
     /// The bundle's own files, relative to its folder, excluding nested bundles' contents and folders.
@@ -186,17 +199,20 @@ package final class IPAFile {
                 findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
             }
             if members[name] != nil {
+                // A later copy replaces an earlier one, as every sequential extractor writes them.
                 findings.append(
                     ArchiveRules.rules.duplicateMember.finding(
-                        "\(name) is stored more than once; the first copy is read",
+                        "\(name) is stored more than once; the last copy is read, as sequential extractors keep it "
+                            + "(which one iOS's installer keeps is not documented)",
                         location: name
                     )
                 )
+                members[name] = entry
                 continue
             }
             if let other = names.sameButForCase(name), !entry.isDirectory {
                 findings.append(
-                    ArchiveRules.rules.duplicateMember.finding(
+                    ArchiveRules.rules.caseCollision.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
                             + "the other",
                         location: name
@@ -212,6 +228,51 @@ package final class IPAFile {
             members[name] = entry
         }
         return members
+    }
+
+    /// The symbolic links among `members`, judged as a folder's are: a link whose target is absolute or climbs
+    /// above the app that holds it (`Payload/X.app`) is ARC012 and not a member; the others stay members, with
+    /// their targets (a link's content), so no check reads them as files.
+    private static func screenLinks(
+        _ members: [String: ZipEntry],
+        archive: ZipArchive,
+        findings: inout [Finding]
+    ) -> (members: [String: ZipEntry], targets: [String: String]) {
+        var kept = members
+        var targets: [String: String] = [:]
+        for (name, entry) in members where entry.isSymbolicLink {
+            let target = (try? archive.read(entry, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if staysInItsApp(link: name, target: target) {
+                targets[name] = target
+            } else {
+                kept[name] = nil
+                findings.append(
+                    ArchiveRules.rules.linkLeavesBundle.finding(
+                        "\(name) links to \(target), outside the bundle; it was not followed",
+                        location: name
+                    )
+                )
+            }
+        }
+        return (kept, targets)
+    }
+
+    /// Whether a link's target, read from the link's folder, stays inside the app that holds the link (or the
+    /// archive, for a link outside any app).
+    static func staysInItsApp(link: String, target: String) -> Bool {
+        guard !target.isEmpty, !target.hasPrefix("/") else { return false }
+        let parts = link.split(separator: "/").dropLast()
+        let appEnd = parts.firstIndex { $0.hasSuffix(".app") }.map { $0 + 1 } ?? parts.startIndex
+        var depth = parts.count - (appEnd - parts.startIndex)
+        for segment in target.split(separator: "/") {
+            if segment == ".." {
+                depth -= 1
+                if depth < 0 { return false }
+            } else if segment != "." {
+                depth += 1
+            }
+        }
+        return true
     }
 
     /// Why a member's name is unsafe to extract, in words, or `nil`: only a name that leaves the archive is said

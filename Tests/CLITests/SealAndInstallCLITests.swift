@@ -44,6 +44,61 @@ struct SealAndInstallCLITests {
         #expect(try CLI.run(["verify", tampered, "--resources"]).status == 1)
     }
 
+    /// Acme with symbolic-link members added as zip tools store them (Unix mode 0o120777, the target as content).
+    private static func acme(withLinks links: [(name: String, target: String)]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-links-\(UUID()).ipa")
+        let script = """
+            import copy, sys, zipfile
+            source = zipfile.ZipFile(sys.argv[1])
+            with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as out:
+                for info in source.infolist():
+                    out.writestr(copy.copy(info), source.read(info.filename))
+                for name, target in zip(sys.argv[3::2], sys.argv[4::2]):
+                    link = zipfile.ZipInfo(name)
+                    link.create_system = 3
+                    link.external_attr = 0o120777 << 16
+                    out.writestr(link, target)
+            """
+        let result = try Python.run(
+            script: script,
+            arguments: [SampleFiles.acme, output.path] + links.flatMap { [$0.name, $0.target] }
+        )
+        #expect(result.status == 0, "\(result.output)")
+        return output.path
+    }
+
+    /// Symbolic links in a zip are links, as in a folder (issue 29: they were read as files, so a link to `/` was
+    /// "✓ valid"): one that leaves the bundle is ARC012 in verify and check; one inside it that the seal does not
+    /// name was added after signing (SIG032); the `CodeResources -> _CodeSignature/CodeResources` link codesign
+    /// wrote in the 2011 era is left out of the seal, as codesign leaves it (Security's BundleDiskRep).
+    @Test func linksInAZipAreJudgedAsLinks() throws {
+        let escaping = try Self.acme(withLinks: [("Payload/Acme.app/root", "/")])
+        for command in [["verify"], ["check", "--offline", "--aasa-dir", SampleFiles.aasaDir]] {
+            let result = try CLI.run(command + [escaping, "--format", "json"])
+            #expect(result.status == 1, "\(command): \(result.stdout)")
+            let rules = ((try result.jsonObject()["findings"] as? [[String: Any]]) ?? []).compactMap {
+                $0["rule"] as? String
+            }
+            #expect(rules.contains("ARC012"), "\(command): \(rules)")
+        }
+        let added = try CLI.run(["verify", try Self.acme(withLinks: [("Payload/Acme.app/alias", "Info.plist")])])
+        #expect(added.status == 1)
+        #expect(added.stdout.contains("SIG032") && added.stdout.contains("alias"), "\(added.stdout)")
+        let legacy = try Self.acme(withLinks: [("Payload/Acme.app/CodeResources", "_CodeSignature/CodeResources")])
+        let verified = try CLI.run(["verify", legacy])
+        #expect(verified.status == 0, "\(verified.stdout)")
+
+        // The same escaping link in an unpacked folder: the same finding (the same bytes, the same answer).
+        let folder = try Self.unpackedAcme()
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("Payload/Acme.app/root").path,
+            withDestinationPath: "/"
+        )
+        let fromFolder = try CLI.run(["verify", folder.appendingPathComponent("Payload/Acme.app").path])
+        #expect(fromFolder.status == 1)
+        #expect(fromFolder.stdout.contains("ARC012"), "\(fromFolder.stdout)")
+    }
+
     /// An app extension removed after signing: the seal names it as nested code.
     @Test func aRemovedExtensionFailsVerifyWithoutAnyFlag() throws {
         let folder = try Self.unpackedAcme()

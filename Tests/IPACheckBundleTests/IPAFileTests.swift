@@ -54,13 +54,31 @@ struct IPAFileTests {
         #expect(!ipa.contains("../evil"))
     }
 
-    @Test func readsTheFirstOfDuplicateMembersAndSaysSo() throws {
+    /// Duplicates are read as sequential extractors (`unzip -o`, Python's zipfile) write them: the last copy wins.
+    ///
+    /// Issue 29: the first was read, so a garbage second executable passed and a foreign first Info.plist failed.
+    /// It is ARC002, an error (which copy iOS keeps is not documented); one cause, so no ARC010 beside it.
+    @Test func readsTheLastOfDuplicateMembersAndSaysSo() throws {
         var zip = ZipBuilder()
         zip.add("Payload/A.app/Info.plist", Self.info("com.first"))
         zip.add("Payload/A.app/Info.plist", Self.info("com.second"))
         let ipa = try IPAFile(path: try zip.write())
-        #expect(ipa.mainApp.bundleID == "com.first")
-        #expect(ipa.findings.map(\.rule).sorted() == ["ARC002", "ARC010"])
+        #expect(ipa.mainApp.bundleID == "com.second")
+        #expect(ipa.findings.map(\.rule) == ["ARC002"])
+        #expect(ipa.findings.first?.severity == .error)
+        #expect(ipa.findings.first?.message.contains("the last copy is read") == true)
+    }
+
+    /// Names that differ only in case are ARC013 (a warning), both read as stored.
+    @Test func namesDifferingOnlyInCaseAreACollisionNotADuplicate() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        zip.add("Payload/A.app/file.txt", text: "lower")
+        zip.add("Payload/A.app/File.txt", text: "upper")
+        let ipa = try IPAFile(path: try zip.write())
+        #expect(ipa.findings.map(\.rule) == ["ARC013"])
+        #expect(try ipa.read("Payload/A.app/file.txt") == Array("lower".utf8))
+        #expect(try ipa.read("Payload/A.app/File.txt") == Array("upper".utf8))
     }
 
     @Test func readsAPayloadNestedUnderAFolderWithAWarning() throws {

@@ -29,3 +29,18 @@ struct UnsafeMemberNameTests {
         #expect(IPAFile.unsafeNameProblem(name) == nil)
     }
 }
+
+/// Where a link in a bundle points, judged as the folder reader judges it: inside its app or not.
+struct LinkTargetTests {
+    @Test(arguments: [
+        ("Payload/X.app/root", "/", false),
+        ("Payload/X.app/up", "../../etc/passwd", false),
+        ("Payload/X.app/Frameworks/K.framework/Current", "Versions/A", true),
+        ("Payload/X.app/Frameworks/K.framework/up", "../../Info.plist", true),
+        ("Payload/X.app/a/b", "../../../x", false),
+        ("Payload/X.app/empty", "", false),
+    ])
+    func aLinkStaysInItsAppOrNot(link: String, target: String, stays: Bool) {
+        #expect(IPAFile.staysInItsApp(link: link, target: target) == stays)
+    }
+}

@@ -5,7 +5,8 @@ import Foundation
 /// Real tools refuse to write the hostile archives the tests need (`../evil`, duplicate names, absolute paths),
 /// so the format is written directly: local headers, central directory, end record (PKWARE APPNOTE 4.3).
 package struct ZipBuilder {
-    private var members: [(name: [UInt8], bytes: [UInt8], corruptCRC: Bool, flags: UInt16, method: UInt16)] = []
+    private var members:
+        [(name: [UInt8], bytes: [UInt8], corruptCRC: Bool, flags: UInt16, method: UInt16, mode: UInt32)] = []
 
     /// Creates an empty archive.
     package init() {}
@@ -24,13 +25,19 @@ package struct ZipBuilder {
         flags: UInt16 = 0x0800,
         method: UInt16 = 0
     ) {
-        members.append((Array(name.utf8), bytes, corruptCRC, flags, method))
+        members.append((Array(name.utf8), bytes, corruptCRC, flags, method, 0o100644))
     }
 
     /// Adds a stored member whose name is these exact bytes, with the UTF-8 flag (bit 11) clear, as legacy zip
     /// tools write names in the DOS code page (CP437) — or set (`flags: 0x0800`), as broken tools do over such bytes.
     package mutating func add(rawName: [UInt8], _ bytes: [UInt8] = [], flags: UInt16 = 0) {
-        members.append((rawName, bytes, false, flags, 0))
+        members.append((rawName, bytes, false, flags, 0, 0o100644))
+    }
+
+    /// Adds a symbolic link as zip tools store one: Unix mode `0o120777` in the external attributes, the target
+    /// as the content.
+    package mutating func add(link name: String, to target: String) {
+        members.append((Array(name.utf8), Array(target.utf8), false, 0x0800, 0, 0o120777))
     }
 
     /// Adds a member holding UTF-8 text.
@@ -52,7 +59,7 @@ package struct ZipBuilder {
             central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(member.flags) + le16(member.method)
             central += le16(0) + le16(0x21)
             central += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
-            central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0o100644 << 16)
+            central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(member.mode << 16)
             central += le32(offset) + name
         }
         let centralOffset = UInt32(out.count)

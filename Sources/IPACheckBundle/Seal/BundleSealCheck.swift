@@ -81,6 +81,7 @@ extension SealScan {
                     bundleFiles: ipa.files(of: bundle),
                     exists: { ipa.contains(prefix + $0) },
                     digests: { digests(of: prefix + $0) },
+                    linkTarget: { ipa.linkTargets[prefix + $0] },
                     nestedCodeHashes: { path in
                         if let nestedBundle = byPath[prefix + path] {
                             guard case .success(let executable)? = nestedBundle.executable else { return nil }

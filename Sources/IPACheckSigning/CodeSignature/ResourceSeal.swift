@@ -234,6 +234,7 @@ package struct ResourceSeal: Sendable {
     ///   - bundleFiles: Every regular file of the bundle relative to its root, without nested bundles' contents.
     ///   - exists: Whether a bundle-relative path names a member of the archive (nested bundles' files included).
     ///   - digests: The digests taken of a bundle-relative path when it streamed past.
+    ///   - linkTarget: The target of a bundle-relative path that is a symbolic link; `nil` for anything else.
     ///   - nestedCodeHashes: The CodeDirectory hashes of the nested code at a bundle-relative path, if it was read.
     ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
     ///   - bundle: The bundle path findings name.
@@ -242,6 +243,7 @@ package struct ResourceSeal: Sendable {
         bundleFiles: [String],
         exists: (String) -> Bool,
         digests: (String) -> FileDigests?,
+        linkTarget: (String) -> String? = { _ in nil },
         nestedCodeHashes: (String) -> [[UInt8]]?,
         mainExecutable: String?,
         bundle: String?,
@@ -271,11 +273,23 @@ package struct ResourceSeal: Sendable {
                 }
                 checked += 1
                 if !hashes.contains(where: { Array($0.prefix(cdhash.count)) == cdhash }) { changedCode.append(bare) }
-            case .symlink:
-                continue
+            case .symlink(let target):
+                // codesign seals a link by its target: the same link must be there, pointing at the same path.
+                guard exists(path) else {
+                    missingFiles.append(path)
+                    continue
+                }
+                checked += 1
+                if linkTarget(path) != target { modifiedFiles.append(path) }
             case .file(let sha1, let sha256, let optional):
                 guard exists(path) else {
                     if !optional { missingFiles.append(path) }
+                    continue
+                }
+                if linkTarget(path) != nil {
+                    // Sealed as a file, now a link.
+                    checked += 1
+                    modifiedFiles.append(path)
                     continue
                 }
                 guard let taken = digests(path) else { continue }
@@ -292,6 +306,9 @@ package struct ResourceSeal: Sendable {
         var untriedFiles = 0
         for path in bundleFiles.sorted() where entries[path] == nil {
             if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
+            // codesign of the 2011 era wrote `CodeResources -> _CodeSignature/CodeResources` at the bundle's root
+            // and leaves it out of the seal (Security's BundleDiskRep: "ancient-ish symlink into it").
+            if path == "CodeResources", linkTarget(path) == "_CodeSignature/CodeResources" { continue }
             if nested.filesInside.contains(path) { continue }
             switch isOmitted(path, stepsLeft: &stepsLeft) {
             case true?: continue
