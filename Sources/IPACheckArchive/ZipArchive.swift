@@ -58,6 +58,11 @@ package final class ZipArchive {
         let folder: FolderArchive?
     }
 
+    /// Whether the file at `path` ends with a zip's end-of-central-directory record, wherever the zip starts.
+    package static func endsLikeAZip(path: String) -> Bool {
+        ZipDirectoryEnd.declaredEntryCount(path: path) != nil
+    }
+
     /// Whether the archive is a folder on disk (an unpacked ipa, an `.app`, an `.xcarchive`) rather than a zip.
     package var isFolder: Bool {
         if case .folder = backend { return true }

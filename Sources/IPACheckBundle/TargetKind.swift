@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckArchive
 import IPACheckBinary
 package import IPACheckReport
 
@@ -43,6 +44,9 @@ package enum TargetKind: Sendable, Hashable {
             0xcafe_babe, 0xcafe_babf, 0xfeed_face, 0xfeed_facf, 0xcefa_edfe, 0xcffa_edfe,
         ]
         if machOMagics.contains(magic) { return .machO }
+        // A zip with data before it (a self-extractor's stub, offsets adjusted) ends as every zip does: read it as
+        // the archive reader does, whichever command was asked.
+        if ZipArchive.endsLikeAZip(path: path) { return .archive }
         throw InputError("unknown-format", file: path, "is neither an ipa (zip), a Mach-O nor a property list")
     }
 

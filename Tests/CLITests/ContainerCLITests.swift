@@ -156,4 +156,38 @@ struct ContainerCLITests {
         // A folder is said to be a folder, not "the archive is empty".
         #expect(result.stderr.contains("is an empty folder"), "\(result.stderr)")
     }
+
+    /// A zip with 1 MiB of data before it, its offsets adjusted as self-extractors write them: every command reads
+    /// it as the archive reader does (issue 29: `check` and `info` read it, `verify`, `entitlements` and `domains`
+    /// said "neither an ipa (zip), a Mach-O nor a property list").
+    @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 to write the archive"))
+    func aZipWithLeadingDataIsReadTheSameByEveryCommand() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-leading-\(UUID()).ipa")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let script = """
+            import struct, sys
+            data = bytearray(open(sys.argv[1], "rb").read())
+            pad = 1 << 20
+            end = data.rfind(b"PK\\x05\\x06")
+            size, start = struct.unpack_from("<II", data, end + 12)
+            at = start
+            while at < start + size:
+                names, extra, comment = struct.unpack_from("<HHH", data, at + 28)
+                struct.pack_into("<I", data, at + 42, struct.unpack_from("<I", data, at + 42)[0] + pad)
+                at += 46 + names + extra + comment
+            struct.pack_into("<I", data, end + 16, start + pad)
+            open(sys.argv[2], "wb").write(bytes(pad) + bytes(data))
+            """
+        let made = try Python.run(script: script, arguments: [SampleFiles.acme, output.path])
+        #expect(made.status == 0, "\(made.output)")
+        for command in [["info"], ["verify"], ["entitlements"], ["domains"]] {
+            let plain = try CLI.run(command + [SampleFiles.acme])
+            let led = try CLI.run(command + [output.path])
+            #expect(led.status == plain.status, "\(command): \(led.stderr)")
+            #expect(
+                led.stdout.replacingOccurrences(of: output.path, with: SampleFiles.acme) == plain.stdout,
+                "\(command)"
+            )
+        }
+    }
 }
