@@ -347,6 +347,27 @@ package final class IPAFile {
             )
             return first
         }
+        // A zipped .app (the bundle at the archive's root, as device farms ship it) is read where it is.
+        let zippedApps = Set(
+            names.compactMap { name -> String? in
+                let parts = name.split(separator: "/", maxSplits: 1)
+                guard parts.count == 2, parts[0].hasSuffix(".app"), parts[0].count > 4, parts[1] == "Info.plist"
+                else { return nil }
+                return String(parts[0])
+            }
+        )
+        if !isFolder, let first = zippedApps.sorted().first {
+            if zippedApps.count > 1 {
+                findings.append(
+                    ArchiveRules.rules.severalApps.finding(
+                        "the archive holds \(zippedApps.count) apps at its root "
+                            + "(\(zippedApps.sorted().joined(separator: ", "))); checking \(first)",
+                        location: first
+                    )
+                )
+            }
+            return first
+        }
         throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))
     }
 

@@ -123,9 +123,28 @@ struct IPAFileTests {
         #expect(ipa.findings.map(\.rule) == ["ARC007"])
     }
 
+    /// A test bundle in PlugIns is a bundle like an extension (issue 29: neither info nor verify listed it).
+    @Test func listsATestBundleInPlugIns() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        zip.add("Payload/A.app/PlugIns/ATests.xctest/Info.plist", Self.info("com.a.tests"))
+        let ipa = try IPAFile(path: try zip.write())
+        #expect(ipa.bundles.map(\.path) == ["Payload/A.app", "Payload/A.app/PlugIns/ATests.xctest"])
+        #expect(ipa.bundles.last?.kind == .xctest)
+    }
+
+    /// A zipped .app is read where it is, its bundle at the archive's root (contract, Targets).
+    @Test func readsAZippedAppAtTheRoot() throws {
+        var zip = ZipBuilder()
+        zip.add("A.app/Info.plist", Self.info("com.a"))
+        zip.add("A.app/PlugIns/X.appex/Info.plist", Self.info("com.a.x"))
+        let ipa = try IPAFile(path: try zip.write(named: "A.app.zip"))
+        #expect(ipa.bundles.map(\.path) == ["A.app", "A.app/PlugIns/X.appex"])
+        #expect(ipa.findings.isEmpty)
+    }
+
     @Test(arguments: [
         ("no Payload", ["Other/A.app/Info.plist"], "no-app-bundle"),
-        ("zipped .app", ["A.app/Info.plist"], "no-app-bundle"),
         ("empty zip", [], "no-app-bundle"),
         ("no Info.plist", ["Payload/A.app/A"], "bad-info-plist"),
     ])

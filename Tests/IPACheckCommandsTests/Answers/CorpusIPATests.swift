@@ -59,6 +59,14 @@ struct CorpusIPATests {
         #expect(ipa.bundles.contains { $0.kind == .watch })
     }
 
+    /// A zipped .app (the bundle at the archive's root, as device farms ship it) is a target (contract, Targets):
+    /// MANIFEST.tsv says isign's TestSimulator.app.zip holds `isignTestApp.app/` at its root, unsigned.
+    @Test func readsAZippedApp() throws {
+        let ipa = try open("isign_TestSimulator.app.zip")
+        #expect(ipa.mainApp.path == "isignTestApp.app")
+        #expect(ipa.mainApp.bundleID == "com.saucelabs.isignTestApp")
+    }
+
     @Test func readsTheMinimalApp() throws {
         let ipa = try open("fastlane_iOSAppOnly.ipa")
         #expect(ipa.mainApp.bundleID == "com.example.Sample")
@@ -69,7 +77,6 @@ struct CorpusIPATests {
         ("fastlane_not-an-ipa.ipa", "not-a-zip"),
         ("fastlane_no-app-bundle.ipa", "no-app-bundle"),
         ("isign_NotAnApp.ipa", "no-app-bundle"),
-        ("isign_TestSimulator.app.zip", "no-app-bundle"),
         ("appinfo_macos-signed.zip", "no-app-bundle"),
         ("appinfo_macos-unsigned.zip", "no-app-bundle"),
     ])
