@@ -125,29 +125,28 @@ package final class ZipArchive {
         if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
             throw Self.tooManyEntries(declared, limits: limits)
         }
-        var (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0))
-        var leniency: String? = nil
-        if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
-            // Two members sharing a name are the caller's to report (every copy is listed), not an inconsistency.
-            leniency = errorCode == ZIP_ER_EXISTS ? nil : "the central directory and local headers disagree"
-            (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
-        }
+        // libzip's ZIP_CHECKCONS refuses layouts real tools write; the consistency is checked here instead
+        // (``ZipConsistency``), as a streaming extractor would find it.
+        var (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
         var mislabelled: [ZipMislabelledNames.Member] = []
         if opened == nil && errorCode == ZIP_ER_INCONS {
             // libzip refuses a whole archive for one name flagged UTF-8 over other bytes; read it with those flags
-            // cleared, strictly first, as any archive.
+            // cleared.
             mislabelled = ZipMislabelledNames.scan(path: path)
             if !mislabelled.isEmpty {
-                let clearing = mislabelled.flatMap(\.flagBytes)
-                let strict = ZIP_RDONLY | (checkingConsistency ? ZIP_CHECKCONS : 0)
-                (opened, errorCode) = ZipHandle.open(path, flags: strict, clearing: clearing)
-                leniency = nil
-                if opened == nil && (errorCode == ZIP_ER_INCONS || errorCode == ZIP_ER_EXISTS) {
-                    leniency = errorCode == ZIP_ER_EXISTS ? nil : "the central directory and local headers disagree"
-                    (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY, clearing: clearing)
-                }
+                (opened, errorCode) = ZipHandle.open(
+                    path,
+                    flags: ZIP_RDONLY,
+                    clearing: mislabelled.flatMap(\.flagBytes)
+                )
             }
         }
+        let leniency =
+            opened != nil && checkingConsistency
+            ? ZipConsistency.firstDisagreement(path: path).map {
+                "the central directory and local headers disagree: \($0)"
+            }
+            : nil
         guard let handle = opened else {
             // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
             if errorCode != ZIP_ER_OPEN, errorCode != ZIP_ER_NOENT,

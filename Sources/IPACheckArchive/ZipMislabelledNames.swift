@@ -24,85 +24,19 @@ enum ZipMislabelledNames {
         let flagBytes: [UInt64]
     }
 
-    /// The largest central directory scanned (the scan runs only when libzip has refused the file).
-    static let maximumDirectoryBytes: UInt64 = 256 << 20
-
     /// The members of the zip at `path` whose names carry bit 11 over bytes that are not UTF-8; empty when there are
     /// none, or when the central directory cannot be found or walked (libzip's own error stands then).
     static func scan(path: String) -> [Member] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
-        guard let directory = ZipDirectoryEnd.centralDirectory(handle: handle),
-            directory.size <= maximumDirectoryBytes,
-            let size = Int(exactly: directory.size),
-            (try? handle.seek(toOffset: directory.offset)) != nil,
-            let data = try? handle.read(upToCount: size), data.count == size
-        else { return [] }
-        var reader = ByteReader([UInt8](data))
-        var members: [Member] = []
-        var index = 0
-        while index < directory.count, let header = try? CentralHeader(&reader) {
-            if header.flags & 0x0800 != 0, String(validating: header.name, as: UTF8.self) == nil {
-                members.append(
-                    Member(
-                        index: index,
-                        flagBytes: [directory.offset + UInt64(header.start) + 9] + header.localFlagByte
-                    )
-                )
+        guard let directory = ZipCentralDirectory(handle: handle) else { return [] }
+        return directory.headers.enumerated().compactMap { index, header in
+            guard header.flags & 0x0800 != 0, String(validating: header.name, as: UTF8.self) == nil else {
+                return nil
             }
-            index += 1
-        }
-        return members
-    }
-
-    /// The fields of one central directory header the scan needs.
-    private struct CentralHeader {
-        let start: Int
-        let flags: UInt16
-        let name: ArraySlice<UInt8>
-        /// The local header's flag byte, when its offset is known (zip64 offsets are read from the extra field).
-        let localFlagByte: [UInt64]
-
-        init(_ reader: inout ByteReader) throws(ParseError) {
-            start = reader.offset
-            guard try reader.readUInt32("central header signature", bigEndian: false) == 0x0201_4B50 else {
-                throw ParseError(.badMagic, field: "central header signature", at: start)
-            }
-            try reader.skip(4, field: "versions")
-            flags = try reader.readUInt16("flags", bigEndian: false)
-            try reader.skip(10, field: "method, time, date, CRC")
-            let compressedSize = try reader.readUInt32("compressed size", bigEndian: false)
-            let size = try reader.readUInt32("uncompressed size", bigEndian: false)
-            let nameLength = Int(try reader.readUInt16("name length", bigEndian: false))
-            let extraLength = Int(try reader.readUInt16("extra length", bigEndian: false))
-            let commentLength = Int(try reader.readUInt16("comment length", bigEndian: false))
-            try reader.skip(8, field: "disk, attributes")
-            let localOffset = try reader.readUInt32("local header offset", bigEndian: false)
-            name = try reader.readBytes(nameLength, field: "name")
-            var extra = ByteReader(try reader.readBytes(extraLength, field: "extra"))
-            try reader.skip(commentLength, field: "comment")
-            var offset: UInt64? = UInt64(localOffset)
-            if localOffset == 0xFFFF_FFFF {
-                // The zip64 field holds, in order, only the values whose header field is 0xFFFFFFFF.
-                let skipped = [size, compressedSize].filter { $0 == 0xFFFF_FFFF }.count
-                offset = Self.zip64Value(at: skipped, in: &extra)
-            }
-            localFlagByte = offset.flatMap { $0.addingReportingOverflow(7).overflow ? nil : [$0 + 7] } ?? []
-        }
-
-        /// The `position`-th 8-byte value of the zip64 extra field (id 1), if the field holds it.
-        private static func zip64Value(at position: Int, in extra: inout ByteReader) -> UInt64? {
-            while !extra.isAtEnd {
-                guard let id = try? extra.readUInt16("extra id", bigEndian: false),
-                    let length = try? extra.readUInt16("extra length", bigEndian: false),
-                    let field = try? extra.readBytes(Int(length), field: "extra field")
-                else { return nil }
-                guard id == 1 else { continue }
-                var values = ByteReader(field)
-                guard (try? values.skip(position * 8, field: "zip64 sizes")) != nil else { return nil }
-                return try? values.readUInt64("zip64 local header offset", bigEndian: false)
-            }
-            return nil
+            // The flags are at 8 in a central header and 6 in a local one; bit 11 is in their high byte.
+            let local = header.localOffset.flatMap { $0.addingReportingOverflow(7).overflow ? nil : $0 + 7 }
+            return Member(index: index, flagBytes: [header.fileOffset + 9] + (local.map { [$0] } ?? []))
         }
     }
 }

@@ -117,14 +117,17 @@ package enum ArchiveRules {
             fix: "Re-export the build; check that no post-processing step rewrote the binary."
         )
 
-        /// libzip's consistency check failed; the archive was read leniently.
+        /// A local header (or data descriptor) disagrees with the central directory (``ZipConsistency``).
         package let inconsistentDirectory = Rule(
             "ARC010",
-            .note,
-            "zip fails the strict consistency check",
-            summary: "The central directory and the local file headers describe members differently, or two members "
-                + "share a name. Common unzip tools read such archives from the central directory, as ipacheck then does.",
-            fix: "Usually harmless; re-zipping with `ditto -c -k --sequesterRsrc` or Xcode's export removes it."
+            .error,
+            "local headers disagree with the central directory",
+            summary: "A member's local header names another file, another compression, CRC or size than the central "
+                + "directory, its data descriptor does, or two members share bytes. A streaming extractor (iOS "
+                + "installs an ipa by streaming it) reads the local headers, ipacheck the central directory, so what "
+                + "installs may not be what was checked. Layouts APPNOTE allows (a data descriptor with zeros, or "
+                + "with the values already in the local header) are not this.",
+            fix: "Re-export the ipa from Xcode, or re-zip the export folder (`ditto -c -k --sequesterRsrc`)."
         )
 
         /// A symbolic link of a bundle folder points outside the bundle.

@@ -72,7 +72,7 @@ package final class IPAFile {
         if let reason = archive.leniencyReason {
             findings.append(
                 ArchiveRules.rules.inconsistentDirectory.finding(
-                    "libzip's consistency check failed (\(reason)); the archive was read from its central directory"
+                    "\(reason); the archive was read from its central directory"
                 )
             )
         }

@@ -15,6 +15,39 @@ struct ZipArchiveTests {
         #expect(archive.entries[0].isDirectory)
     }
 
+    /// The layouts real tools write are consistent (issue 29: a quarter of real archives were ARC010).
+    ///
+    /// A data descriptor with only some local values zero (macOS's Archive Utility writes the size), or bit 3 set
+    /// over filled local values and no descriptor. A real disagreement still is: another name locally, or a
+    /// descriptor whose CRC is not the central one.
+    @Test(
+        arguments: [
+            (.dataDescriptor(local: (false, false, true), descriptor: true, wrongDescriptor: false), nil),
+            (.dataDescriptor(local: (false, false, false), descriptor: true, wrongDescriptor: false), nil),
+            (.dataDescriptor(local: (true, true, true), descriptor: false, wrongDescriptor: false), nil),
+            (.dataDescriptor(local: (true, true, true), descriptor: true, wrongDescriptor: false), nil),
+            (.dataDescriptor(local: (false, false, true), descriptor: true, wrongDescriptor: true), "data descriptor"),
+            (
+                .dataDescriptor(local: (false, false, false), descriptor: false, wrongDescriptor: false),
+                "data descriptor"
+            ),
+            (.localName("Payload/A.app/Other"), "local header names it Payload/A.app/Other"),
+        ] as [(ZipBuilder.LocalLayout, String?)]
+    )
+    func consistencyIsJudgedAsAPPNOTEAllows(layout: ZipBuilder.LocalLayout, disagreement: String?) throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", text: "hello")
+        zip.setLastLayout(layout)
+        zip.add("Payload/A.app/B", text: "second")
+        let archive = try ZipArchive(path: try zip.write())
+        if let disagreement {
+            #expect(archive.leniencyReason?.contains(disagreement) == true, "\(archive.leniencyReason ?? "nil")")
+        } else {
+            #expect(archive.leniencyReason == nil, "\(archive.leniencyReason ?? "")")
+            #expect(try archive.read(archive.entries[0]) == Array("hello".utf8))
+        }
+    }
+
     /// An archive with a name flagged UTF-8 over other bytes is read, not refused as libzip alone would.
     ///
     /// It is read through a view of the file with that flag cleared for exactly those members (central and local

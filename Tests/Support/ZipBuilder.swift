@@ -7,6 +7,27 @@ import Foundation
 package struct ZipBuilder {
     private var members:
         [(name: [UInt8], bytes: [UInt8], corruptCRC: Bool, flags: UInt16, method: UInt16, mode: UInt32)] = []
+    /// How each member's local header is written (by index), when not as the central directory says it.
+    private var layouts: [Int: LocalLayout] = [:]
+
+    /// A local header written otherwise than its central one, as real tools (and broken ones) write them.
+    package enum LocalLayout: Sendable {
+        /// Flag bit 3: the local header holds CRC, compressed size and size only where `local` says (zero
+        /// elsewhere); a data descriptor follows the data when `descriptor` (with signature), its CRC off by one
+        /// when `wrongDescriptor`.
+        case dataDescriptor(
+            local: (crc: Bool, compressedSize: Bool, size: Bool),
+            descriptor: Bool,
+            wrongDescriptor: Bool
+        )
+        /// The local header names another file than the central directory.
+        case localName(String)
+    }
+
+    /// Writes the last member added with `layout` in its local header.
+    package mutating func setLastLayout(_ layout: LocalLayout) {
+        layouts[members.count - 1] = layout
+    }
 
     /// Creates an empty archive.
     package init() {}
@@ -49,14 +70,28 @@ package struct ZipBuilder {
     package func build() -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
-        for member in members {
+        for (index, member) in members.enumerated() {
             let name = member.name
             let crc = member.corruptCRC ? ~Self.crc32(member.bytes) : Self.crc32(member.bytes)
             let offset = UInt32(out.count)
-            out += le32(0x0403_4b50) + le16(20) + le16(member.flags) + le16(member.method) + le16(0) + le16(0x21)
-            out += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
-            out += le16(UInt16(name.count)) + le16(0) + name + member.bytes
-            central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(member.flags) + le16(member.method)
+            let size = UInt32(member.bytes.count)
+            var flags = member.flags
+            var local = (name: name, crc: crc, compressed: size, size: size)
+            var trailer: [UInt8] = []
+            switch layouts[index] {
+            case .dataDescriptor(let kept, let descriptor, let wrong)?:
+                flags |= 0x0008
+                local = (name, kept.crc ? crc : 0, kept.compressedSize ? size : 0, kept.size ? size : 0)
+                if descriptor { trailer = le32(0x0807_4b50) + le32(wrong ? crc &+ 1 : crc) + le32(size) + le32(size) }
+            case .localName(let other)?:
+                local.name = Array(other.utf8)
+            case nil:
+                break
+            }
+            out += le32(0x0403_4b50) + le16(20) + le16(flags) + le16(member.method) + le16(0) + le16(0x21)
+            out += le32(local.crc) + le32(local.compressed) + le32(local.size)
+            out += le16(UInt16(local.name.count)) + le16(0) + local.name + member.bytes + trailer
+            central += le32(0x0201_4b50) + le16(0x031e) + le16(20) + le16(flags) + le16(member.method)
             central += le16(0) + le16(0x21)
             central += le32(crc) + le32(UInt32(member.bytes.count)) + le32(UInt32(member.bytes.count))
             central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(member.mode << 16)
