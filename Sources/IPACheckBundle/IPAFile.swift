@@ -53,12 +53,26 @@ package final class IPAFile {
         } catch  where error.code == .unreadable {
             // The system's reason, in the words every command uses (not libzip's "Can't open file").
             throw InputError.unreadableFile(path)
-        } catch  where error.code == .notAZip && (try? TargetKind.of(path: path)) == .machO {
-            throw InputError(
-                "not-a-zip",
-                file: path,
-                "is a Mach-O executable, not an ipa: `ipacheck verify` and `ipacheck entitlements` read a bare Mach-O"
-            )
+        } catch  where error.code == .notAZip {
+            // Not a zip: say what it is in the words every command uses for the same file.
+            switch try TargetKind.of(path: path) {
+            case .machO:
+                throw InputError(
+                    "not-a-zip",
+                    file: path,
+                    "is a Mach-O executable, not an ipa: `ipacheck verify` and `ipacheck entitlements` read a bare "
+                        + "Mach-O"
+                )
+            case .propertyList:
+                throw InputError(
+                    "not-a-zip",
+                    file: path,
+                    "is a property list, not a build: `ipacheck domains` and `ipacheck check` read an entitlements "
+                        + "file"
+                )
+            case .archive:
+                throw InputError("not-a-zip", file: path, error.reason)
+            }
         } catch {
             let code =
                 switch error.code {
@@ -366,6 +380,13 @@ package final class IPAFile {
                     )
                 )
             }
+            findings.append(
+                ArchiveRules.rules.nestedPayload.finding(
+                    "the app is at the archive's root (\(first), a zipped .app), not under Payload/: a device farm "
+                        + "installs the .app itself, but iOS installs no ipa without Payload/ at its root",
+                    location: first
+                )
+            )
             return first
         }
         throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))

@@ -321,6 +321,14 @@ extension Report {
         /// The catalogue's rules that were not carried out for it, grouped by reason.
         package internal(set) var notChecked: [NotChecked]
 
+        /// The ``error`` as a sentence the text and JUnit reports print: `cannot be read: REASON` (the reason once,
+        /// when it already says so) or `not checked: REASON`.
+        package var errorSentence: String? {
+            guard let error else { return nil }
+            let prefix = errorKind == .notChecked ? "not checked: " : "cannot be read: "
+            return error.hasPrefix(prefix) ? error : prefix + error
+        }
+
         /// What a format says of an input with an ``error``: `could not be read`, `was not checked` or `was
         /// checked only in part`.
         package var errorPhrase: String {

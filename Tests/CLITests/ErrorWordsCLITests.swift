@@ -27,7 +27,7 @@ import Testing
 
     /// One cause, one sentence, whichever command reads the input: the same words after `ipacheck: error: PATH: `
     /// from every command that takes a file (check shows them in its report as well).
-    @Test(arguments: ["missing", "notAFolderOnTheWay", "emptyFolder", "folderWithoutApp"])
+    @Test(arguments: ["missing", "notAFolderOnTheWay", "emptyFolder", "folderWithoutApp", "emptyFile", "textFile"])
     func everyCommandSaysACauseInTheSameWords(cause: String) throws {
         let base = Self.temporary("cause")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
@@ -51,6 +51,14 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             path = folder.path
             words = "is an empty folder (or one this user may not list), not an ipa, an .app or an .xcarchive"
+        case "emptyFile", "textFile":
+            // Issue 29: info and check said "not a zip archive" where the others named what the file is.
+            let file = base.appendingPathComponent("App.entitlements")
+            try Data((cause == "textFile" ? "garbage" : "").utf8).write(to: file)
+            path = file.path
+            words =
+                cause == "textFile"
+                ? "is neither an ipa (zip), a Mach-O nor a property list" : "is too short to be an ipa or a Mach-O"
         default:
             let folder = base.appendingPathComponent("App.ipa")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

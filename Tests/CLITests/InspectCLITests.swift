@@ -239,7 +239,7 @@ struct InspectCLITests {
 
     /// Each broken sample exits 2 with one line naming the file (Samples/README.md, `broken/`), whichever command
     /// reads it.
-    @Test(arguments: ["NoPayload.ipa", "BadInfoPlist.ipa"])
+    @Test(arguments: ["BadInfoPlist.ipa"])
     func brokenSamplesExitTwo(name: String) throws {
         let path = SampleFiles.broken(name)
         let commands = [
@@ -252,6 +252,22 @@ struct InspectCLITests {
             #expect(result.status == 2, "\(command) \(name): \(result.stdout)")
             #expect(result.stderrLines.count == 1, "\(command) \(name): \(result.stderr)")
             #expect(result.stderr.contains(path))
+        }
+    }
+
+    /// NoPayload.ipa is a zipped .app (Samples/README.md): a target every command reads (contract, Targets), and
+    /// an ipa iOS does not install, so ARC004 fails every gate of check (contract: no Payload/ at the root).
+    @Test func aZippedAppIsReadAndFailsEveryGate() throws {
+        let path = SampleFiles.broken("NoPayload.ipa")
+        for command in [["info", path], ["domains", path], ["entitlements", path]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        #expect(try CLI.run(["info", path]).stdout.hasPrefix("Acme.app  [app]"))
+        for distribution in ["app-store", "ad-hoc", "enterprise", "development"] {
+            let check = try CLI.run(["check", path, "--distribution", distribution] + SampleFiles.offline)
+            #expect(check.status == 1, "\(distribution)")
+            #expect(check.stdout.contains("ARC004"), "\(distribution): \(check.stdout)")
         }
     }
 

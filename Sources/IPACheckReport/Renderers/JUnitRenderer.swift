@@ -101,7 +101,7 @@ package struct JUnitRenderer: ReportRendering {
 
     private func suite(for input: Report.Input, in report: Report) -> Suite {
         let name = UntrustedText.visibleOnOneLine(input.path)
-        if let error = input.error, input.errorKind != .incomplete {
+        if let sentence = input.errorSentence, input.errorKind != .incomplete {
             return Suite(
                 name: name,
                 cases: [
@@ -109,8 +109,7 @@ package struct JUnitRenderer: ReportRendering {
                         name: "read \(name)",
                         className: name,
                         result: .error(
-                            message: (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
-                                + UntrustedText.visibleOnOneLine(error),
+                            message: UntrustedText.visibleOnOneLine(sentence),
                             type: (input.errorKind ?? .unreadable).rawValue
                         )
                     )

@@ -45,12 +45,8 @@ package struct TextRenderer: ReportRendering {
     /// One input's block: its header line, its findings grouped by bundle and domain, what was not checked.
     package func inputLines(_ input: Report.Input, in report: Report) -> [String] {
         let path = style.bold(UntrustedText.visibleOnOneLine(input.path))
-        if let error = input.error, input.errorKind != .incomplete {
-            return [
-                path + "  " + verdictLabel(.error) + "  "
-                    + (input.errorKind == .notChecked ? "not checked: " : "cannot be read: ")
-                    + UntrustedText.visibleOnOneLine(error)
-            ]
+        if let sentence = input.errorSentence, input.errorKind != .incomplete {
+            return [path + "  " + verdictLabel(.error) + "  " + UntrustedText.visibleOnOneLine(sentence)]
         }
         let label = report.kind == .listing ? "" : verdictLabel(input.verdict) + "  "
         var lines = [path + "  " + label + input.summary.description]

@@ -74,7 +74,7 @@ struct CorpusIPATests {
     }
 
     @Test(arguments: [
-        ("fastlane_not-an-ipa.ipa", "not-a-zip"),
+        ("fastlane_not-an-ipa.ipa", "unknown-format"),
         ("fastlane_no-app-bundle.ipa", "no-app-bundle"),
         ("isign_NotAnApp.ipa", "no-app-bundle"),
         ("appinfo_macos-signed.zip", "no-app-bundle"),
