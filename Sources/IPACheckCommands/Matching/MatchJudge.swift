@@ -37,22 +37,31 @@ struct MatchJudge: Sendable {
             }
             return MatchResultWriter.format(explanations.compactMap { $0 }, as: format)
         }
+        // Results are appended where they are made: a million of them are not copied again (each copy retains
+        // every string of the result).
+        var results: [AASAMatchResult] = []
+        results.reserveCapacity(batch.count)
         if !live, let matcher = matchers.device(for: "") {
             // One document for every URL: no lookup per URL.
-            let results = batch.map { written, _ in Self.deviceForm(written).map { matcher.evaluate($0) } }
-            return MatchResultWriter.format(results.compactMap { $0 }, as: format)
+            batch.forEachURL { bytes, _ in
+                if let url = Self.deviceForm(String(decoding: bytes, as: UTF8.self)) {
+                    results.append(matcher.evaluate(url))
+                }
+            }
+            return MatchResultWriter.format(results, as: format)
         }
-        let results = batch.map { written, _ -> AASAMatchResult? in
-            guard let url = Self.deviceForm(written) else { return nil }
+        batch.forEachURL { bytes, _ in
+            guard let url = Self.deviceForm(String(decoding: bytes, as: UTF8.self)) else { return }
             let host = matchers.host(of: url)
             guard let matcher = matchers.device(for: host) else {
-                return unjudged(url, host: host, matchers: &matchers)
+                results.append(unjudged(url, host: host, matchers: &matchers))
+                return
             }
             var result = matcher.evaluate(url)
             result.origin = matchers.originAnswer(url, host: host, device: result)
-            return result
+            results.append(result)
         }
-        return MatchResultWriter.format(results.compactMap { $0 }, as: format)
+        return MatchResultWriter.format(results, as: format)
     }
 
     /// The URL as a device receives it (``TappedURL``), or `nil` when it is no universal link (reported when the

@@ -77,8 +77,8 @@ package final class MatchResultWriter {
     /// Results formatted as `format`.
     package static func format(_ results: [AASAMatchResult], as format: Format) -> Batch {
         var out = Output()
-        for (index, result) in results.enumerated() {
-            out.append(result, trace: [], first: index == 0, as: format, explained: false)
+        for index in results.indices {
+            out.append(results[index], trace: [], first: index == 0, as: format, explained: false)
         }
         return Batch(
             bytes: out.bytes,
@@ -196,17 +196,31 @@ package final class MatchResultWriter {
         /// Appends printable-ASCII `text` with its quotes and backslashes escaped.
         ///
         /// Returns false, having appended nothing, when the text holds anything else (the scalar-by-scalar path
-        /// handles it). The runs between escapes are copied whole.
+        /// handles it). The runs between escapes are copied whole, from the string's own contiguous UTF-8 when it
+        /// has it (every URL does: this is the million-result path).
         mutating func appendEscapingQuotes(_ text: String) -> Bool {
-            let utf8 = text.utf8
-            guard utf8.allSatisfy(Self.isPlainASCII) else { return false }
-            var runStart = utf8.startIndex
-            for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: utf8[runStart..<index])
-                bytes.append(UInt8(ascii: "\\"))
-                runStart = index
+            let done = unsafe text.utf8.withContiguousStorageIfAvailable { utf8 in
+                unsafe appendEscapingQuotes(utf8)
             }
-            bytes.append(contentsOf: utf8[runStart...])
+            if let done { return done }
+            return appendEscapingQuotes(Array(text.utf8))
+        }
+
+        /// ``appendEscapingQuotes(_:)-(String)`` over any contiguous UTF-8: one pass to check, one to copy.
+        mutating func appendEscapingQuotes<Bytes: RandomAccessCollection<UInt8>>(_ utf8: Bytes) -> Bool {
+            var needsEscape = false
+            for byte in utf8 {
+                guard Self.isPlainASCII(byte) else { return false }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { needsEscape = true }
+            }
+            guard needsEscape else {
+                bytes.append(contentsOf: utf8)
+                return true
+            }
+            for byte in utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
             return true
         }
 
