@@ -59,9 +59,27 @@ import Foundation
         return unsafe String(cString: zip_error_strerror(&error))
     }
 
-    /// libzip's words for the last error on this archive.
+    /// The last error on this archive, in words (``problem(forCode:)``).
     var lastError: String {
-        unsafe String(cString: zip_strerror(raw))
+        Self.problem(forCode: unsafe zip_error_code_zip(zip_get_error(raw)))
+    }
+
+    /// What a libzip error while reading a member means, in words a person can act on: libzip's own text names
+    /// the wrong problem ("No such file" for a member whose local header is missing, "Seek error: File too large"
+    /// for a 1 KB file whose offsets point past its end).
+    static func problem(forCode code: Int32) -> String {
+        switch code {
+        case ZIP_ER_SEEK, ZIP_ER_EOF, ZIP_ER_TELL, ZIP_ER_INVAL:
+            "its data runs past the end of the file (the archive is cut short or its offsets are wrong)"
+        case ZIP_ER_READ: "its data could not be read from the file"
+        case ZIP_ER_CRC: "its data does not match its CRC (the member is damaged)"
+        case ZIP_ER_ZLIB, ZIP_ER_COMPRESSED_DATA: "its compressed data is damaged"
+        case ZIP_ER_INCONS, ZIP_ER_NOENT: "its local header is not where the central directory says"
+        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD, ZIP_ER_WRONGPASSWD: "it is encrypted"
+        case ZIP_ER_COMPNOTSUPP: "its compression method cannot be decompressed"
+        case ZIP_ER_MEMORY: "there was not enough memory to read it"
+        default: "it could not be read (libzip error \(code))"
+        }
     }
 
     /// The number of members the central directory lists; negative when libzip cannot tell.
@@ -150,9 +168,9 @@ import Foundation
         return got < 0 ? nil : Int(got)
     }
 
-    /// libzip's words for the last error reading this member.
+    /// The last error reading this member, in words (``ZipHandle/problem(forCode:)``).
     var lastError: String {
-        unsafe String(cString: zip_file_strerror(raw))
+        ZipHandle.problem(forCode: unsafe zip_error_code_zip(zip_file_get_error(raw)))
     }
 }
 

@@ -104,7 +104,10 @@ struct HonestGateCLITests {
             #expect(json["verdict"] as? String == "error")
             let inputs = try #require(json["inputs"] as? [[String: Any]])
             #expect(inputs.first?["verdict"] as? String == "error")
-            #expect((inputs.first?["error"] as? String)?.contains("not a zip") == true)
+            #expect(
+                (inputs.first?["error"] as? String)?.contains("is neither an ipa (zip), a Mach-O nor a property list")
+                    == true
+            )
         case "sarif":
             let run = try #require((try result.jsonObject()["runs"] as? [[String: Any]])?.first)
             let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)

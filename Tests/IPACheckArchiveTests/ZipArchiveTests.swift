@@ -95,6 +95,25 @@ struct ZipArchiveTests {
         #expect(throws: ArchiveError(.notAZip, reason: "")) { _ = try ZipArchive(path: path) }
     }
 
+    /// A member whose local header lies past the end of a 1 KB file is said to run past the end, not libzip's
+    /// "Seek error: File too large" (issue 29).
+    @Test func aMemberPastTheEndOfTheFileIsSaidInWords() throws {
+        var zip = ZipBuilder()
+        zip.add("a", text: "one")
+        var bytes = zip.build()
+        // The central header's local-header offset (at 42 of the header that follows the 33-byte member).
+        let central = 30 + 1 + 3
+        bytes[central + 42] = 0x00
+        bytes[central + 43] = 0x04
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("past-end-\(UUID()).zip")
+        try Data(bytes).write(to: path)
+        let archive = try ZipArchive(path: path.path)
+        let error = #expect(throws: ArchiveError.self) { _ = try archive.read(archive.entries[0]) }
+        #expect(error?.reason.hasPrefix("its") == true, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("error") == false, "\(error?.reason ?? "")")
+        #expect(archive.leniencyReason?.contains("past the end of the file") == true)
+    }
+
     @Test func reportsAMissingFileAsUnreadable() {
         #expect(throws: ArchiveError(.unreadable, reason: "")) { _ = try ZipArchive(path: "/nonexistent/x.ipa") }
     }
@@ -114,6 +133,9 @@ struct ZipArchiveTests {
         let archive = try ZipArchive(path: try zip.write())
         let entry = try #require(archive.entry(named: "bad"))
         #expect(throws: ArchiveError(.damagedMember, reason: "")) { _ = try archive.read(entry) }
+        // In words, not libzip's "CRC error" (issue 29).
+        let error = #expect(throws: ArchiveError.self) { _ = try archive.read(entry) }
+        #expect(error?.reason == "its data does not match its CRC (the member is damaged)")
     }
 
     @Test func streamsAndSkipsWithoutKeeping() throws {
