@@ -21,8 +21,12 @@ package enum DomainsRun {
             if try TargetKind.of(path: path) == .propertyList {
                 domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
             } else {
-                let file = try IPAFile(path: path, limits: archive.limits)
-                let listed = DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
+                // The listing's archive and facts are let go before the gate opens the build again, so the two
+                // readings' memory does not add up.
+                let listed = try {
+                    let file = try IPAFile(path: path, limits: archive.limits)
+                    return DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
+                }()
                 // Where a device installs the build is the gate's judgement, as explain's build step shows it;
                 // no host is asked.
                 var options = GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: archive.limits)
