@@ -212,12 +212,18 @@ package final class IPAFile {
             } else if entry.nameWasNotUTF8 {
                 findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
             }
-            if members[name] != nil {
-                // A later copy replaces an earlier one, as every sequential extractor writes them.
+            if let earlier = members[name] {
+                // A later copy replaces an earlier one, as every sequential extractor writes them. Swift compares
+                // names by canonical equivalence, as Apple's file systems do: two spellings of one name in
+                // different Unicode normalisation forms are one file there too.
+                let spelling =
+                    earlier.name.utf8.elementsEqual(name.utf8)
+                    ? "\(name) is stored more than once"
+                    : "\(name) is stored twice, in two Unicode normalisation forms (one file on Apple's file systems)"
                 findings.append(
                     ArchiveRules.rules.duplicateMember.finding(
-                        "\(name) is stored more than once; the last copy is read, as sequential extractors keep it "
-                            + "(which one iOS's installer keeps is not documented)",
+                        spelling + "; the last copy is read, as sequential extractors keep it (which one iOS's "
+                            + "installer keeps is not documented)",
                         location: name
                     )
                 )

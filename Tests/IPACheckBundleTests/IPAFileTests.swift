@@ -69,6 +69,19 @@ struct IPAFileTests {
         #expect(ipa.findings.first?.message.contains("the last copy is read") == true)
     }
 
+    /// Two spellings of one name in different Unicode normalisation forms (NFC `é`, NFD `e` + U+0301) are one file
+    /// on Apple's file systems: ARC002, saying so, and the last copy is read.
+    @Test func namesThatDifferOnlyInNormalisationAreOneMember() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        zip.add("Payload/A.app/caf\u{E9}.txt", text: "composed")
+        zip.add("Payload/A.app/cafe\u{301}.txt", text: "decomposed")
+        let ipa = try IPAFile(path: try zip.write())
+        #expect(ipa.findings.map(\.rule) == ["ARC002"])
+        #expect(ipa.findings.first?.message.contains("two Unicode normalisation forms") == true)
+        #expect(try ipa.read("Payload/A.app/caf\u{E9}.txt") == Array("decomposed".utf8))
+    }
+
     /// Names that differ only in case are ARC013 (a warning), both read as stored.
     @Test func namesDifferingOnlyInCaseAreACollisionNotADuplicate() throws {
         var zip = ZipBuilder()
