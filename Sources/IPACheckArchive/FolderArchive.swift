@@ -1,8 +1,9 @@
 import Foundation
 
 /// A folder read as if it were an ipa: an `.app` bundle, an `.xcarchive`, or an unpacked ipa (a folder holding
-/// `Payload/`), listed under the names the same app has inside an ipa (`Payload/App.app/…`), so every check gives
-/// the same answer whichever container the bytes come in.
+/// `Payload/`), each member named by its real path in the folder given (`App.app/…`, `Products/Applications/App.app/…`,
+/// `Payload/App.app/…`), and read as a zip's members are, so every check gives the same answer whichever container
+/// the bytes come in.
 ///
 /// The walk never follows a symbolic link. A link is a member whose content is its target, as a zip stores it;
 /// one that points outside the bundle is not a member at all but is listed in ``escapingLinks`` for the caller to
@@ -80,7 +81,9 @@ struct FolderArchive: Sendable {
     /// Which folders to walk and under which names: an `.app` as `Payload/App.app/`, an `.xcarchive`'s
     /// `Products/Applications/*.app` the same way, any other folder whole, as an unpacked ipa.
     private static func layout(of root: URL, named name: String) throws(ArchiveError) -> [Walk] {
-        if name.hasSuffix(".app") { return [(root, "Payload/\(name)/")] }
+        // A bundle is named by its real path: `X.app` for an .app folder, `Products/Applications/X.app` in an
+        // .xcarchive (the caller finds the app there), never an ipa's `Payload/X.app` it does not have.
+        if name.hasSuffix(".app") { return [(root, "\(name)/")] }
         if name.hasSuffix(".xcarchive") {
             let applications = root.appendingPathComponent("Products/Applications")
             let apps = ((try? FileManager.default.contentsOfDirectory(atPath: applications.path)) ?? [])
@@ -88,7 +91,7 @@ struct FolderArchive: Sendable {
             guard !apps.isEmpty else {
                 throw ArchiveError(.notAZip, reason: "is an .xcarchive without Products/Applications/*.app")
             }
-            return apps.map { (applications.appendingPathComponent($0), "Payload/\($0)/") }
+            return apps.map { (applications.appendingPathComponent($0), "Products/Applications/\($0)/") }
         }
         // An unpacked ipa: read whole, as its zip would be (the caller looks for Payload/*.app in it).
         return [(root, "")]

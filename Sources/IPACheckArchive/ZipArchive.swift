@@ -2,8 +2,7 @@ internal import CZip
 import Foundation
 
 /// A read-only zip archive, read member by member without unpacking anything to disk; or a folder (an `.app`, an
-/// `.xcarchive`, an unpacked ipa) read the same way, under the member names the app has in an ipa
-/// (``FolderArchive``).
+/// `.xcarchive`, an unpacked ipa) read the same way, its members named by their real paths (``FolderArchive``).
 ///
 /// Owns one libzip handle (a ``ZipHandle``, which discards it rather than write a read-only archive back). libzip
 /// handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.

@@ -367,6 +367,21 @@ package final class IPAFile {
             )
             return first
         }
+        // An .app folder, or an .xcarchive's app, is read where it is, under its real path.
+        let appsAtTheTop =
+            isFolder ? names.filter(Self.isAppAtTheTop).map { String($0.dropLast("/Info.plist".count)) } : []
+        if let first = appsAtTheTop.sorted().first {
+            if appsAtTheTop.count > 1 {
+                findings.append(
+                    ArchiveRules.rules.severalApps.finding(
+                        "the folder holds \(appsAtTheTop.count) apps (\(appsAtTheTop.sorted().joined(separator: ", "))); "
+                            + "checking \(first)",
+                        location: first
+                    )
+                )
+            }
+            return first
+        }
         // A zipped .app (the bundle at the archive's root, as device farms ship it) is read where it is.
         let zippedApps = Set(
             names.compactMap { name -> String? in
@@ -396,6 +411,16 @@ package final class IPAFile {
             return first
         }
         throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))
+    }
+
+    /// Whether `name` is the Info.plist of an app at the top of a folder target: `X.app/Info.plist` (an .app) or
+    /// `Products/Applications/X.app/Info.plist` (an .xcarchive).
+    private static func isAppAtTheTop(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let app =
+            parts.count == 2 ? 0 : parts.count == 4 && parts[0] == "Products" && parts[1] == "Applications" ? 2 : nil
+        guard let app else { return false }
+        return parts[app].hasSuffix(".app") && parts[app].count > 4 && parts[app + 1] == "Info.plist"
     }
 
     private static func noAppMessage(names: [String], isFolder: Bool) -> String {

@@ -19,16 +19,17 @@ struct FolderArchiveTests {
         return bundle
     }
 
-    @Test func anAppIsListedUnderPayload() throws {
+    /// An .app folder is listed under its real name (issue 29: it was labelled `Payload/A.app`, a path it has not).
+    @Test func anAppIsListedUnderItsOwnName() throws {
         let app = try Self.folder("A.app", files: ["Info.plist", "en.lproj/Main.strings"])
         defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }
         let archive = try ZipArchive(path: app.path)
         #expect(
             archive.entries.map(\.name) == [
-                "Payload/A.app/Info.plist", "Payload/A.app/en.lproj/", "Payload/A.app/en.lproj/Main.strings",
+                "A.app/Info.plist", "A.app/en.lproj/", "A.app/en.lproj/Main.strings",
             ]
         )
-        let entry = try #require(archive.entry(named: "Payload/A.app/en.lproj/Main.strings"))
+        let entry = try #require(archive.entry(named: "A.app/en.lproj/Main.strings"))
         #expect(try archive.read(entry) == Array("en.lproj/Main.strings".utf8))
     }
 
@@ -41,7 +42,7 @@ struct FolderArchiveTests {
         let again = try ZipArchive(reopening: archive.reopening)
         #expect(again.entries == archive.entries)
         #expect(
-            try again.read(try #require(again.entry(named: "Payload/A.app/Info.plist"))) == Array("Info.plist".utf8)
+            try again.read(try #require(again.entry(named: "A.app/Info.plist"))) == Array("Info.plist".utf8)
         )
     }
 
