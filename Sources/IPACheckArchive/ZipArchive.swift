@@ -153,6 +153,14 @@ package final class ZipArchive {
             {
                 throw ArchiveError(.truncated, reason: truncation)
             }
+            if errorCode == ZIP_ER_INCONS {
+                // libzip says only "inconsistent": say which part does not add up, when the walk can tell.
+                let what =
+                    ZipConsistency.firstDisagreement(path: path)
+                    ?? "its central directory does not add up (a member count, a size or an offset of the directory "
+                    + "is wrong)"
+                throw ArchiveError(.inconsistent, reason: "damaged zip archive: \(what)")
+            }
             throw Self.openError(errorCode)
         }
         self.backend = .zip(handle)

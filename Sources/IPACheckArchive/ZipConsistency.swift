@@ -24,8 +24,10 @@ enum ZipConsistency {
         defer { try? handle.close() }
         guard let directory = ZipCentralDirectory(handle: handle) else { return nil }
         guard UInt64(directory.headers.count) == directory.declaredCount else {
-            return "the central directory lists \(directory.declaredCount) members, but only "
-                + "\(directory.headers.count) of its headers could be read"
+            let declared = directory.declaredCount
+            return "the central directory lists \(declared) member\(declared == 1 ? "" : "s"), but "
+                + (directory.headers.isEmpty ? "none" : "only \(directory.headers.count)")
+                + " of its headers could be read"
         }
         var spans: [(start: UInt64, end: UInt64, name: String)] = []
         for header in directory.headers {

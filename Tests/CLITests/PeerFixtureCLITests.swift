@@ -1,0 +1,61 @@
+import Foundation
+import IPACheckTestSupport
+import Testing
+
+/// Other projects' test files through every command that reads a build (issue 29): libzip's regress archives
+/// (Tests/Fixtures/Peers, NOTICE.md says whose and under which licence).
+///
+/// The rule for each file and command: exit 0, 1 or 2 (never a crash or a usage error); on exit 2 one line on stderr,
+/// `ipacheck: error: PATH: ` and a sentence with no program internals; and one opener's words: when the archive
+/// itself cannot be opened as a build (`info` exits 2), every command says the same sentence.
+struct PeerFixtureCLITests {
+    static let folder = Repository.root.appendingPathComponent("Tests/Fixtures/Peers/libzip")
+
+    static let files: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".zip") }.sorted()
+    }()
+
+    /// Words that only a program's internals would print.
+    static let internals = [
+        "Error Domain", "ASN1", "tagNumber", "libzip error", ".swift:", "Optional(", "ArchiveError", "InputError",
+        "Zip archive inconsistent", "Seek error", "No such file", "Can't open",
+    ]
+
+    @Test func theFixturesAreThere() {
+        #expect(Self.files.count >= 150, "Tests/Fixtures/Peers/libzip holds \(Self.files.count) zips")
+    }
+
+    @Test func everyCommandAnswersEveryPeerArchiveInWords() throws {
+        var runs = 0
+        for name in Self.files {
+            let path = Self.folder.appendingPathComponent(name).path
+            var refusals: [String: String] = [:]
+            for command in [
+                ["info"], ["verify"], ["domains"], ["entitlements"],
+                ["check", "--offline", "--aasa-dir", SampleFiles.aasaDir],
+            ] {
+                let result = try CLI.run(command + [path])
+                runs += 1
+                let label = "\(command[0]) \(name)"
+                #expect([0, 1, 2].contains(result.status), "\(label): exit \(result.status)")
+                guard result.status == 2 else { continue }
+                let prefix = "ipacheck: error: \(path): "
+                #expect(result.stderr.hasPrefix(prefix), "\(label): \(result.stderr)")
+                #expect(result.stderrLines.count == 1, "\(label): \(result.stderr)")
+                for word in Self.internals {
+                    #expect(!result.stderr.contains(word), "\(label) says \(word): \(result.stderr)")
+                }
+                refusals[command[0]] = String(result.stderr.dropFirst(prefix.count))
+            }
+            // The archive could not be opened as a build: every command that reads it says so in the same words.
+            if let opener = refusals["info"] {
+                for (command, words) in refusals {
+                    #expect(words == opener, "\(name): info says \(opener), \(command) says \(words)")
+                }
+                #expect(refusals.count == 5, "\(name): info refused it, but only \(refusals.keys.sorted()) did")
+            }
+        }
+        #expect(runs == Self.files.count * 5)
+    }
+}
