@@ -161,6 +161,14 @@ package final class ZipArchive {
                     + "is wrong)"
                 throw ArchiveError(.inconsistent, reason: "damaged zip archive: \(what)")
             }
+            // libzip also says "can't open" or "no such file" of a file that opens, when its directory cannot be
+            // found where the end record says: that is damage, not a file the system refuses.
+            if errorCode == ZIP_ER_OPEN || errorCode == ZIP_ER_NOENT, FileManager.default.isReadableFile(atPath: path) {
+                throw ArchiveError(
+                    .inconsistent,
+                    reason: "damaged zip archive: its central directory is not where its end record says"
+                )
+            }
             throw Self.openError(errorCode)
         }
         self.backend = .zip(handle)
@@ -292,13 +300,27 @@ package final class ZipArchive {
         return (String(decoding: bytes, as: UTF8.self), true)
     }
 
+    /// Why libzip could not open the file, in words (libzip's own text names the wrong problem, or the tool).
     private static func openError(_ code: Int32) -> ArchiveError {
-        let message = ZipHandle.message(forErrorCode: code)
         switch code {
         case ZIP_ER_NOZIP: return ArchiveError(.notAZip, reason: "not a zip archive")
-        case ZIP_ER_INCONS: return ArchiveError(.inconsistent, reason: "damaged zip archive: \(message)")
-        case ZIP_ER_OPEN, ZIP_ER_NOENT, ZIP_ER_READ: return ArchiveError(.unreadable, reason: message)
-        default: return ArchiveError(.notAZip, reason: "cannot open as a zip archive: \(message)")
+        case ZIP_ER_OPEN, ZIP_ER_NOENT: return ArchiveError(.unreadable, reason: "cannot be opened")
+        case ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_EOF:
+            // The file opened: what failed was reading where the archive says its directory is.
+            return ArchiveError(
+                .inconsistent,
+                reason: "damaged zip archive: its central directory lies past the end of the file (the file is cut "
+                    + "short or its offsets are wrong)"
+            )
+        case ZIP_ER_MULTIDISK:
+            return ArchiveError(
+                .notAZip,
+                reason: "a multi-disk (split) zip archive: an ipa is one file, and iOS installs nothing else"
+            )
+        case ZIP_ER_MEMORY: return ArchiveError(.tooLarge, reason: "there was not enough memory to open it")
+        default:
+            let message = ZipHandle.message(forErrorCode: code)
+            return ArchiveError(.notAZip, reason: "cannot be opened as a zip archive (\(message))")
         }
     }
 }

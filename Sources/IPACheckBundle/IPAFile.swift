@@ -439,7 +439,8 @@ package final class IPAFile {
                 + "(an ipa keeps the app under Payload/)"
         }
         if names.isEmpty { return "no Payload/*.app: the archive is empty" }
-        return "no Payload/*.app in the archive (\(names.count) members, none under Payload/*.app/)"
+        return "no Payload/*.app in the archive (\(names.count) member\(names.count == 1 ? "" : "s"), "
+            + "none under Payload/*.app/)"
     }
 
     private static func collectNested(
