@@ -120,13 +120,16 @@ struct AASACLITests {
         #expect((files.first?["findings"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func lintTrailingCommaIsAParseError() throws {
+    /// Content that is not JSON is its rule's finding (AASA003, exit 1), as linters report parse errors (contract,
+    /// lint); it was an input error (exit 2, nothing on stdout), as if the file could not be read.
+    @Test func lintTrailingCommaIsAParseFinding() throws {
         let path = SampleFiles.brokenAASA("trailing-comma.json")
-        let result = try CLI.run(["lint", path])
-        #expect(result.status == 2)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains(path))
+        let result = try CLI.run(["lint", path, "--format", "json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let findings = try #require(try result.jsonObject()["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["rule"] as? String } == ["AASA003"])
+        #expect((findings.first?["location"] as? String)?.hasPrefix("line ") == true)
     }
 
     /// The misspelled `"path"` key makes a catch-all (AASA129; an unknown key that does not is AASA107) and the

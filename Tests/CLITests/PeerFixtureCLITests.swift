@@ -61,4 +61,28 @@ struct PeerFixtureCLITests {
         }
         #expect(runs == Self.files.count * 5)
     }
+
+    /// JSONTestSuite's parsing tests through `lint`: every one is a finding, exit 1.
+    ///
+    /// Contract: content that is no usable AASA document is its rule's finding, exit 1; exit 2 only for a file that
+    /// cannot be read. A document JSON accepts (`y_`) is never called invalid JSON or invalid UTF-8; one it rejects
+    /// (`n_`) is always empty, not UTF-8, invalid or too deep.
+    @Test func lintJudgesJSONTestSuiteAsJSONDoes() throws {
+        let folder = Self.folder.appendingPathComponent("JSONTestSuite")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 300)
+        let parseRules: Set = ["AASA001", "AASA002", "AASA003", "AASA005"]
+        for name in names.sorted() {
+            let result = try CLI.run(["lint", folder.appendingPathComponent(name).path, "--format", "json"])
+            #expect(result.status == 1, "\(name): exit \(result.status) \(result.stderr)")
+            let rules = Set(
+                ((try result.jsonObject()["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+            )
+            if name.hasPrefix("y_") {
+                #expect(rules.isDisjoint(with: ["AASA002", "AASA003"]), "\(name): \(rules)")
+            } else if name.hasPrefix("n_") {
+                #expect(!rules.isDisjoint(with: parseRules), "\(name): \(rules)")
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ struct LintCommand: AsyncParsableCommand {
         commandName: "lint",
         abstract: "Lint an apple-app-site-association file offline.",
         discussion: """
-            Reports what authors get wrong: mixed legacy and modern formats, rules that can never fire, catch-alls made by misspelled keys, excludes that exclude everything, bad or placeholder app IDs, unknown substitution variables, the 128 KB limit. Invalid JSON exits 2.
+            Reports what authors get wrong: mixed legacy and modern formats, rules that can never fire, catch-alls made by misspelled keys, excludes that exclude everything, bad or placeholder app IDs, unknown substitution variables, the 128 KB limit. Content that is no AASA document (empty, invalid JSON, not an object) is its rule's finding (exit 1); a file that cannot be read exits 2.
 
             Examples:
               ipacheck lint public/.well-known/apple-app-site-association
