@@ -533,7 +533,7 @@ package final class IPAFile {
         guard info.dictionaryValue != nil else {
             return .failure(
                 UnreadableBundle(
-                    "\(infoPath) is a \(info.typeName), not a dictionary",
+                    "\(infoPath) is \(info.typeNameWithArticle), not a dictionary",
                     bundle: path,
                     location: infoPath
                 )

@@ -75,6 +75,12 @@ package enum PlistValue: Hashable, Sendable {
         arrayValue.map { $0.compactMap(\.stringValue) }
     }
 
+    /// The type's name with its article, for sentences (`"an integer"`, `"a dictionary"`).
+    package var typeNameWithArticle: String {
+        let name = typeName
+        return (["a", "e", "i", "o", "u"].contains(name.prefix(1)) ? "an " : "a ") + name
+    }
+
     /// A short name of the value's type, for messages (`"string"`, `"dictionary"`).
     package var typeName: String {
         switch self {

@@ -85,4 +85,26 @@ struct PeerFixtureCLITests {
             }
         }
     }
+
+    /// libplist's test files (XML, binary, JSON and OpenStep plists, broken ones too) as an entitlements file, a
+    /// profile and an AASA file: exit 0, 1 or 2, and on 2 one sentence with no internals.
+    @Test func libplistFilesAreAnsweredInWords() throws {
+        let folder = Self.folder.appendingPathComponent("libplist")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "COPYING.LESSER" }
+        #expect(names.count >= 40)
+        for name in names.sorted() {
+            let path = folder.appendingPathComponent(name).path
+            for command in [["domains"], ["profile"], ["check", "--app-id", "A1B2C3D4E5.com.example.app"]] {
+                let result = try CLI.run(command + [path] + (command[0] == "check" ? SampleFiles.offline : []))
+                let label = "\(command[0]) \(name)"
+                #expect([0, 1, 2].contains(result.status), "\(label): exit \(result.status)")
+                guard result.status == 2 else { continue }
+                #expect(result.stderr.hasPrefix("ipacheck: error: \(path): "), "\(label): \(result.stderr)")
+                #expect(result.stderrLines.count == 1, "\(label): \(result.stderr)")
+                for word in Self.internals + [" a integer", " a array"] {
+                    #expect(!result.stderr.contains(word), "\(label) says \(word): \(result.stderr)")
+                }
+            }
+        }
+    }
 }

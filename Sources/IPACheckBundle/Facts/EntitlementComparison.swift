@@ -291,7 +291,7 @@ package enum EntitlementComparison {
             if elements.isEmpty { return "an empty list" }
             let shown = elements.prefix(5).map { describe($0) }.joined(separator: ", ")
             return shown + (elements.count > 5 ? ", … (\(elements.count) in all)" : "")
-        default: return "a \(value.typeName)"
+        default: return value.typeNameWithArticle
         }
     }
 }

@@ -57,7 +57,11 @@ package struct EntitlementsFile: Sendable {
             throw InputError("bad-entitlements", file: path, "not a property list: \(error.reason)")
         }
         guard let entitlements = value.dictionaryValue else {
-            throw InputError("bad-entitlements", file: path, "is a \(value.typeName), not an entitlements dictionary")
+            throw InputError(
+                "bad-entitlements",
+                file: path,
+                "is \(value.typeNameWithArticle), not an entitlements dictionary"
+            )
         }
         var findings: [Finding] = []
         let written = (entitlements["application-identifier"] ?? entitlements["com.apple.application-identifier"])?

@@ -10,7 +10,7 @@ extension FirebaseChecks {
         guard let plist = file.plist.dictionaryValue else {
             return [
                 FirebaseChecks.rules.serviceFileNotDictionary.finding(
-                    "\(file.path) is a \(file.plist.typeName), not a dictionary.",
+                    "\(file.path) is \(file.plist.typeNameWithArticle), not a dictionary.",
                     bundle: bundle.path,
                     location: file.path
                 )

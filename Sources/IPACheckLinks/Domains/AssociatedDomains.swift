@@ -41,7 +41,7 @@ package enum AssociatedDomains {
         guard let value = entitlements[key] else { return ([], []) }
         guard let elements = value.arrayValue else {
             let finding = AssociatedDomainRules.rules.notAnArray.finding(
-                "\(key) is a \(value.typeName), not an array of strings; iOS ignores it",
+                "\(key) is \(value.typeNameWithArticle), not an array of strings; iOS ignores it",
                 bundle: bundle,
                 location: key
             )
@@ -63,7 +63,7 @@ package enum AssociatedDomains {
             guard let entry = element.stringValue else {
                 findings.append(
                     AssociatedDomainRules.rules.notAnArray.finding(
-                        "element \(index) is a \(element.typeName), not a string; iOS ignores it",
+                        "element \(index) is \(element.typeNameWithArticle), not a string; iOS ignores it",
                         bundle: bundle,
                         location: location(of: index)
                     )

@@ -124,7 +124,7 @@ package struct SignedEntitlements: Hashable, Sendable {
             if let value, value.dictionaryValue == nil {
                 findings.append(
                     SignedEntitlements.rules.notDictionary.finding(
-                        "The \(name) entitlements are a \(value.typeName).",
+                        "The \(name) entitlements are \(value.typeNameWithArticle).",
                         bundle: bundle,
                         affects: [context]
                     )

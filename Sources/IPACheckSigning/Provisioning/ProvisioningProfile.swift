@@ -162,7 +162,7 @@ package struct ProvisioningProfile: Hashable, Sendable {
         guard let root = payload.dictionaryValue else {
             throw ProvisioningError(
                 .notADictionary,
-                "the property list's root is \(payload.typeName), a profile's is a dictionary"
+                "the property list's root is \(payload.typeNameWithArticle), a profile's is a dictionary"
             )
         }
         guard Self.profileKeys.contains(where: { root[$0] != nil }) else {
