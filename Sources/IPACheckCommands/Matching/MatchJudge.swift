@@ -44,14 +44,12 @@ struct MatchJudge: Sendable {
         if !live, let matcher = matchers.device(for: "") {
             // One document for every URL: no lookup per URL.
             batch.forEachURL { bytes, _ in
-                if let url = Self.deviceForm(String(decoding: bytes, as: UTF8.self)) {
-                    results.append(matcher.evaluate(url))
-                }
+                if let url = try? TappedURL.deviceForm(utf8: bytes) { results.append(matcher.evaluate(url)) }
             }
             return MatchResultWriter.format(results, as: format)
         }
         batch.forEachURL { bytes, _ in
-            guard let url = Self.deviceForm(String(decoding: bytes, as: UTF8.self)) else { return }
+            guard let url = try? TappedURL.deviceForm(utf8: bytes) else { return }
             let host = matchers.host(of: url)
             guard let matcher = matchers.device(for: host) else {
                 results.append(unjudged(url, host: host, matchers: &matchers))

@@ -131,6 +131,18 @@ extension TappedURL {
         return try TappedURL(text).normalized
     }
 
+    /// ``deviceForm(_:)`` of a URL given as its UTF-8 bytes (a line of a `--urls` list): a plain URL is checked on
+    /// the bytes, with no parse, and only then made a string.
+    ///
+    /// - Throws: ``LinkURL/NotAUniversalLink`` when iOS never treats the text as a universal link.
+    package static func deviceForm(utf8 bytes: ArraySlice<UInt8>) throws(LinkURL.NotAUniversalLink) -> String {
+        if isPlainlyNormal(bytes) {
+            try LinkURL.requireUniversalLink(utf8: bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return try TappedURL(String(decoding: bytes, as: UTF8.self)).normalized
+    }
+
     /// Whether every byte is printable ASCII and no path segment could be `.` or `..`.
     static func isPlainlyNormal(_ text: String) -> Bool {
         // The string's own UTF-8 when it is contiguous (every URL read from a list is): one tight pass.
