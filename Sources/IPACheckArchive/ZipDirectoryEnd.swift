@@ -25,35 +25,27 @@ enum ZipDirectoryEnd {
     static func declaredEntryCount(path: String) -> UInt64? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
-        let tailLength = min(size, UInt64(maximumTail))
-        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
-            let tail = try? handle.read(upToCount: Int(tailLength))
-        else { return nil }
-        let bytes = [UInt8](tail)
-        guard let recordOffset = lastRecord(in: bytes) else { return nil }
-        var reader = ByteReader(bytes)
-        guard (try? reader.seek(to: recordOffset + 10, field: "total entries")) != nil,
-            let total = try? reader.readUInt32("total entries", bigEndian: false) & 0xFFFF
+        guard let end = endRecord(handle: handle) else { return nil }
+        var reader = ByteReader(end.tail)
+        guard (try? reader.seek(to: end.recordOffset + 10, field: "total entries")) != nil,
+            let total = try? reader.readUInt16("total entries", bigEndian: false)
         else { return nil }
         // 0xFFFF means "see the zip64 record"; libzip then takes the count from there.
         guard total == 0xFFFF else { return UInt64(total) }
-        return zip64EntryCount(handle: handle, tail: bytes, tailStart: size - tailLength, recordOffset: recordOffset)
-            ?? UInt64(total)
+        guard
+            let record = zip64EndRecord(handle: handle, tail: end.tail, tailStart: end.tailStart, at: end.recordOffset)
+        else { return UInt64(total) }
+        var zip64 = ByteReader(record)
+        guard (try? zip64.seek(to: 32, field: "zip64 total entries")) != nil else { return UInt64(total) }
+        return (try? zip64.readUInt64("zip64 total entries", bigEndian: false)) ?? UInt64(total)
     }
 
     /// Where the central directory lies (offset and size in the file) and how many members it lists, from the end
     /// record, or the zip64 end record when a field says to look there; nil when no record is found.
     static func centralDirectory(handle: FileHandle) -> (offset: UInt64, size: UInt64, count: UInt64)? {
-        guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
-        let tailLength = min(size, UInt64(maximumTail))
-        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
-            let tail = try? handle.read(upToCount: Int(tailLength))
-        else { return nil }
-        let bytes = [UInt8](tail)
-        guard let recordOffset = lastRecord(in: bytes) else { return nil }
-        var reader = ByteReader(bytes)
-        guard (try? reader.seek(to: recordOffset + 10, field: "total entries")) != nil,
+        guard let end = endRecord(handle: handle) else { return nil }
+        var reader = ByteReader(end.tail)
+        guard (try? reader.seek(to: end.recordOffset + 10, field: "total entries")) != nil,
             let count = try? reader.readUInt16("total entries", bigEndian: false),
             let directorySize = try? reader.readUInt32("directory size", bigEndian: false),
             let directoryOffset = try? reader.readUInt32("directory offset", bigEndian: false)
@@ -61,7 +53,8 @@ enum ZipDirectoryEnd {
         guard count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF else {
             return (UInt64(directoryOffset), UInt64(directorySize), UInt64(count))
         }
-        guard let record = zip64EndRecord(handle: handle, tail: bytes, tailStart: size - tailLength, at: recordOffset)
+        guard
+            let record = zip64EndRecord(handle: handle, tail: end.tail, tailStart: end.tailStart, at: end.recordOffset)
         else { return nil }
         var zip64 = ByteReader(record)
         guard (try? zip64.seek(to: 32, field: "zip64 total entries")) != nil,
@@ -70,6 +63,19 @@ enum ZipDirectoryEnd {
             let directoryOffset64 = try? zip64.readUInt64("zip64 directory offset", bigEndian: false)
         else { return nil }
         return (directoryOffset64, directorySize64, total)
+    }
+
+    /// The file's last bytes (the end record and the longest comment it may have), where they start, and where the
+    /// end record starts in them; nil when the file holds no end record.
+    private static func endRecord(handle: FileHandle) -> (tail: [UInt8], tailStart: UInt64, recordOffset: Int)? {
+        guard let size = try? handle.seekToEnd(), size >= 22 else { return nil }
+        let tailLength = min(size, UInt64(maximumTail))
+        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
+            let tail = try? handle.read(upToCount: Int(tailLength))
+        else { return nil }
+        let bytes = [UInt8](tail)
+        guard let recordOffset = lastRecord(in: bytes) else { return nil }
+        return (bytes, size - tailLength, recordOffset)
     }
 
     /// Why a file that starts as a zip cannot be opened, when the reason is that its end is missing.
@@ -190,20 +196,6 @@ enum ZipDirectoryEnd {
             offset -= 1
         }
         return nil
-    }
-
-    private static func zip64EntryCount(
-        handle: FileHandle,
-        tail: [UInt8],
-        tailStart: UInt64,
-        recordOffset: Int
-    ) -> UInt64? {
-        guard let record = zip64EndRecord(handle: handle, tail: tail, tailStart: tailStart, at: recordOffset) else {
-            return nil
-        }
-        var reader = ByteReader(record)
-        guard (try? reader.seek(to: 32, field: "zip64 total entries")) != nil else { return nil }
-        return try? reader.readUInt64("zip64 total entries", bigEndian: false)
     }
 
     /// The zip64 end record's first 56 bytes, found through the locator just before the end record.

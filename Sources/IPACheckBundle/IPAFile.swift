@@ -346,16 +346,7 @@ package final class IPAFile {
             let root = parts[0...appIndex].joined(separator: "/")
             if appIndex == 1 { topLevel.insert(root) } else { nested.insert(root) }
         }
-        if let first = topLevel.sorted().first {
-            if topLevel.count > 1 {
-                findings.append(
-                    ArchiveRules.rules.severalApps.finding(
-                        "Payload holds \(topLevel.count) apps (\(topLevel.sorted().joined(separator: ", "))); "
-                            + "checking \(first)",
-                        location: "Payload/"
-                    )
-                )
-            }
+        if let first = firstApp(of: Array(topLevel), in: "Payload", location: "Payload/", findings: &findings) {
             return first
         }
         if let first = nested.sorted(by: { ($0.count, $0) < ($1.count, $1) }).first {
@@ -370,16 +361,7 @@ package final class IPAFile {
         // An .app folder, or an .xcarchive's app, is read where it is, under its real path.
         let appsAtTheTop =
             isFolder ? names.filter(Self.isAppAtTheTop).map { String($0.dropLast("/Info.plist".count)) } : []
-        if let first = appsAtTheTop.sorted().first {
-            if appsAtTheTop.count > 1 {
-                findings.append(
-                    ArchiveRules.rules.severalApps.finding(
-                        "the folder holds \(appsAtTheTop.count) apps (\(appsAtTheTop.sorted().joined(separator: ", "))); "
-                            + "checking \(first)",
-                        location: first
-                    )
-                )
-            }
+        if let first = firstApp(of: appsAtTheTop, in: "the folder", location: nil, findings: &findings) {
             return first
         }
         // A zipped .app (the bundle at the archive's root, as device farms ship it) is read where it is.
@@ -391,16 +373,9 @@ package final class IPAFile {
                 return String(parts[0])
             }
         )
-        if !isFolder, let first = zippedApps.sorted().first {
-            if zippedApps.count > 1 {
-                findings.append(
-                    ArchiveRules.rules.severalApps.finding(
-                        "the archive holds \(zippedApps.count) apps at its root "
-                            + "(\(zippedApps.sorted().joined(separator: ", "))); checking \(first)",
-                        location: first
-                    )
-                )
-            }
+        if !isFolder,
+            let first = firstApp(of: Array(zippedApps), in: "the archive's root", location: nil, findings: &findings)
+        {
             findings.append(
                 ArchiveRules.rules.nestedPayload.finding(
                     "the app is at the archive's root (\(first), a zipped .app), not under Payload/: a device farm "
@@ -411,6 +386,27 @@ package final class IPAFile {
             return first
         }
         throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))
+    }
+
+    /// The first of `apps` in name order, which is the one checked; several are ARC005, naming them (`place` is where
+    /// they are, `location` the finding's, the first app when nil).
+    private static func firstApp(
+        of apps: [String],
+        in place: String,
+        location: String?,
+        findings: inout [Finding]
+    ) -> String? {
+        let sorted = apps.sorted()
+        guard let first = sorted.first else { return nil }
+        if sorted.count > 1 {
+            findings.append(
+                ArchiveRules.rules.severalApps.finding(
+                    "\(place) holds \(sorted.count) apps (\(sorted.joined(separator: ", "))); checking \(first)",
+                    location: location ?? first
+                )
+            )
+        }
+        return first
     }
 
     /// Whether `name` is the Info.plist of an app at the top of a folder target: `X.app/Info.plist` (an .app) or
