@@ -16,6 +16,9 @@ package final class IPAFile {
     /// The symbolic links of the bundles, by member name, with their targets: links are links in every container,
     /// never read as files (one that leaves its app is ARC012 and not a member at all).
     package let linkTargets: [String: String]
+    /// The symbolic links that leave their app (ARC012), by name: codesign refuses a bundle holding one, so the
+    /// bundles that hold one are not valid (``BundleSealCheck``).
+    package let escapingLinks: [String]
 
     /// Reads the members, on the thread that opened the file.
     package let reader: IPAMemberReader
@@ -99,8 +102,9 @@ package final class IPAFile {
             )
         }
         let screened = Self.screenMembers(archive.entries, findings: &findings)
-        let (members, linkTargets) = Self.screenLinks(screened, archive: archive, findings: &findings)
+        let (members, linkTargets, escaping) = Self.screenLinks(screened, archive: archive, findings: &findings)
         self.linkTargets = linkTargets
+        self.escapingLinks = archive.escapingLinks.map(\.name) + escaping
         reader = IPAMemberReader(path: path, archive: archive, members: members)
         let names = members.keys.sorted()
 
@@ -257,15 +261,17 @@ package final class IPAFile {
         _ members: [String: ZipEntry],
         archive: ZipArchive,
         findings: inout [Finding]
-    ) -> (members: [String: ZipEntry], targets: [String: String]) {
+    ) -> (members: [String: ZipEntry], targets: [String: String], escaping: [String]) {
         var kept = members
         var targets: [String: String] = [:]
+        var escaping: [String] = []
         for (name, entry) in members where entry.isSymbolicLink {
             let target = (try? archive.read(entry, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             if staysInItsApp(link: name, target: target) {
                 targets[name] = target
             } else {
                 kept[name] = nil
+                escaping.append(name)
                 findings.append(
                     ArchiveRules.rules.linkLeavesBundle.finding(
                         "\(name) links to \(target), outside the bundle; it was not followed",
@@ -274,7 +280,7 @@ package final class IPAFile {
                 )
             }
         }
-        return (kept, targets)
+        return (kept, targets, escaping.sorted())
     }
 
     /// Whether a link's target, read from the link's folder, stays inside the app that holds the link (or the

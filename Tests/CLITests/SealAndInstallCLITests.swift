@@ -81,6 +81,8 @@ struct SealAndInstallCLITests {
             }
             #expect(rules.contains("ARC012"), "\(command): \(rules)")
         }
+        // codesign refuses a bundle holding a link that leaves it: the bundle is broken, not "✓ valid" beside ARC012.
+        #expect(try CLI.run(["verify", escaping]).stdout.hasPrefix("✗ BROKEN  Payload/Acme.app"))
         let added = try CLI.run(["verify", try Self.acme(withLinks: [("Payload/Acme.app/alias", "Info.plist")])])
         #expect(added.status == 1)
         #expect(added.stdout.contains("SIG032") && added.stdout.contains("alias"), "\(added.stdout)")

@@ -31,7 +31,8 @@ extension SealScan {
         return bundles.map { scanned in
             let bundle = scanned.bundle
             var findings: [Finding] = []
-            var valid = true
+            // A link that leaves the bundle (ARC012, reported with the archive) makes codesign refuse the bundle.
+            var valid = !ipa.escapingLinks.contains { $0.hasPrefix(bundle.path + "/") }
             var signature: SignatureCheck?
             switch scanned.executable {
             case .success(let executable)?:
