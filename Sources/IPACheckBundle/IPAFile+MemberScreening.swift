@@ -1,0 +1,145 @@
+import IPACheckArchive
+import IPACheckReport
+
+/// The members of an archive judged by their names and kinds before anything is read: unsafe names, duplicates,
+/// case twins, legacy encodings, unreadable members and symbolic links.
+extension IPAFile {
+    static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
+        var members: [String: ZipEntry] = [:]
+        var names = CaseFoldedNames()
+        for entry in entries {
+            let name = entry.name
+            if let problem = unsafeNameProblem(name) {
+                findings.append(
+                    ArchiveRules.rules.unsafeMemberPath.finding(
+                        "member \(String(reflecting: name)) \(problem); it is not read",
+                        location: name
+                    )
+                )
+                continue
+            }
+            if entry.nameMislabelledUTF8 {
+                findings.append(
+                    ArchiveRules.rules.nonUTF8Name.finding(
+                        "member name is marked UTF-8 but its bytes are not UTF-8; it was read as a legacy name",
+                        location: name
+                    )
+                )
+            } else if entry.nameWasNotUTF8 {
+                findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
+            }
+            if let earlier = members[name] {
+                // A later copy replaces an earlier one, as every sequential extractor writes them. Swift compares
+                // names by canonical equivalence, as Apple's file systems do: two spellings of one name in
+                // different Unicode normalisation forms are one file there too.
+                let spelling =
+                    earlier.name.utf8.elementsEqual(name.utf8)
+                    ? "\(name) is stored more than once"
+                    : "\(name) is stored twice, in two Unicode normalisation forms (one file on Apple's file systems)"
+                findings.append(
+                    ArchiveRules.rules.duplicateMember.finding(
+                        spelling + "; the last copy is read, as sequential extractors keep it (which one iOS's "
+                            + "installer keeps is not documented)",
+                        location: name
+                    )
+                )
+                members[name] = entry
+                continue
+            }
+            if let other = names.sameButForCase(name), !entry.isDirectory {
+                findings.append(
+                    ArchiveRules.rules.caseCollision.finding(
+                        "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
+                            + "the other",
+                        location: name
+                    )
+                )
+            }
+            if entry.isEncrypted || !entry.isCompressionSupported {
+                let why =
+                    entry.isEncrypted
+                    ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
+                findings.append(ArchiveRules.rules.unreadableMember.finding("\(name) \(why)", location: name))
+            }
+            members[name] = entry
+        }
+        return members
+    }
+
+    /// The symbolic links among `members`, judged as a folder's are: a link whose target is absolute or climbs
+    /// above the app that holds it (`Payload/X.app`) is ARC012 and not a member; the others stay members, with
+    /// their targets (a link's content), so no check reads them as files.
+    static func screenLinks(
+        _ members: [String: ZipEntry],
+        archive: ZipArchive,
+        findings: inout [Finding]
+    ) -> (members: [String: ZipEntry], targets: [String: String], escaping: [String]) {
+        var kept = members
+        var targets: [String: String] = [:]
+        var escaping: [String] = []
+        for (name, entry) in members where entry.isSymbolicLink {
+            let target = (try? archive.read(entry, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if staysInItsApp(link: name, target: target) {
+                targets[name] = target
+            } else {
+                kept[name] = nil
+                escaping.append(name)
+                findings.append(
+                    ArchiveRules.rules.linkLeavesBundle.finding(
+                        "\(name) links to \(target), outside the bundle; it was not followed",
+                        location: name
+                    )
+                )
+            }
+        }
+        return (kept, targets, escaping.sorted())
+    }
+
+    /// Whether a link's target, read from the link's folder, stays inside the app that holds the link (or the
+    /// archive, for a link outside any app).
+    static func staysInItsApp(link: String, target: String) -> Bool {
+        guard !target.isEmpty, !target.hasPrefix("/") else { return false }
+        let parts = link.split(separator: "/").dropLast()
+        let appEnd = parts.firstIndex { $0.hasSuffix(".app") }.map { $0 + 1 } ?? parts.startIndex
+        var depth = parts.count - (appEnd - parts.startIndex)
+        for segment in target.split(separator: "/") {
+            if segment == ".." {
+                depth -= 1
+                if depth < 0 { return false }
+            } else if segment != "." {
+                depth += 1
+            }
+        }
+        return true
+    }
+
+    /// Why a member's name is unsafe to extract, in words, or `nil`: only a name that leaves the archive is said
+    /// to, and one whose `..` stays inside says where it resolves (extractors differ on such names).
+    static func unsafeNameProblem(_ name: String) -> String? {
+        if name.hasPrefix("/") { return "is an absolute path: an extractor would write it outside its folder" }
+        if name.contains("\0") { return "contains a NUL character, which ends the name for some extractors" }
+        if let first = name.first, first.isASCII, first.isLetter, name.dropFirst().hasPrefix(":") {
+            return "names a drive (\(name.prefix(2))), which Windows extractors write outside their folder"
+        }
+        if name.contains("\\") {
+            return "contains a backslash, which Windows tools read as a folder separator and iOS as a character"
+        }
+        var depth = 0
+        var resolved: [Substring] = []
+        for segment in name.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment == ".." {
+                depth -= 1
+                if depth < 0 { return "climbs out of the archive with `..`" }
+                resolved.removeLast()
+            } else if segment != "." {
+                depth += 1
+                resolved.append(segment)
+            }
+        }
+        guard name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." })
+        else { return nil }
+        let target = resolved.joined(separator: "/")
+        return "has a `.` or `..` segment: it stays inside the archive (it resolves to \(target)), but extractors "
+            + "differ on such names"
+    }
+}
