@@ -139,8 +139,10 @@ package struct DomainsReport: Encodable, Sendable {
         return placed
     }
 
-    /// Reads the domains of every bundle of `ipa`.
-    package static func make(for ipa: IPAFile, facts: [BundleFacts]) -> DomainsReport {
+    /// The domains of every bundle, from what the gate read of the build (`facts`), what opening the archive found
+    /// (`archiveFindings`; only the rules `domains` applies are kept) and the gate's findings (`judged`), which say
+    /// whose signed entitlements could not be read.
+    package static func make(facts: [BundleFacts], archiveFindings: [Finding], judged: [Finding]) -> DomainsReport {
         let bundles = facts.map { fact in
             var bundle = Bundle(
                 path: fact.bundle.path,
@@ -150,7 +152,7 @@ package struct DomainsReport: Encodable, Sendable {
                 associatedDomains: fact.domains
             )
             bundle.unused = fact.domains.map { unusedReason($0, of: fact) }
-            let unread = (ipa.findings + fact.findings).first {
+            let unread = (judged + fact.findings).first {
                 LinkModel.entitlementsUnread.contains($0.rule) && ($0.bundle == nil || $0.bundle == fact.bundle.path)
                     && ($0.rule != ArchiveRules.rules.unreadableExecutable.id || $0.bundle == fact.bundle.path)
             }
@@ -158,7 +160,7 @@ package struct DomainsReport: Encodable, Sendable {
             return bundle
         }
         let entryRules = Set(rules.map(\.id))
-        let findings = ipa.findings + facts.flatMap(\.findings).filter { entryRules.contains($0.rule) }
+        let findings = (archiveFindings + facts.flatMap(\.findings)).filter { entryRules.contains($0.rule) }
         return DomainsReport(bundles: bundles, findings: findings.sorted())
     }
 

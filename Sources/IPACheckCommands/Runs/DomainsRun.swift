@@ -21,28 +21,28 @@ package enum DomainsRun {
             if try TargetKind.of(path: path) == .propertyList {
                 domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
             } else {
-                // The listing's archive and facts are let go before the gate opens the build again, so the two
-                // readings' memory does not add up.
-                let listed = try {
-                    let file = try IPAFile(path: path, limits: archive.limits)
-                    return DomainsReport.make(for: file, facts: try BundleFacts.gatherAll(ipa: file, now: now))
-                }()
-                // Where a device installs the build is the gate's judgement, as explain's build step shows it;
-                // no host is asked.
+                // The build is read once, by the gate, whose judgement also says where a device installs it (as
+                // explain's build step shows it); no host is asked.
                 var options = GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: archive.limits)
                 options.hostsAsked = .none
-                domains = listed.placed(on: try await ReleaseGate.check(path: path, options: options).links)
+                let result = try await ReleaseGate.judge(path: path, options: options)
+                domains = DomainsReport.make(
+                    facts: result.facts,
+                    archiveFindings: result.archiveFindings,
+                    judged: result.findings
+                )
+                .placed(on: result.links)
             }
             report.add(input: path, findings: domains.findings)
             report.add(section: try domains.section())
             if let device = try domains.deviceSection() { report.add(section: device) }
             // A bundle whose entitlements could not be read has unknown domains, not none: never exit 0 on it.
-            let unread = domains.bundles.filter { $0.unreadable != nil }.map(\.path)
-            if !unread.isEmpty {
+            let unread = domains.bundles.filter { $0.unreadable != nil }
+            if let first = unread.first?.unreadable {
                 report.add(
                     incomplete: path,
-                    reason: "the signed entitlements of \(unread.joined(separator: ", ")) could not be read, so "
-                        + "\(unread.count == 1 ? "its" : "their") associated domains are unknown"
+                    reason: "the signed entitlements of \(unread.map(\.path).joined(separator: ", ")) could not be "
+                        + "read (\(first)), so \(unread.count == 1 ? "its" : "their") associated domains are unknown"
                 )
             }
         } catch let error as InputError {

@@ -1,5 +1,4 @@
 import IPACheckGate
-import IPACheckReport
 
 /// The release gate run on one build for a command that reads its link model (`explain`, `links`): the same
 /// judgement `check` makes, with the same settings, so that every command tells the same story.
@@ -35,11 +34,7 @@ enum GateAnswerRun {
                 guard keepingLocalJudgement else {
                     return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
                 }
-                switch await ReleaseGate.run(paths: [path], options: gate, progress: { progress.show($0) }).first {
-                case .checked(let result)?: return result
-                case .unreadable(let error)?: throw error
-                case nil: throw InputError("unreadable", file: path, "was not checked")
-                }
+                return try await ReleaseGate.judge(path: path, options: gate) { progress.show($0) }
             }
         }
     }

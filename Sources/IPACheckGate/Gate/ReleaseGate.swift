@@ -2,7 +2,7 @@ package import Foundation
 import IPACheckAASA
 package import IPACheckArchive
 import IPACheckBinary
-import IPACheckBundle
+package import IPACheckBundle
 package import IPACheckFetching
 import IPACheckLinks
 import IPACheckPlist
@@ -83,6 +83,10 @@ package struct GateResult: Sendable {
     package let distribution: Distribution?
     /// What iOS will do with the build's links: what `explain` traces a URL through.
     package let links: LinkModel
+    /// What the build's bundles hold, as read once for the judgement (`domains` lists them from here).
+    package let facts: [BundleFacts]
+    /// What opening and reading the archive found, before any judgement.
+    package let archiveFindings: [Finding]
     /// Set when nothing at all could be reached: the hosts' files were not checked, everything else was.
     package var networkUnavailable: NetworkUnavailable? = nil
 }
@@ -165,10 +169,22 @@ package enum ReleaseGate {
         options: GateOptions,
         progress: (Progress) -> Void = { _ in }
     ) async throws -> GateResult {
+        let result = try await judge(path: path, options: options, progress: progress)
+        if let unavailable = result.networkUnavailable { throw unavailable }
+        return result
+    }
+
+    /// Checks one ipa as ``check(path:options:progress:)`` does, but keeps the build's own judgement when nothing
+    /// could be reached (``GateResult/networkUnavailable`` says so) rather than ending with the network's error.
+    ///
+    /// - Throws: ``InputError`` when the ipa cannot be read.
+    package static func judge(
+        path: String,
+        options: GateOptions,
+        progress: (Progress) -> Void = { _ in }
+    ) async throws(InputError) -> GateResult {
         switch await run(paths: [path], options: options, progress: progress).first {
-        case .checked(let result)?:
-            if let unavailable = result.networkUnavailable { throw unavailable }
-            return result
+        case .checked(let result)?: return result
         case .unreadable(let error)?: throw error
         case nil: throw InputError("unreadable", file: path, "was not checked")
         }
@@ -238,6 +254,8 @@ package enum ReleaseGate {
                 filesUnavailable: unavailable?.notCheckedReason,
                 documents: documents
             ),
+            facts: facts,
+            archiveFindings: build.archiveFindings,
             networkUnavailable: unavailable
         )
     }

@@ -86,11 +86,7 @@ struct ConformanceMatrixTests {
             mdmDirectDownloads: direct
         )
         // The whole run, as explain asks it: with no network the build's own judgement is kept.
-        switch await ReleaseGate.run(paths: [ipa], options: options).first {
-        case .checked(let result)?: return result
-        case .unreadable(let error)?: throw error
-        case nil: throw InputError("unreadable", file: ipa, "was not checked")
-        }
+        return try await ReleaseGate.judge(path: ipa, options: options)
     }
 
     @Test(arguments: ConformanceBuild.Kind.allCases)
