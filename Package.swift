@@ -3,8 +3,8 @@ import PackageDescription
 
 /// Language settings every target of ours shares: Swift 6 strictness, the upcoming features that keep imports
 /// honest (see ../shared/docs/style.md §4.6), and strict memory safety (SE-0458): every unsafe construct is
-/// marked `unsafe` where it is used, so each one left (most are libplist's tree and libzip's handles, confined to
-/// PlistParser.swift and ZipHandle.swift) is visible and reviewed.
+/// marked `unsafe` where it is used, so each one left (most are libplist's tree, libzip's handles and ISA-L's state,
+/// confined to PlistParser.swift, ZipHandle.swift and ZipRawMember.swift) is visible and reviewed.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -48,11 +48,19 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // C libraries, through pkg-config (Debian: libzip-dev, libplist-dev; Homebrew: libzip, libplist).
+        // C libraries, through pkg-config (Debian: libzip-dev, libplist-dev, libisal-dev; Homebrew: libzip,
+        // libplist, isa-l).
         .systemLibrary(
             name: "CZip",
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        // ISA-L's inflater and CRC-32: the seal pass inflates every member, and ISA-L does it in a fraction of
+        // zlib's time (measured: scripts/bench-seal, docs/performance.md).
+        .systemLibrary(
+            name: "CIsal",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
         .systemLibrary(
             name: "CPlist",
@@ -63,7 +71,7 @@ let package = Package(
         // Pure Swift: the one bounds-checked reader and the Mach-O / code-signature structures.
         .target(name: "IPACheckBinary", swiftSettings: strict),
         // Thin owners of the C handles.
-        .target(name: "IPACheckArchive", dependencies: ["CZip", "IPACheckBinary"], swiftSettings: strict),
+        .target(name: "IPACheckArchive", dependencies: ["CZip", "CIsal", "IPACheckBinary"], swiftSettings: strict),
         .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
         // Findings as data and the renderers that format them.
         .target(
@@ -168,7 +176,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SealBaseline",
-            dependencies: ["IPACheckArchive", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CZip", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/SealBaseline",
             swiftSettings: strict
         ),
@@ -208,7 +216,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IPACheckArchiveTests",
-            dependencies: ["IPACheckArchive", "IPACheckTestSupport"],
+            dependencies: [
+                "IPACheckArchive", "IPACheckTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-# Homebrew formula for ipacheck: builds from source with SwiftPM against Homebrew's libzip and libplist, and
+# Homebrew formula for ipacheck: builds from source with SwiftPM against Homebrew's libzip, libplist and isa-l, and
 # installs the binary, its man page (generated from the argument definitions) and bash/zsh/fish completions.
 #
 #   brew install --HEAD ./Formula/ipacheck.rb
@@ -10,6 +10,7 @@ class Ipacheck < Formula
   head "https://github.com/ipacheck/ipacheck.git", branch: "main"
 
   depends_on "pkgconf" => :build
+  depends_on "isa-l"
   depends_on "libplist"
   depends_on "libzip"
   uses_from_macos "swift" => :build

@@ -33,6 +33,9 @@ package final class ZipArchive {
 
     private let backend: Backend
 
+    /// The zip file opened for reading members at their offsets (``ZipRawMember``), once the first is read.
+    private lazy var file = ZipFileDescriptor(path: path)
+
     /// Opens the archive at `path`, checking the central directory's consistency.
     ///
     /// - Throws: ``ArchiveError`` naming why the file is not a readable zip.
@@ -44,7 +47,7 @@ package final class ZipArchive {
                 folder: try FolderArchive(root: URL(fileURLWithPath: path), limits: limits)
             )
         } else {
-            try self.init(zipAt: path, limits: limits, checkingConsistency: true)
+            try self.init(zipAt: path, limits: limits, checkingConsistency: true, dataOffsets: [])
         }
     }
 
@@ -88,7 +91,12 @@ package final class ZipArchive {
             self.init(path: reopening.path, limits: reopening.limits, folder: folder)
             return
         }
-        try self.init(zipAt: reopening.path, limits: reopening.limits, checkingConsistency: false)
+        try self.init(
+            zipAt: reopening.path,
+            limits: reopening.limits,
+            checkingConsistency: false,
+            dataOffsets: reopening.entries.map(\.dataOffset)
+        )
         guard entries == reopening.entries else {
             throw ArchiveError(.inconsistent, reason: "the file changed while it was being read")
         }
@@ -117,7 +125,14 @@ package final class ZipArchive {
         return isDirectory.boolValue
     }
 
-    private init(zipAt path: String, limits: ArchiveLimits, checkingConsistency: Bool) throws(ArchiveError) {
+    /// Opens a zip through libzip; `dataOffsets` (by central-directory index) are where a first open's consistency
+    /// walk placed each member's data, for a second open that does not walk again.
+    private init(
+        zipAt path: String,
+        limits: ArchiveLimits,
+        checkingConsistency: Bool,
+        dataOffsets: [UInt64?]
+    ) throws(ArchiveError) {
         self.path = path
         self.limits = limits
         // Checked before libzip reads the central directory, which costs memory for every member it lists.
@@ -140,12 +155,8 @@ package final class ZipArchive {
                 )
             }
         }
-        let leniency =
-            opened != nil && checkingConsistency
-            ? ZipConsistency.firstDisagreement(path: path).map {
-                "the central directory and local headers disagree: \($0)"
-            }
-            : nil
+        let walk = opened != nil && checkingConsistency ? ZipConsistency.walk(path: path) : nil
+        let leniency = walk?.disagreement.map { "the central directory and local headers disagree: \($0)" }
         guard let handle = opened else {
             // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
             if errorCode != ZIP_ER_OPEN, errorCode != ZIP_ER_NOENT,
@@ -178,6 +189,9 @@ package final class ZipArchive {
         var entries = try Self.listEntries(handle, limits: limits)
         for member in mislabelled where entries.indices.contains(member.index) {
             entries[member.index].nameMislabelledUTF8 = true
+        }
+        for (index, offset) in zip(entries.indices, walk?.dataOffsets ?? dataOffsets) {
+            entries[index].dataOffset = offset
         }
         self.entries = entries
     }
@@ -227,6 +241,13 @@ package final class ZipArchive {
                 reason: "compression method \(entry.compressionMethod) is not supported"
             )
         }
+        // Stored and deflated members the consistency walk placed are read at their offset and inflated by ISA-L;
+        // anything else (another method, a member the walk could not place) through libzip.
+        if let offset = entry.dataOffset, let file,
+            let member = ZipRawMember(file: file, dataOffset: offset, entry: entry)
+        {
+            return .raw(member)
+        }
         guard let file = handle.openMember(entry.index) else {
             throw ArchiveError(.damagedMember, member: entry.name, reason: handle.lastError)
         }
@@ -268,6 +289,7 @@ package final class ZipArchive {
                 compressedSize: stat.compressedSize,
                 compressionMethod: method,
                 isEncrypted: stat.isEncrypted,
+                crc: stat.crc,
                 isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
             )
             // S_IFMT 0o170000; S_IFLNK 0o120000.

@@ -17,36 +17,61 @@ import IPACheckBinary
 /// data descriptor (after the data, flag bit 3): ["PK\7\8"], CRC (4), compressed size, size (4 each, 8 in zip64)
 /// ```
 enum ZipConsistency {
-    /// The first way the local headers disagree with the central directory of the zip at `path`, in words; `nil`
-    /// when they agree (or the directory cannot be walked: libzip, which read it, says what is wrong then).
+    /// What the walk found: the first disagreement, and where each member's data starts.
+    struct Outcome {
+        /// The first way the local headers disagree with the central directory, in words; `nil` when they agree
+        /// (or the directory cannot be walked: libzip, which read it, says what is wrong then).
+        var disagreement: String?
+        /// Where each member's data starts, by central-directory index, for the members walked before any
+        /// disagreement; `nil` where the walk could not place it (the member is then read through libzip).
+        var dataOffsets: [UInt64?] = []
+    }
+
+    /// Walks the zip at `path`: the first disagreement, in words, or `nil`.
     static func firstDisagreement(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let directory = ZipCentralDirectory(handle: handle) else { return nil }
+        walk(path: path).disagreement
+    }
+
+    /// Walks every local header of the zip at `path` against the central directory.
+    static func walk(path: String) -> Outcome {
+        guard
+            let directory = FileHandle(forReadingAtPath: path).flatMap({ handle in
+                defer { try? handle.close() }
+                return ZipCentralDirectory(handle: handle)
+            }),
+            let file = ZipFileDescriptor(path: path)
+        else { return Outcome() }
+        var outcome = Outcome()
         guard UInt64(directory.headers.count) == directory.declaredCount else {
             let declared = directory.declaredCount
-            return "the central directory lists \(declared) member\(declared == 1 ? "" : "s"), but "
+            outcome.disagreement =
+                "the central directory lists \(declared) member\(declared == 1 ? "" : "s"), but "
                 + (directory.headers.isEmpty ? "none" : "only \(directory.headers.count)")
                 + " of its headers could be read"
+            return outcome
         }
+        outcome.dataOffsets.reserveCapacity(directory.headers.count)
         var spans: [(start: UInt64, end: UInt64, name: String)] = []
         for header in directory.headers {
             let name = String(decoding: header.name, as: UTF8.self)
-            switch span(of: header, in: handle) {
-            case .success(let end):
-                if let start = header.localOffset { spans.append((start, end, name)) }
+            switch span(of: header, in: file) {
+            case .success(let span):
+                outcome.dataOffsets.append(span.data)
+                if let start = header.localOffset { spans.append((start, span.end, name)) }
             case .failure(let disagreement):
-                return "\(name): \(disagreement.words)"
+                outcome.disagreement = "\(name): \(disagreement.words)"
+                return outcome
             }
         }
         spans.sort { $0.start < $1.start }
         for (current, next) in zip(spans, spans.dropFirst()) where current.end > next.start {
-            return "\(current.name) and \(next.name) overlap: two members share bytes"
+            outcome.disagreement = "\(current.name) and \(next.name) overlap: two members share bytes"
+            return outcome
         }
         if let last = spans.last, last.end > directory.offset {
-            return "\(last.name) runs into the central directory"
+            outcome.disagreement = "\(last.name) runs into the central directory"
         }
-        return nil
+        return outcome
     }
 
     /// How a member's local header disagrees with its central one.
@@ -54,18 +79,25 @@ enum ZipConsistency {
         let words: String
     }
 
-    /// Where the member's data (and its descriptor) ends, after comparing its local header with `header`.
+    /// Where a member's data starts, and where it (with its descriptor) ends.
+    private struct Span {
+        let data: UInt64
+        let end: UInt64
+    }
+
+    /// Where the member's data starts and ends, after comparing its local header with `header`.
     private static func span(
         of header: ZipCentralDirectory.Header,
-        in handle: FileHandle
-    ) -> Result<UInt64, Disagreement> {
+        in file: ZipFileDescriptor
+    ) -> Result<Span, Disagreement> {
         guard let offset = header.localOffset else {
             return .failure(Disagreement(words: "its local header's offset is missing from its zip64 field"))
         }
-        guard let local = read(handle, at: offset, count: 30), local.count == 30 else {
+        // The fixed part and, in the same read, the name and extra fields most headers fit in.
+        guard let first = file.bytes(at: offset, count: 30 + 512), first.count >= 30 else {
             return .failure(Disagreement(words: "its local header at byte \(offset) is past the end of the file"))
         }
-        var reader = ByteReader(local)
+        var reader = ByteReader(first.prefix(30))
         do {
             guard try reader.readUInt32("local header signature", bigEndian: false) == 0x0403_4B50 else {
                 return .failure(Disagreement(words: "there is no local header at byte \(offset)"))
@@ -79,8 +111,11 @@ enum ZipConsistency {
             let size = try reader.readUInt32("size", bigEndian: false)
             let nameLength = Int(try reader.readUInt16("name length", bigEndian: false))
             let extraLength = Int(try reader.readUInt16("extra length", bigEndian: false))
-            guard let rest = read(handle, at: offset + 30, count: nameLength + extraLength),
-                rest.count == nameLength + extraLength
+            let variable = nameLength + extraLength
+            guard
+                let rest = first.count >= 30 + variable
+                    ? first[30..<30 + variable] : file.bytes(at: offset + 30, count: variable)?[...],
+                rest.count == variable
             else {
                 return .failure(Disagreement(words: "its local header is cut short"))
             }
@@ -128,12 +163,15 @@ enum ZipConsistency {
             guard !headerEnd.overflow, !dataEnd.overflow else {
                 return .failure(Disagreement(words: "its sizes run past any file"))
             }
-            guard deferred else { return .success(dataEnd.partialValue) }
+            let data = headerEnd.partialValue
+            guard deferred else { return .success(Span(data: data, end: dataEnd.partialValue)) }
             // Some writers set bit 3 yet write the values locally and no descriptor: the next header follows.
             let complete =
                 UInt64(crc) == UInt64(header.crc) && localCompressed == header.compressedSize
                 && localSize == header.size
-            return descriptor(after: dataEnd.partialValue, of: header, optional: complete, in: handle)
+            return descriptor(after: dataEnd.partialValue, of: header, optional: complete, in: file).map {
+                Span(data: data, end: $0)
+            }
         } catch {
             return .failure(Disagreement(words: "its local header is cut short"))
         }
@@ -144,9 +182,9 @@ enum ZipConsistency {
         after start: UInt64,
         of header: ZipCentralDirectory.Header,
         optional: Bool,
-        in handle: FileHandle
+        in file: ZipFileDescriptor
     ) -> Result<UInt64, Disagreement> {
-        guard let bytes = read(handle, at: start, count: 24) else {
+        guard let bytes = file.bytes(at: start, count: 24) else {
             return .failure(Disagreement(words: "its data descriptor is past the end of the file"))
         }
         // A local or central header, or the end records, right after the data: no descriptor was written.
@@ -179,14 +217,5 @@ enum ZipConsistency {
         }
         length += wide ? 20 : 12
         return .success(start + length)
-    }
-
-    /// Up to `count` bytes at `offset`; `nil` when the file cannot be read there.
-    private static func read(_ handle: FileHandle, at offset: UInt64, count: Int) -> [UInt8]? {
-        guard count > 0 else { return [] }
-        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count) else {
-            return nil
-        }
-        return [UInt8](data)
     }
 }

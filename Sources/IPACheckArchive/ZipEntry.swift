@@ -20,8 +20,13 @@ package struct ZipEntry: Sendable, Hashable {
     package let compressionMethod: UInt16
     /// Whether the member is encrypted.
     package let isEncrypted: Bool
+    /// The CRC-32 the central directory gives.
+    package var crc: UInt32 = 0
     /// Whether libzip can decompress this member's method.
     package let isCompressionSupported: Bool
+    /// Where the member's data starts in the file, as the consistency walk found it; `nil` when the walk could not
+    /// place it (the member is then read through libzip).
+    var dataOffset: UInt64?
 
     /// Whether the name denotes a folder (ends with `/`).
     package var isDirectory: Bool { name.hasSuffix("/") }

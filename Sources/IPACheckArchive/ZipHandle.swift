@@ -1,7 +1,8 @@
 internal import CZip
 import Foundation
 
-/// The one place this module touches libzip's pointers (strict memory safety: every `unsafe` of the module is here).
+/// The one place this module touches libzip's pointers (strict memory safety: every `unsafe` of the module is here,
+/// but for ISA-L's in ZipRawMember.swift).
 ///
 /// An open archive, owned by this object and discarded with it (`zip_discard`: a read-only archive must not be written
 /// back). Every C string libzip hands out is copied into Swift before the call returns, so no pointer leaves this
@@ -95,6 +96,8 @@ import Foundation
         var compressedSize: UInt64
         var compressionMethod: UInt16
         var isEncrypted: Bool
+        /// The CRC-32 the central directory gives (0 when libzip has none).
+        var crc: UInt32
         /// The Unix file mode the external attributes hold, when the member was made on a Unix system.
         var unixMode: UInt32?
     }
@@ -122,6 +125,7 @@ import Foundation
             compressedSize: stat.comp_size,
             compressionMethod: UInt16(truncatingIfNeeded: stat.comp_method),
             isEncrypted: stat.encryption_method != UInt16(ZIP_EM_NONE),
+            crc: stat.valid & UInt64(ZIP_STAT_CRC) != 0 ? stat.crc : 0,
             unixMode: hasAttributes && UInt32(system) == ZIP_OPSYS_UNIX ? attributes >> 16 : nil
         )
     }
@@ -184,7 +188,8 @@ import Foundation
     private var error = unsafe zip_error_t()
 
     init?(path: String, clearing: [UInt64]) {
-        let descriptor = unsafe Glibc.open(path, O_RDONLY)
+        // The path is a temporary C string alive for the call.
+        let descriptor = unsafe open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         let end = lseek(descriptor, 0, SEEK_END)
         guard end >= 0 else {

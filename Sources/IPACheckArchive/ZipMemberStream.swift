@@ -3,12 +3,15 @@ import Foundation
 /// A forward-only stream over one member: read what you need, skip the rest without keeping it.
 ///
 /// Used to pull a Mach-O header and its code signature out of a large executable without holding the whole file.
-/// The member is decompressed by libzip, or read from its file when the archive is a folder.
+/// The member is read at its offset and inflated by ISA-L (``ZipRawMember``), decompressed by libzip when that
+/// cannot place it, or read from its file when the archive is a folder.
 package final class ZipMemberStream {
     /// Where the bytes come from.
     enum Source {
         /// A libzip member (closed with the stream).
         case zip(ZipMemberFile)
+        /// A stored or deflated member read at its offset in the file.
+        case raw(ZipRawMember)
         /// A file of a folder.
         case file(FileHandle)
         /// Bytes already known (a symbolic link's target, a folder's empty content).
@@ -31,7 +34,7 @@ package final class ZipMemberStream {
 
     deinit {
         switch source {
-        case .zip: break  // closed when `source` goes
+        case .zip, .raw: break  // closed when `source` goes
         case .file(let handle): try? handle.close()
         case .bytes: break
         }
@@ -62,6 +65,11 @@ package final class ZipMemberStream {
         case .zip(let file):
             guard let got = file.read(into: &buffer) else {
                 throw ArchiveError(.damagedMember, member: entry.name, reason: file.lastError)
+            }
+            count = got
+        case .raw(let member):
+            guard let got = member.read(into: &buffer) else {
+                throw ArchiveError(.damagedMember, member: entry.name, reason: member.lastError)
             }
             count = got
         case .file(let handle):
