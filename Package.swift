@@ -122,6 +122,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Device evidence: what a device's `swcutil show` holds (a sysdiagnose's swcutil_show.txt, read from the
+        // archive without unpacking it), as facts.
+        .target(
+            name: "IPACheckDevice",
+            dependencies: ["IPACheckArchive", "IPACheckReport"],
+            swiftSettings: strict
+        ),
         // The site checks: how each host and Apple's CDN serve the AASA file.
         .target(
             name: "IPACheckSites",
@@ -144,7 +151,7 @@ let package = Package(
         .target(
             name: "IPACheckCommands",
             dependencies: [
-                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS",
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS", "IPACheckDevice",
                 "IPACheckFetching", "IPACheckGate", "IPACheckHTTP", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
                 "IPACheckSigning", "IPACheckSites",
             ],
@@ -196,6 +203,7 @@ let package = Package(
         fuzzHarness("AASA", dependencies: ["IPACheckAASA"]),
         fuzzHarness("HTTP", dependencies: ["IPACheckFetching", "IPACheckSites", "IPACheckReport"]),
         fuzzHarness("Config", dependencies: ["IPACheckGate"]),
+        fuzzHarness("Device", dependencies: ["IPACheckArchive", "IPACheckDevice"]),
 
         // Tests.
         .target(
@@ -219,6 +227,11 @@ let package = Package(
             dependencies: [
                 "IPACheckArchive", "IPACheckTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IPACheckDeviceTests",
+            dependencies: ["IPACheckDevice", "IPACheckArchive", "IPACheckReport", "IPACheckTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -34,6 +34,7 @@ struct IPACheck: AsyncParsableCommand {
             AASACommand.self,
             ExplainCommand.self,
             LinksCommand.self,
+            DeviceCommand.self,
             LintCommand.self,
             AppFlipCommand.self,
             RulesCommand.self,

@@ -42,6 +42,8 @@ package struct JSONRenderer: ReportRendering {
         case entitlements
         /// `rules --format json`.
         case rules
+        /// `device --format json`.
+        case device
         /// `appflip url --format json`.
         case appFlipURL = "appflip-url"
         /// `appflip response --format json`.
