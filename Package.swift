@@ -135,13 +135,14 @@ let package = Package(
             dependencies: ["IPACheckFetching", "IPACheckLinks", "IPACheckAASA", "IPACheckReport"],
             swiftSettings: strict
         ),
-        // The gate: what a build claims, the checks of the release gate, the link model triage reads, App Flip,
-        // Firebase and the config file.
+        // The gate: what a build claims, the checks of the release gate, the link model triage reads (and joins
+        // with a device's record), App Flip, Firebase and the config file.
         .target(
             name: "IPACheckGate",
             dependencies: [
                 "IPACheckFetching", "IPACheckBundle", "IPACheckSigning", "IPACheckLinks", "IPACheckSites",
-                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckCMS", "IPACheckPlist", "IPACheckReport",
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckCMS", "IPACheckDevice", "IPACheckPlist",
+                "IPACheckReport",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

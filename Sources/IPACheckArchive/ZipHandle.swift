@@ -180,30 +180,21 @@ import Foundation
 
 /// A read-only view of a file for libzip's function source, with chosen bits cleared as they are read.
 @safe private final class PatchedFile {
-    private let descriptor: Int32
-    private let size: UInt64
+    private let file: ZipFileDescriptor
+    private var size: UInt64 { file.size }
     /// The file offsets whose byte reads with bit 3 (0x08) cleared, sorted.
     private let clearing: [UInt64]
     private var position: UInt64 = 0
     private var error = unsafe zip_error_t()
 
     init?(path: String, clearing: [UInt64]) {
-        // The path is a temporary C string alive for the call.
-        let descriptor = unsafe open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        let end = lseek(descriptor, 0, SEEK_END)
-        guard end >= 0 else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-        self.size = UInt64(end)
+        guard let file = ZipFileDescriptor(path: path) else { return nil }
+        self.file = file
         self.clearing = clearing.sorted()
         unsafe zip_error_init(&error)
     }
 
     deinit {
-        close(descriptor)
         unsafe zip_error_fini(&error)
     }
 
@@ -270,9 +261,7 @@ import Foundation
     private func read(into data: UnsafeMutableRawPointer, length: UInt64) -> Int64 {
         let wanted = Int(clamping: min(length, size - min(position, size)))
         guard wanted > 0 else { return 0 }
-        guard let offset = off_t(exactly: position) else { return fail(ZIP_ER_SEEK) }
-        let got = unsafe pread(descriptor, data, wanted, offset)
-        guard got >= 0 else { return fail(ZIP_ER_READ) }
+        guard let got = unsafe file.read(at: position, into: data, count: wanted) else { return fail(ZIP_ER_READ) }
         let end = position + UInt64(got)
         // `got` bytes were written at `data`; each patched offset in [position, end) is inside them.
         let bytes = unsafe data.assumingMemoryBound(to: UInt8.self)

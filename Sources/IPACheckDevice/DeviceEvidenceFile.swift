@@ -25,11 +25,19 @@ package struct DeviceEvidenceFile: Sendable {
     package static let showFileName = "swcutil_show.txt"
     /// The most bytes of `swcutil show` text read: real files are a few megabytes (1.7 MB for every app of a phone).
     package static let maximumBytes = 32 << 20
+    /// The most bytes an archive may inflate to before its show file: a whole sysdiagnose is about 900 MB
+    /// extracted, so a stream larger than this is a bomb, not a capture, and is stopped rather than read for minutes.
+    package static let maximumInflatedBytes: UInt64 = 4 << 30
 
     /// Reads the evidence at `path`.
     ///
     /// - Throws: ``InputError`` in words: missing, unreadable, an archive without the file, damaged, too large.
     package init(path: String) throws(InputError) {
+        try self.init(path: path, maximumInflatedBytes: Self.maximumInflatedBytes)
+    }
+
+    /// Reads the evidence at `path`, stopping an archive that inflates past `maximumInflatedBytes`.
+    package init(path: String, maximumInflatedBytes: UInt64) throws(InputError) {
         self.path = path
         var isFolder: ObjCBool = false
         // `&isFolder` lends Foundation a pointer to a local for the call only.
@@ -39,7 +47,7 @@ package struct DeviceEvidenceFile: Sendable {
         if isFolder.boolValue {
             (origin, text) = try Self.readFolder(path)
         } else if GzipStream.isGzip(path: path) || Self.isTar(path: path) {
-            (origin, text) = try Self.readArchive(path)
+            (origin, text) = try Self.readArchive(path, maximumInflatedBytes: maximumInflatedBytes)
         } else {
             text = try Self.readText(path, from: path)
             origin = .file
@@ -65,30 +73,56 @@ package struct DeviceEvidenceFile: Sendable {
         return (.folderFile(relative), try readText(found.path, from: path))
     }
 
-    private static func readArchive(_ path: String) throws(InputError) -> (Origin, String) {
+    private static func readArchive(
+        _ path: String,
+        maximumInflatedBytes: UInt64
+    ) throws(InputError) -> (Origin, String) {
         let found: TarMemberSearch.Found?
+        var passedOver: [String] = []
         do throws(ArchiveError) {
-            let source: TarMemberSearch.Source
+            let read: TarMemberSearch.Source
             if GzipStream.isGzip(path: path) {
                 let gzip = try GzipStream(path: path)
-                source = { (buffer: inout [UInt8]) throws(ArchiveError) -> Int in try gzip.read(into: &buffer) }
+                read = { (buffer: inout [UInt8]) throws(ArchiveError) -> Int in try gzip.read(into: &buffer) }
             } else {
                 let plain = try PlainFileStream(path: path)
-                source = { (buffer: inout [UInt8]) throws(ArchiveError) -> Int in try plain.read(into: &buffer) }
+                read = { (buffer: inout [UInt8]) throws(ArchiveError) -> Int in try plain.read(into: &buffer) }
+            }
+            var total: UInt64 = 0
+            let source: TarMemberSearch.Source = { (buffer: inout [UInt8]) throws(ArchiveError) -> Int in
+                let count = try read(&buffer)
+                total += UInt64(count)
+                guard total <= maximumInflatedBytes else {
+                    throw ArchiveError(
+                        .tooLarge,
+                        reason: "inflates to more than \(maximumInflatedBytes >> 20) MiB before its \(showFileName) "
+                            + "(a whole sysdiagnose is about 900 MB): a bomb, not a capture"
+                    )
+                }
+                return count
             }
             var search = TarMemberSearch(source: source)
             found = try search.first(
-                where: { $0 == showFileName || $0.hasSuffix("/" + showFileName) },
+                where: { name in
+                    guard name.hasSuffix(showFileName) else { return false }
+                    if isSysdiagnoseLayout(name) { return true }
+                    passedOver.append(name)
+                    return false
+                },
                 limit: maximumBytes
             )
         } catch {
             throw InputError("unreadable", file: path, "\(error.member.map { "\($0): " } ?? "")\(error.reason)")
         }
         guard let found else {
+            let others =
+                passedOver.isEmpty
+                ? ""
+                : " (passed over \(passedOver.prefix(3).joined(separator: ", ")): not where a sysdiagnose keeps it)"
             throw InputError(
                 "missing-member",
                 file: path,
-                "holds no \(showFileName): is it an iOS sysdiagnose? (it is in every one, in the top folder)"
+                "holds no \(showFileName): is it an iOS sysdiagnose? (it is in every one, in the top folder)\(others)"
             )
         }
         return (.archiveMember(found.name, membersBefore: found.membersBefore), decode(found.bytes))
@@ -116,6 +150,19 @@ package struct DeviceEvidenceFile: Sendable {
     /// the rest).
     private static func decode(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether an archive member's name is where a sysdiagnose keeps the file: in its one top folder (or at the root,
+    /// for an archive of the file alone), never an absolute name, `..` or `.` segments, or deeper.
+    static func isSysdiagnoseLayout(_ name: String) -> Bool {
+        // `tar -czf x.tgz ./folder` writes a leading `./`.
+        let relative = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return parts[0] == Substring(showFileName)
+        case 2: return parts[1] == Substring(showFileName) && !["", ".", ".."].contains(parts[0])
+        default: return false
+        }
     }
 
     /// Whether the file has a ustar header's magic where a tar's first header keeps it.
@@ -178,4 +225,41 @@ extension DeviceEvidenceFile {
         guard time.count == 3 else { return nil }
         return SwcutilDate(raw: "\(day[0])-\(day[1])-\(day[2]) \(time[0]):\(time[1]):\(time[2]) \(zone)").date
     }
+}
+
+/// A device's record as the commands take it: the evidence read, and the `swcutil show` text parsed.
+package struct DeviceEvidence: Sendable {
+    package let file: DeviceEvidenceFile
+    package let record: SwcutilRecord
+
+    /// Reads and parses the evidence at `path`.
+    ///
+    /// - Throws: ``InputError`` when it cannot be read, or holds no `swcutil show` output at all.
+    package init(path: String) throws(InputError) {
+        file = try DeviceEvidenceFile(path: path)
+        record = SwcutilParser.parse(file.text)
+        guard record.hasDatabaseBanner || !record.entries.isEmpty else {
+            throw InputError(
+                "not-swcutil",
+                file: path,
+                "holds no swcutil show output (no DATABASE section and no entry with a Service line)"
+            )
+        }
+    }
+
+    /// The evidence as given.
+    package var path: String { file.path }
+    /// The member or file inside the evidence the text came from.
+    package var member: String? { Self.member(of: file.origin) }
+
+    /// The member or file inside evidence of `origin`; nil for the file itself.
+    package static func member(of origin: DeviceEvidenceFile.Origin) -> String? {
+        switch origin {
+        case .archiveMember(let name, _): name
+        case .folderFile(let name): name
+        case .file: nil
+        }
+    }
+    /// When the sysdiagnose was taken, when its name says.
+    package var capturedAt: Date? { file.capturedAt }
 }

@@ -176,6 +176,7 @@ extension SwcutilEntry {
     /// Takes one `key: value` line of the entry.
     fileprivate mutating func apply(_ field: SwcutilRecord.Field) {
         lines = lines.lowerBound...max(lines.upperBound, field.line)
+        fieldLines[field.key] = field.line
         switch field.key {
         case "Service": service = field.value
         case "App ID": appID = field.value

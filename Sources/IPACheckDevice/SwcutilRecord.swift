@@ -79,6 +79,14 @@ package struct SwcutilEntry: Sendable, Equatable {
     package var otherFields: [SwcutilRecord.Field] = []
     /// The entry's first and last line in the text.
     package var lines: ClosedRange<Int> = 1...1
+    /// Each key's line in the text (the last, for a key written twice): the evidence a diagnosis rests on.
+    package var fieldLines: [String: Int] = [:]
+
+    /// The lines of these keys that the entry has, in order; the whole entry's first line when it has none.
+    package func lines(of keys: [String]) -> [Int] {
+        let found = keys.compactMap { fieldLines[$0] }.sorted()
+        return found.isEmpty ? [lines.lowerBound] : found
+    }
 }
 
 /// An entry's domain: `host` or `*.host`, an optional `:port`, an optional `?mode=` suffix.

@@ -113,6 +113,51 @@ struct DeviceEvidenceFileTests {
         }
     }
 
+    /// Hostile layouts: a member named to climb out (`../`), absolute or nested deeper is passed over (and named
+    /// when nothing else is found); a stream that inflates past the cap before the file is stopped, in words.
+    @Test func hostileArchivesAreReadAsASysdiagnoseIsLaidOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = #"""
+            import io, sys, tarfile
+            path, names, zeros = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
+            with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as t:
+                if zeros:
+                    info = tarfile.TarInfo("top/zeros.bin"); info.size = zeros
+                    t.addfile(info, io.BytesIO(bytes(zeros)))
+                for i, name in enumerate(names):
+                    data = f"{banner}\nService:              applinks\nApp ID:               A.{i}\n".encode()
+                    info = tarfile.TarInfo(name); info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+            """#.replacingOccurrences(of: "{banner}", with: "=== DATABASE ===")
+        func archive(_ names: [String], zeros: Int = 0) throws -> String {
+            let path = folder.appendingPathComponent("\(UUID().uuidString).tar.gz").path
+            let result = try Python.run(script: script, arguments: [path, names.joined(separator: ","), String(zeros)])
+            try #require(result.status == 0, "\(result.output)")
+            return path
+        }
+        let climbing = try archive([
+            "../swcutil_show.txt", "/abs/swcutil_show.txt", "a/b/swcutil_show.txt", "./top/swcutil_show.txt",
+        ])
+        let evidence = try DeviceEvidenceFile(path: climbing)
+        #expect(evidence.text.contains("App ID:               A.3"), "\(evidence.text)")
+        #expect(evidence.origin == .archiveMember("./top/swcutil_show.txt", membersBefore: 3))
+        let onlyHostile = try archive(["../swcutil_show.txt"])
+        #expect {
+            try DeviceEvidenceFile(path: onlyHostile)
+        } throws: { error in
+            (error as? InputError)?.message.contains("passed over ../swcutil_show.txt") == true
+        }
+        let bomb = try archive(["top/swcutil_show.txt"], zeros: 24 << 20)
+        #expect(try DeviceEvidenceFile(path: bomb).text.contains("A.0"))
+        #expect {
+            try DeviceEvidenceFile(path: bomb, maximumInflatedBytes: 16 << 20)
+        } throws: { error in
+            (error as? InputError)?.message.contains("a bomb, not a capture") == true
+        }
+    }
+
     /// An extracted sysdiagnose: the folder itself, or the folder holding it; a bare file is read as it is.
     @Test func readsAFolderAndAFile() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-\(UUID().uuidString)")

@@ -50,7 +50,7 @@ package enum ConformanceBuild {
         let profile = try ProfileBuilder(payload: payload).build()
         let info = PlistFixture.info([
             "CFBundleIdentifier": bundleID, "CFBundleExecutable": "Matrix", "CFBundlePackageType": "APPL",
-            "DTPlatformName": "iphoneos",
+            "DTPlatformName": "iphoneos", "CFBundleVersion": "1",
         ])
         var signing = EntitlementsFixture.signing(entitlements, info: info)
         let seal = codeResources(sealing: ["embedded.mobileprovision": profile])

@@ -38,7 +38,7 @@ package struct DeviceReport {
         evidence = Evidence(
             path: file.path,
             from: file.origin.kind,
-            member: file.origin.member,
+            member: DeviceEvidence.member(of: file.origin),
             capturedAt: captured,
             reference: Evidence.Reference(time: reference, is: captured == nil ? "now" : "capture"),
             verbose: record.isVerbose,
@@ -47,7 +47,13 @@ package struct DeviceReport {
             apps: apps.count,
             unreadLines: record.unreadLines.map(\.number)
         )
-        entries = record.entries.filter { shown($0.appID) }.map { Entry($0, reference: reference) }
+        // The same app, service and domain listed twice (an edited or joined file?): said, not merged.
+        let starts = Dictionary(grouping: record.entries) { "\($0.service) \($0.appID) \($0.domain.raw)" }
+            .mapValues { $0.map(\.lines.lowerBound) }
+        entries = record.entries.filter { shown($0.appID) }.map { entry in
+            let twins = starts["\(entry.service) \(entry.appID) \(entry.domain.raw)"] ?? []
+            return Entry(entry, reference: reference, sameEntryAt: twins.count > 1 ? twins : [])
+        }
         settings = record.settings.filter { shown($0.appID) }.map(Setting.init)
         otherApps = apps.filter { !shown($0) }.count
         self.asked = asked
@@ -173,15 +179,6 @@ extension DeviceEvidenceFile.Origin {
         case .file: "file"
         }
     }
-
-    /// The member or file inside the evidence the text came from.
-    var member: String? {
-        switch self {
-        case .archiveMember(let name, _): name
-        case .folderFile(let name): name
-        case .file: nil
-        }
-    }
 }
 
 // MARK: - The JSON shapes
@@ -256,7 +253,8 @@ extension DeviceReport {
         /// What the entry's own fields say that a reader should not miss (dates that cannot be, a check overdue).
         let notes: [String]
 
-        init(_ entry: SwcutilEntry, reference: Date) {
+        /// - Parameter sameEntryAt: Where the record lists the same app, service and domain, when more than once.
+        init(_ entry: SwcutilEntry, reference: Date, sameEntryAt: [Int] = []) {
             func moment(_ date: SwcutilDate?) -> Moment? {
                 date.map { date in
                     Moment(
@@ -340,6 +338,13 @@ extension DeviceReport {
                 notes.append(
                     "its Next Check is before its Last Checked, which no device writes (TN3155's own example has it: "
                         + "an edited or made-up entry); its dates are not to be trusted"
+                )
+            }
+            if !sameEntryAt.isEmpty {
+                notes.append(
+                    "the record lists this app, service and domain \(sameEntryAt.count) times (lines "
+                        + sameEntryAt.map(String.init).joined(separator: ", ")
+                        + "); `explain --device` reads the first"
                 )
             }
             self.notes = notes

@@ -51,17 +51,10 @@ package enum DeviceRun {
             }
         }
         do {
-            let file = try DeviceEvidenceFile(path: path)
-            let record = SwcutilParser.parse(file.text)
-            guard record.hasDatabaseBanner || !record.entries.isEmpty else {
-                throw InputError(
-                    "not-swcutil",
-                    file: path,
-                    "holds no swcutil show output (no DATABASE section and no entry with a Service line)"
-                )
-            }
+            let evidence = try DeviceEvidence(path: path)
             report.add(input: path, findings: [])
-            for section in try DeviceReport(record: record, file: file, asked: asked, now: now).sections() {
+            let listing = DeviceReport(record: evidence.record, file: evidence.file, asked: asked, now: now)
+            for section in try listing.sections() {
                 report.add(section: section)
             }
         } catch let error as InputError {

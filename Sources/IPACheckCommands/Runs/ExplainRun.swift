@@ -1,3 +1,4 @@
+import IPACheckDevice
 import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
@@ -10,11 +11,16 @@ package enum ExplainRun {
         url: String,
         path: String,
         appID: String?,
+        device devicePath: String? = nil,
         format: OutputFormat,
         project: ProjectSettings,
         network: NetworkSettings,
         archive: ArchiveSettings
     ) async throws {
+        // The device's record is read first: evidence that cannot be read ends the run before the network is asked.
+        let device = try await CommandExit.reportingInputErrors {
+            try devicePath.map { path throws(InputError) in try DeviceEvidence(path: path) }
+        }
         // Only the files of the entries that claim the URL's host are asked for (as a device sends the host).
         let result = try await GateAnswerRun.check(
             path: path,
@@ -25,7 +31,14 @@ package enum ExplainRun {
             onlyClaimsOf: (try? TappedURL(url))?.host ?? "",
             keepingLocalJudgement: true
         )
-        let explanation = result.links.explain(url)
+        var explanation = result.links.explain(url)
+        if let device {
+            explanation = explanation.joined(
+                with: device,
+                build: DeviceComparedBuild(facts: result.facts),
+                now: result.links.now
+            )
+        }
         switch format {
         case .json: try Console.printJSON(explanation, schema: .explain)
         case .text: Console.printRendered(explanation.text(style: Console.style))

@@ -1,3 +1,4 @@
+import IPACheckDevice
 import IPACheckGate
 import IPACheckReport
 
@@ -18,11 +19,15 @@ package enum LinksRun {
     package static func run(
         path: String,
         appID: String?,
+        device devicePath: String? = nil,
         format: Format,
         project: ProjectSettings,
         network: NetworkSettings,
         archive: ArchiveSettings
     ) async throws {
+        let device = try await CommandExit.reportingInputErrors {
+            try devicePath.map { path throws(InputError) in try DeviceEvidence(path: path) }
+        }
         let result = try await GateAnswerRun.check(
             path: path,
             appID: appID,
@@ -30,7 +35,9 @@ package enum LinksRun {
             network: network,
             archive: archive
         )
-        let sheet = result.links.linkSheet()
+        let sheet =
+            device.map { result.links.linkSheet(device: $0, build: DeviceComparedBuild(facts: result.facts)) }
+            ?? result.links.linkSheet()
         switch format {
         case .json: try Console.printJSON(sheet, schema: .links)
         case .text: Console.printRendered(sheet.text(style: Console.style))

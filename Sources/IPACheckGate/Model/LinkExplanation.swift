@@ -131,6 +131,10 @@ package struct LinkExplanation: Encodable, Sendable {
         package var findings: [Finding]?
         /// The causes outside the files that apply (`causes`).
         package var causes: [Cause]?
+        /// The device's record of the claim (`device`).
+        package var device: DeviceRecordFacts?
+        /// What the device's record says about the link (`device`).
+        package var diagnoses: [DeviceDiagnosis]?
 
         init(name: String, status: Status, summary: String, details: [String] = []) {
             self.name = name

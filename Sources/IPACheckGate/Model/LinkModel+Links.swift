@@ -1,5 +1,6 @@
 import Foundation
 package import IPACheckAASA
+package import IPACheckDevice
 import IPACheckLinks
 package import IPACheckReport
 import IPACheckSites
@@ -42,6 +43,22 @@ package struct LinkSheet: Encodable, Sendable {
         package let rulesDecide: Expected
         /// Why, as `match` says it.
         package let why: String
+        /// What a tap does on the device whose record was given (`links --device`): `opens` only where the files
+        /// open it and the device's record of the claim breaks nothing.
+        package var onThisDevice: Expected?
+    }
+
+    /// One applinks claim as the device whose record was given holds it (`links --device`).
+    package struct DeviceClaim: Encodable, Sendable {
+        package let bundle: String
+        package let entry: String
+        package let appID: String
+        /// The device's entry of the claim.
+        package let device: DeviceRecordFacts
+        /// What the record says of it (docs/device.md, "Diagnoses").
+        package let diagnoses: [DeviceDiagnosis]
+        /// Whether links of the claim can open the app on this device (no diagnosis breaks them).
+        package let linksOpen: Bool
     }
 
     /// A rule or domain no link could be made for, and why.
@@ -57,7 +74,9 @@ package struct LinkSheet: Encodable, Sendable {
     }
 
     /// The links, by bundle, then entry, then rule.
-    package let links: [Link]
+    package var links: [Link]
+    /// Each applinks claim as the device holds it, with `--device`.
+    package var device: [DeviceClaim]?
     /// What was passed over.
     package let skipped: [Skipped]
     /// The gate's errors that stop every link of the build (it will not install or run as distributed): the links
@@ -150,12 +169,51 @@ extension LinkModel {
                         entry: entry,
                         rule: reference,
                         rulesDecide: rule.exclude ? .stays : .opens,
-                        why: answer.why
+                        why: answer.why,
+                        onThisDevice: nil
                     )
                 )
             }
         }
-        return LinkSheet(links: links, skipped: skipped, buildErrors: findings.filter(blocksEveryLink))
+        return LinkSheet(links: links, device: nil, skipped: skipped, buildErrors: findings.filter(blocksEveryLink))
+    }
+
+    /// The link sheet with each applinks claim as `device`'s record holds it, and what each link does there.
+    package func linkSheet(device: DeviceEvidence, build: DeviceComparedBuild) -> LinkSheet {
+        var sheet = linkSheet()
+        var held: [LinkSheet.DeviceClaim] = []
+        for claim in claims where claim.domain.service == .applinks && claim.ignored == nil {
+            guard let appID = claim.appID, let target = claim.target else { continue }
+            let lists = deviceCopy(target)?.judged.map {
+                $0.document.matcher(for: appID, domain: target.host).detailIndex != nil
+            }
+            let model = DeviceDiagnoses.Model(
+                appID: appID,
+                host: claim.domain.host,
+                wildcard: claim.domain.wildcard,
+                mode: claim.domain.mode?.rawValue,
+                copyGrants: lists,
+                cdnAgeSeconds: nil
+            )
+            let (entry, diagnoses) = DeviceDiagnoses.diagnose(model, device: device, build: build, now: now)
+            held.append(
+                .init(
+                    bundle: claim.bundle,
+                    entry: claim.domain.entry,
+                    appID: appID,
+                    device: DeviceRecordFacts(device, entry: entry),
+                    diagnoses: diagnoses,
+                    linksOpen: !diagnoses.contains(where: \.breaksLink)
+                )
+            )
+        }
+        sheet.device = held
+        for index in sheet.links.indices {
+            let link = sheet.links[index]
+            let open = held.first { $0.bundle == link.bundle && $0.entry == link.entry }?.linksOpen ?? false
+            sheet.links[index].onThisDevice = link.expected == .opens && open ? .opens : .stays
+        }
+        return sheet
     }
 }
 

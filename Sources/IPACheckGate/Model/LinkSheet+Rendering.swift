@@ -21,13 +21,30 @@ extension LinkSheet {
             }
             let mark = link.expected == .opens ? style.green("opens") : style.yellow("stays")
             let rules = link.expected.rawValue == link.rulesDecide.rawValue ? "" : ", which \(link.rulesDecide.said)"
-            out += "  \(mark)  \(visible(link.url))  [rule \(link.rule.detail).\(link.rule.component)\(rules)]\n"
+            let device = link.onThisDevice.map { $0 == link.expected ? "" : ", on this device \($0.rawValue)" } ?? ""
+            out +=
+                "  \(mark)  \(visible(link.url))  [rule \(link.rule.detail).\(link.rule.component)\(rules)]"
+                + (device.isEmpty ? "" : style.red(device)) + "\n"
         }
         for skip in skipped {
             let rule = skip.rule.map { " rule \($0.detail).\($0.component)" } ?? ""
             out += style.dim(visible("  no link for \(skip.bundle) \(skip.entry)\(rule): \(skip.reason)")) + "\n"
         }
         if links.isEmpty && skipped.isEmpty { out += "the build claims no applinks domains\n" }
+        if let device, let first = device.first {
+            out += "\n" + style.bold(visible("On the device (\(first.device.member ?? first.device.evidence)):")) + "\n"
+            for claim in device {
+                let state =
+                    claim.linksOpen
+                    ? style.green("nothing in the record stops its links")
+                    : style.red("the record stops its links: they open the browser")
+                out += "  \(visible("\(claim.bundle)  \(claim.entry)")): \(state)\n"
+                for diagnosis in claim.diagnoses {
+                    out += "    " + visible("\(diagnosis.id) \(diagnosis.summary)") + "\n"
+                    if let fix = diagnosis.fix { out += "      " + style.dim(visible("fix: \(fix)")) + "\n" }
+                }
+            }
+        }
         return out
     }
 
@@ -74,7 +91,7 @@ extension LinkSheet {
                 out += "<h3>\(text(link.entry))</h3>\n<ul>\n"
                 entry = link.entry
             }
-            let expected = link.expected.rawValue
+            let expected = (link.onThisDevice ?? link.expected).rawValue
             out += "<li><span class=\"\(expected)\">\(expected)</span> "
             out += "<a href=\"\(attribute(link.url))\">\(text(link.url))</a>"
             let rules =
@@ -83,6 +100,21 @@ extension LinkSheet {
             out += "\(text(link.why))</span></li>\n"
         }
         if !entry.isEmpty { out += "</ul>\n" }
+        if let device, !device.isEmpty {
+            out += "<h2>On the device</h2>\n<ul>\n"
+            for claim in device {
+                out += "<li>\(text(claim.bundle)) \(text(claim.entry)): "
+                out +=
+                    claim.linksOpen
+                    ? "nothing in the record stops its links"
+                    : "<strong>the record stops its links: they open the browser</strong>"
+                for diagnosis in claim.diagnoses {
+                    out += "<span class=\"why\">\(text(diagnosis.id)) \(text(diagnosis.summary))</span>"
+                }
+                out += "</li>\n"
+            }
+            out += "</ul>\n"
+        }
         if !skipped.isEmpty {
             out += "<h2>No link</h2>\n<ul>\n"
             for skip in skipped {
