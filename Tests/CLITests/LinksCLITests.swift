@@ -194,6 +194,43 @@ struct LinksCLITests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
     }
 
+    /// `links --device`: the page a tester opens shows each claim as the device holds it, with every diagnosis the
+    /// JSON gives, and each link marked with what a tap does on that device (rendered by chromium).
+    @Test(.enabled(if: chromium != nil || ProcessInfo.processInfo.environment["CI"] == "true", "chromium is absent"))
+    func theDevicePageRendersWhatTheDeviceHolds() throws {
+        let browser = try #require(Self.chromium, "chromium is required when CI=true: scripts/test installs it")
+        let device = ["--device", SampleFiles.path("device/swcutil_show.txt"), "--now", "2026-11-26T10:00:00Z"]
+        let (links, json) = try Self.links([SampleFiles.acme] + SampleFiles.offline + device)
+        let held = try #require(json["device"] as? [[String: Any]])
+        #expect(!held.isEmpty)
+        let page = try CLI.run(["links", SampleFiles.acme, "--format", "html"] + SampleFiles.offline + device)
+        #expect(page.status == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-device-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("links.html")
+        try Data(page.stdout.utf8).write(to: file)
+        let dom = try Self.run(
+            browser,
+            ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", file.absoluteString]
+        )
+        #expect(dom.contains("<h2>On the device</h2>"))
+        for claim in held {
+            let entry = try #require(claim["entry"] as? String)
+            #expect(dom.contains(entry), "\(entry)")
+            for diagnosis in (claim["diagnoses"] as? [[String: Any]]) ?? [] {
+                let id = try #require(diagnosis["id"] as? String)
+                #expect(dom.contains("<span class=\"why\">\(id) "), "\(entry): \(id)")
+            }
+        }
+        let onDevice = ((json["links"] as? [[String: Any]]) ?? []).compactMap { $0["onThisDevice"] as? String }
+        #expect(onDevice.count == links.count)
+        let marks = dom.components(separatedBy: "<li><span class=\"").dropFirst().compactMap {
+            $0.components(separatedBy: "\"").first
+        }
+        #expect(marks.filter { $0 == "opens" || $0 == "stays" } == onDevice)
+    }
+
     private static func run(_ executable: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
