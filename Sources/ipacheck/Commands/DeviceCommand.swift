@@ -14,7 +14,7 @@ struct DeviceCommand: AsyncParsableCommand {
             A tester takes a sysdiagnose by pressing both volume buttons and the side button together for about a second, waiting ten minutes, then sharing it from Settings > Privacy & Security > Analytics & Improvements > Analytics Data.
 
             Examples:
-              ipacheck device sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85.tar.gz --app-id ABCDE12345.com.example.shop
+              ipacheck device sysdiagnose.tar.gz --app-id ABCDE12345.com.example.shop
               ipacheck device swcutil_show.txt --build App.ipa --format json
               ipacheck device sysdiagnose_folder/ --all-apps
             """

@@ -14,7 +14,7 @@ struct ExplainCommand: AsyncParsableCommand {
               ipacheck explain https://example.com/cart App.ipa --offline --aasa-dir aasa/
               ipacheck explain https://example.com/cart App.ipa --format json
               ipacheck explain https://example.com/cart App.entitlements --app-id ABCDE12345.com.example.app
-              ipacheck explain https://example.com/cart App.ipa --device sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85.tar.gz
+              ipacheck explain https://example.com/cart App.ipa --device sysdiagnose.tar.gz
             """
     )
 

@@ -13,7 +13,7 @@ struct LinksCommand: AsyncParsableCommand {
               ipacheck links App.ipa
               ipacheck links App.ipa --format html > links.html
               ipacheck links App.ipa --offline --aasa-dir aasa/ --format json
-              ipacheck links App.ipa --device sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85.tar.gz
+              ipacheck links App.ipa --device sysdiagnose.tar.gz
             """
     )
 
