@@ -35,7 +35,8 @@ package enum SwcutilParser {
                 continue
             }
             if trimmed.isEmpty || trimmed == "(empty)" { continue }
-            if trimmed.count >= 20, trimmed.allSatisfy({ $0 == "-" }) {
+            // An 80-dash separator, or the `--` grep prints between the groups of `swcutil show | grep -A5`.
+            if trimmed == "--" || (trimmed.count >= 20 && trimmed.allSatisfy { $0 == "-" }) {
                 closeEntry()
                 continue
             }

@@ -61,9 +61,9 @@ package struct SwcutilEntry: Sendable, Equatable {
     /// The domain as the device wrote it, with its parts.
     package var domain = SwcutilDomain(raw: "")
     /// Whether the user chose the app or the browser for this domain.
-    package var userApproval: SwcutilApproval = .unspecified
+    package var userApproval: SwcutilApproval?
     /// Whether the site's file (or the system) approved this app for this service.
-    package var siteApproval: SwcutilApproval = .unspecified
+    package var siteApproval: SwcutilApproval?
     /// The flags, in order (`developer`, `managed`, `updating`, …); empty when the line is empty or absent.
     package var flags: [String] = []
     /// When the device last asked for the file, and when it will ask again; absent before the first check.
@@ -79,6 +79,14 @@ package struct SwcutilEntry: Sendable, Equatable {
     package var otherFields: [SwcutilRecord.Field] = []
     /// The entry's first and last line in the text.
     package var lines: ClosedRange<Int> = 1...1
+    /// The keys swcutil always prints (docs/device.md, "Format") that the entry lacks: a trimmed paste (`grep -A5`)
+    /// leaves them out, and what is absent is unknown, never a default.
+    package var missingKeys: [String] {
+        [("Service", service.isEmpty), ("App ID", appID.isEmpty), ("Domain", domain.raw.isEmpty),
+         ("User Approval", userApproval == nil), ("Site/Fmwk Approval", siteApproval == nil)]
+            .filter(\.1).map(\.0)
+    }
+
     /// Each key's line in the text (the last, for a key written twice): the evidence a diagnosis rests on.
     package var fieldLines: [String: Int] = [:]
 

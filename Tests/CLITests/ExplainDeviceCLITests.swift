@@ -180,6 +180,14 @@ struct ExplainDeviceCLITests {
             opens: false
         ),
         .init(
+            name: "a trimmed paste without the approvals",
+            show: record([entry()]).split(separator: "\n").filter { !$0.contains("Approval") }.joined(separator: "\n"),
+            path: "/open",
+            developerBuild: false,
+            expected: ["DEV019"],
+            opens: true
+        ),
+        .init(
             name: "overdue, backing off, impossible dates",
             show: record([
                 entry(
@@ -195,7 +203,7 @@ struct ExplainDeviceCLITests {
         ),
     ]
 
-    static let allIDs = Set((1...18).map { String(format: "DEV%03d", $0) })
+    static let allIDs = Set((1...19).map { String(format: "DEV%03d", $0) })
 
     /// Every diagnosis is triggered by one scenario and absent from another.
     @Test func everyDiagnosisIsTriggeredAndNot() {

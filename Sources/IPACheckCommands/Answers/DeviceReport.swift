@@ -240,8 +240,9 @@ extension DeviceReport {
         let appID: String
         let appVersion: String?
         let domain: Domain
-        let userApproval: String
-        let siteApproval: String
+        /// Left out when the entry has no such line (a trimmed paste).
+        let userApproval: String?
+        let siteApproval: String?
         let flags: [String]
         let lastChecked: Moment?
         let nextCheck: Moment?
@@ -276,8 +277,8 @@ extension DeviceReport {
                 port: entry.domain.port,
                 modes: entry.domain.modes
             )
-            userApproval = entry.userApproval.word
-            siteApproval = entry.siteApproval.word
+            userApproval = entry.userApproval?.word
+            siteApproval = entry.siteApproval?.word
             flags = entry.flags
             lastChecked = moment(entry.lastChecked)
             nextCheck = moment(entry.nextCheck)
@@ -319,7 +320,14 @@ extension DeviceReport {
                         + "reinstalled"
                 )
             }
-            if entry.lastChecked == nil {
+            let missing = entry.missingKeys
+            if !missing.isEmpty {
+                notes.append(
+                    "the entry has no \(missing.joined(separator: ", ")) line\(missing.count == 1 ? "" : "s"), which "
+                        + "swcutil always prints: a trimmed paste? What is absent is unknown (docs/device.md, \"Format\")"
+                )
+            }
+            if entry.lastChecked == nil, missing.isEmpty {
                 notes.append(
                     "never checked yet: a new install, a check still queued, or a device offline since (docs/device.md, "
                         + "\"What each state means\")"
@@ -356,9 +364,9 @@ extension DeviceReport {
             head.append("  \(appID)")
             if let version = appVersion { head.append("  version \(version)", .dim) }
             var first = StyledLine.text("  \(domain.raw)")
-            first.append("  user: \(userApproval)", userApproval == "denied" ? .red : nil)
+            first.append("  user: \(userApproval ?? "not in the record")", userApproval == "denied" ? .red : nil)
             first.append(
-                "  site: \(siteApproval)",
+                "  site: \(siteApproval ?? "not in the record")",
                 siteApproval == "approved" ? .green : siteApproval == "denied" ? .red : nil
             )
             if !flags.isEmpty { first.append("  flags: \(flags.joined(separator: ", "))") }

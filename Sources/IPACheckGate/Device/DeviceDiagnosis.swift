@@ -158,6 +158,19 @@ package enum DeviceDiagnoses {
                 )
             )
         }
+        if !entry.missingKeys.isEmpty {
+            found.append(
+                .init(
+                    id: "DEV019",
+                    breaksLink: false,
+                    summary: "the device's entry of \(entryName) has no \(entry.missingKeys.joined(separator: ", ")) "
+                        + "line, which swcutil always prints (a trimmed paste?): what is absent is unknown",
+                    fix: "send the whole swcutil_show.txt (or the whole `sudo swcutil show` output)",
+                    source: "docs/device.md, \"Format\"",
+                    evidenceLines: [entry.lines.lowerBound]
+                )
+            )
+        }
         found += siteVerdict(entry, model: model, reference: reference, now: now)
         if entry.domain.modes.contains("developer") {
             var reasons: [String] = []
@@ -244,7 +257,8 @@ package enum DeviceDiagnoses {
     ) -> [DeviceDiagnosis] {
         let name = entry.domain.raw
         let recheck = entry.nextCheck.map { " The device checks again at \($0.raw); a reinstall checks at once." } ?? ""
-        switch entry.siteApproval {
+        guard let site = entry.siteApproval else { return [] }
+        switch site {
         case .approved:
             guard model.copyGrants == false else { return [] }
             return [

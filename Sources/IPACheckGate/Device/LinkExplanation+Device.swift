@@ -26,8 +26,8 @@ package struct DeviceRecordFacts: Encodable, Sendable {
         member = device.member
         capturedAt = device.capturedAt
         domain = entry?.domain.raw
-        userApproval = entry?.userApproval.word
-        siteApproval = entry?.siteApproval.word
+        userApproval = entry?.userApproval?.word
+        siteApproval = entry?.siteApproval?.word
         lastChecked = entry?.lastChecked?.raw
         nextCheck = entry?.nextCheck?.raw
         error = entry?.error?.raw
