@@ -82,9 +82,11 @@ package struct SwcutilEntry: Sendable, Equatable {
     /// The keys swcutil always prints (docs/device.md, "Format") that the entry lacks: a trimmed paste (`grep -A5`)
     /// leaves them out, and what is absent is unknown, never a default.
     package var missingKeys: [String] {
-        [("Service", service.isEmpty), ("App ID", appID.isEmpty), ("Domain", domain.raw.isEmpty),
-         ("User Approval", userApproval == nil), ("Site/Fmwk Approval", siteApproval == nil)]
-            .filter(\.1).map(\.0)
+        [
+            ("Service", service.isEmpty), ("App ID", appID.isEmpty), ("Domain", domain.raw.isEmpty),
+            ("User Approval", userApproval == nil), ("Site/Fmwk Approval", siteApproval == nil),
+        ]
+        .filter(\.1).map(\.0)
     }
 
     /// Each key's line in the text (the last, for a key written twice): the evidence a diagnosis rests on.
