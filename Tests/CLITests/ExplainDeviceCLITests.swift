@@ -374,6 +374,54 @@ struct ExplainDeviceLiveCLITests {
         ),
     ]
 
+    /// Every device state of the offline table, with the same file served live by the origin and Apple's CDN: the
+    /// diagnoses and the verdict are the table's.
+    @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.25:443 (root)"))
+    func everyDeviceStateLive() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-table-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = try TestCA()
+        let caFile = try ca.writeCertificate(to: folder)
+        let hosts = ["example.com", "cdn.test"]
+        let identity = try ca.issueServerCertificate(dnsNames: hosts)
+        let listed = Array(
+            #"{"applinks":{"details":[{"appIDs":["\#(ExplainDeviceCLITests.appID)"],"components":[{"/":"/open*"}]}]}}"#
+                .utf8
+        )
+        let server = try await TLSTestServer.start(identity: identity, host: Self.address, port: 443) { _ in
+            .full(status: 200, headers: [("Content-Type", "application/json"), ("Age", "600")], body: listed)
+        }
+        defer { Task { await server.shutdown() } }
+        let network =
+            hosts.flatMap { ["--resolve", "\($0):443:\(Self.address)"] } + [
+                "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
+            ]
+        for scenario in ExplainDeviceCLITests.scenarios {
+            let top = folder.appendingPathComponent(UUID().uuidString)
+                .appendingPathComponent("sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85")
+            try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)
+            try Data(scenario.show.utf8).write(to: top.appendingPathComponent("swcutil_show.txt"))
+            let ipa = try ConformanceBuild.write(
+                kind: scenario.developerBuild ? .development : .appStore,
+                domains: [scenario.developerBuild ? "applinks:example.com?mode=developer" : "applinks:example.com"],
+                mdm: false
+            )
+            defer { try? FileManager.default.removeItem(atPath: ipa) }
+            let result = try CLI.run(
+                [
+                    "explain", "https://example.com\(scenario.path)", ipa, "--device", top.path, "--now",
+                    "2026-11-26T12:00:00Z", "--format", "json",
+                ] + network
+            )
+            #expect(result.status == (scenario.opens ? 0 : 1), "\(scenario): \(result.stdout)\(result.stderr)")
+            let steps = try #require(try result.jsonObject()["steps"] as? [[String: Any]], "\(scenario)")
+            let device = try #require(steps.first { $0["name"] as? String == "device" }, "\(scenario)")
+            let ids = Set(((device["diagnoses"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+            #expect(ids == scenario.expected, "\(scenario): live says \(ids)")
+        }
+    }
+
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.25:443 (root)"), arguments: scenarios)
     func liveCopiesJudgeTheDevicesVerdict(_ scenario: Live) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-device-\(UUID().uuidString)")
