@@ -88,6 +88,41 @@ import Testing
         #expect(report.ruleIDs.contains("CDN001"))
     }
 
+    // MARK: - CDN004 unavailable
+
+    /// CDN004's definition: the CDN lookup failed, or answered something that is neither a file nor a documented
+    /// failure (a status without Apple's failure headers, such as the 405 it gives names it cannot use; a 200 that
+    /// does not parse).
+    @Test(
+        "CDN004 fires when Apple's CDN cannot be checked",
+        arguments: [
+            .failure(FetchFailure(.connectionRefused, "refused")),
+            .failure(FetchFailure(.timeout, "timed out")),
+            ServingRuleTests.status(405),
+            ServingRuleTests.status(500),
+            ServingRuleTests.file("<!doctype html><html></html>"),
+        ] as [FetchOutcome]
+    )
+    func cdn004Fires(cdn: FetchOutcome) async throws {
+        let report = await check(Web.site(cdn: cdn)).report
+        let finding = try #require(report.findings.first { $0.rule == "CDN004" }, "\(report.dump)")
+        #expect(finding.domain == Self.host)
+        #expect(finding.severity == .warning)
+        #expect(finding.url == Self.cdnURL)
+        // Not checked is not "no copy": CDN001 is for the CDN's own documented "no copy" answer.
+        #expect(!report.ruleIDs.contains("CDN001"), "\(report.dump)")
+    }
+
+    @Test("CDN004 is quiet when the CDN serves a copy, or says in its headers why it has none")
+    func cdn004Quiet() async {
+        let served = await check(Web.site()).report
+        #expect(!served.ruleIDs.contains("CDN004"), "\(served.dump)")
+        let noCopy = Self.cdnNoCopy(reason: "SWCERR00101 Bad HTTP Response: 404 Not Found")
+        let documented = await check(Web.site(cdn: noCopy)).report
+        #expect(!documented.ruleIDs.contains("CDN004"), "\(documented.dump)")
+        #expect(documented.ruleIDs.contains("CDN001"))
+    }
+
     // MARK: - CDN007 fetchedElsewhere
 
     @Test(
