@@ -77,7 +77,7 @@ import Foundation
     private(set) var lastError = ""
 
     /// The compressed bytes read from the file at a time.
-    private static let inputWindow = 256 * 1024
+    private static let inputWindow = 64 * 1024
 
     /// Opens the member whose data starts at `dataOffset`; nil when its bytes lie past the end of the file (the
     /// caller reads it through libzip, which says what is wrong).
