@@ -2,9 +2,9 @@
 import PackageDescription
 
 /// Language settings every target of ours shares: Swift 6 strictness, the upcoming features that keep imports
-/// honest (see ../shared/docs/style.md §4.6), and strict memory safety (SE-0458): every unsafe construct is
-/// marked `unsafe` where it is used, so each one left (most are libplist's tree, libzip's handles and ISA-L's state,
-/// confined to PlistParser.swift, ZipHandle.swift and ZipRawMember.swift) is visible and reviewed.
+/// honest, and strict memory safety (SE-0458): every unsafe construct is marked `unsafe` where it is used, so each
+/// one left (most are libplist's tree, libzip's handles and ISA-L's state, confined to PlistParser.swift,
+/// ZipHandle.swift and ZipRawMember.swift) is visible and reviewed.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),

@@ -5,7 +5,7 @@ package import Foundation
 package struct FetchOptions: Hashable, Sendable {
     /// Apple's public AASA CDN lookup base; the host name is appended.
     package static let appleCDNBase = URL(string: "https://app-site-association.cdn-apple.com/a/v1/")
-    /// The default per-request timeout (the contract's `--timeout` default).
+    /// The default per-request timeout (`--timeout`'s documented default, docs/configuration.md).
     package static let defaultTimeout: Duration = .seconds(10)
     /// The default body cap: well above Apple's 128 KB limit, so an oversize file's real size can be reported.
     package static let defaultBodyLimit = 1 << 20
@@ -35,7 +35,7 @@ package struct FetchOptions: Hashable, Sendable {
     /// process (Linux allows 1,024). Apps rarely claim more than 30 domains.
     package static let defaultMaximumConcurrentHosts = 64
 
-    /// Creates options; the defaults are the contract's.
+    /// Creates options; the defaults are the documented ones (docs/configuration.md).
     package init(
         timeout: Duration = FetchOptions.defaultTimeout,
         extraCAFile: URL? = nil,

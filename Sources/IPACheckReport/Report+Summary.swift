@@ -70,7 +70,7 @@ extension Report {
             suppressed = try container.decodeIfPresent(Int.self, forKey: .suppressed) ?? 0
         }
 
-        /// Writes the contract's three counts, and `suppressed` only when some finding was suppressed.
+        /// Writes the three counts of report.schema.json, and `suppressed` only when some finding was suppressed.
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(errors, forKey: .errors)

@@ -141,7 +141,7 @@ package struct Report: Hashable, Sendable, Codable {
         recompute()
     }
 
-    /// The process exit status the contract asks for: 2 when an input could not be read, 1 when the gate fails,
+    /// The process exit status the README's exit-code table gives: 2 when an input could not be read, 1 when the gate fails,
     /// 0 when it passes.
     package var exitCode: Int32 {
         switch verdict {
@@ -456,7 +456,7 @@ extension Report {
             }
     }
 
-    /// Writes the contract's keys (`findings`, `summary`, `verdict`, `inputs`, …) and each section under its key;
+    /// Writes report.schema.json's keys (`findings`, `summary`, `verdict`, `inputs`, …) and each section under its key;
     /// a listing report has no `gate`, and a `verdict` only when an input could not be read.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)

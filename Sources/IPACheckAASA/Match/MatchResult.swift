@@ -66,7 +66,7 @@ package struct AASAMatchResult: Sendable, Hashable, Codable {
         case url, appID, verdict, rule, why, origin
     }
 
-    /// Encodes `rule` as `null` when absent, as the contract requires.
+    /// Encodes `rule` as `null` when absent, as match.schema.json requires.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)

@@ -186,7 +186,7 @@ struct PatternCompiler: Sendable {
 /// Finds the `$(name)` references of a pattern: `$(` up to the first `)` after it; a `$(` with no `)` after it is
 /// literal.
 ///
-/// Searching for the `)` afresh at every `$(` made a pattern of many unterminated `$(` quadratic (issue 11). The last
+/// Searching for the `)` afresh at every `$(` made a pattern of many unterminated `$(` quadratic. The last
 /// `)` is found once instead, so a `$(` after it is known to be unterminated without a search, and every search
 /// that runs finds a `)`: a caller that resumes after that `)` scans each scalar at most twice.
 struct VariableReferences {

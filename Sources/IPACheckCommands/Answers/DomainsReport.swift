@@ -29,8 +29,8 @@ package struct DomainsReport: Encodable, Sendable {
             case path, kind, bundleID, appID, associatedDomains, unreadable
         }
 
-        /// Writes `bundleID` and `appID` as `null` when absent, as the contract shows them, and each entry as
-        /// ``Listed`` (the contract's keys plus `index`, `usable` and `problems`).
+        /// Writes `bundleID` and `appID` as `null` when absent, as domains.schema.json declares them, and each entry as
+        /// ``Listed`` (the schema's keys plus `index`, `usable` and `problems`).
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(path, forKey: .path)
@@ -45,7 +45,7 @@ package struct DomainsReport: Encodable, Sendable {
         }
     }
 
-    /// One entry as `domains` lists it: the contract's `entry`, `service`, `host`, `wildcard` and `mode`, plus where
+    /// One entry as `domains` lists it: the schema's `entry`, `service`, `host`, `wildcard` and `mode`, plus where
     /// it stands in the signed array (`index`, the `[n]` of findings' locations), whether iOS uses it (`usable`) and
     /// why not (`problems`).
     struct Listed: Encodable {

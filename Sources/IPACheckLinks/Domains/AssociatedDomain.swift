@@ -4,7 +4,7 @@ package import IPACheckReport
 /// One string of `com.apple.developer.associated-domains`, `service:host[?mode=…]`, parsed the way iOS reads
 /// it, with every reason iOS would reject or ignore it kept as data, never dropped (Apple's associated-domains entitlement page and TN3155).
 ///
-/// Encodes as the contract's `domains` JSON object: `entry`, `service`, `host`, `wildcard`, `mode`.
+/// Encodes as domains.schema.json's associated-domain object: `entry`, `service`, `host`, `wildcard`, `mode`.
 package struct AssociatedDomain: Hashable, Sendable {
     /// The service before the colon.
     package enum Service: Hashable, Sendable {
@@ -108,7 +108,7 @@ extension AssociatedDomain: Encodable {
         case entry, service, host, wildcard, mode
     }
 
-    /// Encodes the contract's keys; `mode` is `null` when absent.
+    /// Encodes the schema's keys; `mode` is `null` when absent.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entry, forKey: .entry)

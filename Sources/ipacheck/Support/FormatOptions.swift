@@ -14,8 +14,8 @@ struct ReportFormatOption: ParsableArguments {
     var format: ReportFormat = .text
 }
 
-/// The `--format` option of the listing commands (`info`, `domains`): `text` or `json`, the contract's formats for
-/// every subcommand.
+/// The `--format` option of the listing commands (`info`, `domains`, `device`): `text` or `json`, the formats
+/// every subcommand offers.
 ///
 /// The gate's formats are verdicts: a JUnit test case with a `<failure>` fails a CI test report, a SARIF error
 /// opens a code-scanning alert that can block a merge, a GitHub `::error` annotation flags the run. A listing
