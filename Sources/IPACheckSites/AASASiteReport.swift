@@ -79,6 +79,8 @@ package struct OriginObservation: Hashable, Sendable, Codable {
     package var contentType: String?
     /// `Content-Encoding` as sent.
     package var contentEncoding: String?
+    /// `Last-Modified` as sent: when the site says its file last changed (a device's verdict from before it is stale).
+    package var lastModified: String?
     /// Body bytes read (decompressed), at most the body cap.
     package var bodyBytes: Int?
     /// Whether the body was longer than the cap.
@@ -106,6 +108,7 @@ package struct OriginObservation: Hashable, Sendable, Codable {
             if (300..<400).contains(response.status) { redirectLocation = response.header("Location") }
             contentType = response.header("Content-Type")
             contentEncoding = response.header("Content-Encoding")
+            lastModified = response.header("Last-Modified")
             bodyBytes = response.body.count
             bodyTruncated = response.bodyTruncated
             elapsedSeconds = response.elapsed.seconds

@@ -467,7 +467,12 @@ struct ExplainDeviceLiveCLITests {
                     body: listed
                 )
             }
-            return .full(status: 200, headers: [("Content-Type", "application/json")], body: listed)
+            // The site's file changed on Nov 22 (Sunday), as its Last-Modified says.
+            return .full(
+                status: 200,
+                headers: [("Content-Type", "application/json"), ("Last-Modified", "Sun, 22 Nov 2026 10:00:00 GMT")],
+                body: listed
+            )
         }
         defer { Task { await server.shutdown() } }
         let ipa = try ConformanceBuild.write(kind: .appStore, domains: ["applinks:example.com"], mdm: false)
@@ -489,6 +494,13 @@ struct ExplainDeviceLiveCLITests {
         #expect(Set(diagnoses.compactMap { $0["id"] as? String }) == scenario.expected, "\(scenario)")
         #expect(
             diagnoses.contains { ($0["summary"] as? String)?.contains(scenario.says) == true },
+            "\(scenario): \(diagnoses)"
+        )
+        // A device check before the site's Last-Modified is said to be before the change; one after it is not.
+        let beforeChange = "before the site's file last changed (Last-Modified Sun, 22 Nov 2026 10:00:00 GMT)"
+        let saysBefore = diagnoses.contains { ($0["summary"] as? String)?.contains(beforeChange) == true }
+        #expect(
+            saysBefore == (scenario.expected == ["DEV007"] && scenario.last < "2026-11-22"),
             "\(scenario): \(diagnoses)"
         )
     }

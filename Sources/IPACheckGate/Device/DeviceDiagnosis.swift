@@ -65,6 +65,8 @@ package enum DeviceDiagnoses {
         package let copyGrants: Bool?
         /// How old Apple's CDN copy is, when devices read it and the run fetched it (seconds).
         package let cdnAgeSeconds: Int?
+        /// When the site says its file last changed (the origin's `Last-Modified`), when it says.
+        package var originLastModified: Date? = nil
 
         package init(
             appID: String,
@@ -352,9 +354,14 @@ package enum DeviceDiagnoses {
     /// A denial the file devices read now would not give.
     private static func stale(_ entry: SwcutilEntry, model: Model, now: Date, recheck: String) -> DeviceDiagnosis {
         var timing = ""
+        if let modified = model.originLastModified, let last = entry.lastChecked?.date, last < modified {
+            timing +=
+                " The device checked (\(entry.lastChecked?.raw ?? "")) before the site's file last changed "
+                + "(Last-Modified \(DeviceDiagnoses.httpDate.string(from: modified)))."
+        }
         if let age = model.cdnAgeSeconds, let last = entry.lastChecked?.date {
             let cdnTook = now.addingTimeInterval(TimeInterval(-age))
-            timing =
+            timing +=
                 last < cdnTook
                 ? " The device checked (\(entry.lastChecked?.raw ?? "")) before Apple's CDN took the copy it serves "
                     + "now."
@@ -370,6 +377,15 @@ package enum DeviceDiagnoses {
             source: "Apple, TN3155 (\"To download a newer version of the AASA file, reinstall the app\")",
             evidenceLines: entry.lines(of: ["Site/Fmwk Approval", "Last Checked", "Next Check"])
         )
+    }
+
+    /// HTTP's date form (RFC 9110 IMF-fixdate), as `Last-Modified` is sent.
+    package static var httpDate: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
     }
 
     /// The record has no applinks entry of the app at all.

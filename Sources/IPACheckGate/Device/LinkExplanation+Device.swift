@@ -51,7 +51,7 @@ extension LinkExplanation {
         let host = claim?.host ?? LinkURL(url).host ?? ""
         let deviceCopy = copies.first { $0.devicesRead }
         let decision = steps.last { $0.name == "rules" }?.decision
-        let model = DeviceDiagnoses.Model(
+        var model = DeviceDiagnoses.Model(
             appID: appID,
             host: host,
             wildcard: claim?.wildcard ?? false,
@@ -59,6 +59,9 @@ extension LinkExplanation {
             copyGrants: decision.map { $0.verdict == .match },
             cdnAgeSeconds: deviceCopy?.copy == "cdn" ? deviceCopy?.ageSeconds : nil
         )
+        model.originLastModified = copies.first { $0.copy == "origin" }?.lastModified.flatMap {
+            DeviceDiagnoses.httpDate.date(from: $0)
+        }
         let (entry, diagnoses) = DeviceDiagnoses.diagnose(model, device: device, build: build, now: now)
         let breaking = diagnoses.first { $0.breaksLink }
         let agrees = diagnoses.contains { $0.id == "DEV010" }

@@ -45,6 +45,8 @@ package struct LinkExplanation: Encodable, Sendable {
         package let status: Int?
         /// `Content-Type` as served.
         package let contentType: String?
+        /// The origin's `Last-Modified`, as sent, when it sent one.
+        package var lastModified: String? = nil
         /// The body's size in bytes.
         package let bytes: Int?
         /// Apple's CDN `Apple-Failure-Reason`, when it sent one.

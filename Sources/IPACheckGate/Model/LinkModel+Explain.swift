@@ -386,6 +386,7 @@ extension LinkModel {
                     location: origin.url,
                     status: isFile ? nil : origin.status,
                     contentType: isFile ? nil : origin.contentType,
+                    lastModified: isFile ? nil : origin.lastModified,
                     bytes: origin.bodyBytes,
                     failureReason: nil,
                     failureDetails: nil,
