@@ -59,15 +59,24 @@ struct EntitlementsFileCLITests {
         #expect(text.contains("an entitlements file is not a build"))
     }
 
-    @Test func checkNeedsAnAppIDItCanKnow() throws {
+    /// Without an application identifier and without --app-id, every command that judges the file says the same
+    /// usage error naming --app-id (exit 64): `explain`, `links` and `match --build` said it as an unreadable input
+    /// (exit 2) while `check` said it as a usage error.
+    @Test(arguments: [
+        ["check"], ["explain", "https://acme.example/products/1"], ["links"],
+        ["match", "https://acme.example/products/1", "--build"],
+    ])
+    func everyCommandNeedsAnAppIDItCanKnow(command: [String]) throws {
         let (folder, file) = try Self.write(
             Self.domains + "<key>application-identifier</key><string>$(AppIdentifierPrefix)com.acme.shop</string>"
         )
         defer { try? FileManager.default.removeItem(at: folder) }
-        // contract.md: without an application identifier and without --app-id, a usage error naming --app-id.
-        let result = try CLI.run(["check", file] + SampleFiles.offline)
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--app-id TEAMID.BUNDLE"), "\(result.stderr)")
+        let result = try CLI.run(command + [file] + SampleFiles.offline)
+        #expect(result.status == 64, "\(command): \(result.stderr)")
+        let first = result.stderr.split(separator: "\n").first.map(String.init)
+        #expect(
+            first == "ipacheck: error: \(file) names no application-identifier: give it with --app-id TEAMID.BUNDLE"
+        )
     }
 
     @Test(arguments: [["entitlements"], ["verify"]])

@@ -3,7 +3,7 @@ import IPACheckSites
 
 /// How a run ends when it does not end with exit 0.
 ///
-/// The contract's exit codes (1 problems, 2 an input could not be read); the executable turns it into the
+/// The README's exit codes (1 problems, 2 an input could not be read); the executable turns it into the
 /// process's exit status. The answer, if any, is already out.
 package struct CommandExit: Error, Sendable, Equatable {
     /// The exit status.
@@ -38,5 +38,11 @@ package struct UsageError: Error, Sendable, CustomStringConvertible {
     /// A usage error saying `description`.
     package init(_ description: String) {
         self.description = description
+    }
+
+    /// An entitlements file whose application identifier is missing or an Xcode build setting, checked without
+    /// `--app-id`: every command that judges it says this.
+    static func missingAppID(_ file: String) -> UsageError {
+        UsageError("\(file) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
     }
 }

@@ -34,7 +34,7 @@ package enum CheckRun {
         }
         progress.finish()
         if appID == nil, let missing = outcomes.compactMap(\.missingAppID).first {
-            throw UsageError("\(missing) names no application-identifier: give it with --app-id TEAMID.BUNDLE")
+            throw UsageError.missingAppID(missing)
         }
 
         // No network at all: one line names it, and the report in the format asked keeps every finding that
@@ -69,7 +69,7 @@ extension ReleaseGate.Outcome {
 
     /// The entitlements file that could not be checked for want of `--app-id`: a usage error, not a bad input.
     fileprivate var missingAppID: String? {
-        guard case .unreadable(let error) = self, error.code == "no-app-id" else { return nil }
-        return error.file
+        guard case .unreadable(let error) = self else { return nil }
+        return ReleaseGate.fileMissingAppID(error)
     }
 }

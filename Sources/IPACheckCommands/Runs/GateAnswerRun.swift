@@ -1,4 +1,5 @@
 import IPACheckGate
+import IPACheckReport
 
 /// The release gate run on one build for a command that reads its link model (`explain`, `links`): the same
 /// judgement `check` makes, with the same settings, so that every command tells the same story.
@@ -21,21 +22,34 @@ enum GateAnswerRun {
         let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
         defer { progress.finish() }
         return try await CommandExit.reportingInputErrors {
-            try await network.withFetcher { options, fetcher in
-                var gate = project.gateOptions(
-                    fetch: options,
-                    fetcher: fetcher,
-                    configuration: configuration,
-                    network: network,
-                    archive: archive,
-                    appID: appID
-                )
-                if let host { gate.hostsAsked = .claimsOf(host) }
-                guard keepingLocalJudgement else {
-                    return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
+            try await withUsageErrorForMissingAppID {
+                try await network.withFetcher { options, fetcher in
+                    var gate = project.gateOptions(
+                        fetch: options,
+                        fetcher: fetcher,
+                        configuration: configuration,
+                        network: network,
+                        archive: archive,
+                        appID: appID
+                    )
+                    if let host { gate.hostsAsked = .claimsOf(host) }
+                    guard keepingLocalJudgement else {
+                        return try await ReleaseGate.check(path: path, options: gate) { progress.show($0) }
+                    }
+                    return try await ReleaseGate.judge(path: path, options: gate) { progress.show($0) }
                 }
-                return try await ReleaseGate.judge(path: path, options: gate) { progress.show($0) }
             }
+        }
+    }
+
+    /// Runs `body`, saying an entitlements file without a usable app ID as `check` says it: a usage error (exit 64),
+    /// since what is missing is an argument (`--app-id`), not a readable input.
+    private static func withUsageErrorForMissingAppID<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as InputError {
+            if let file = ReleaseGate.fileMissingAppID(error) { throw UsageError.missingAppID(file) }
+            throw error
         }
     }
 }

@@ -6,7 +6,7 @@ import IPACheckBundle
 import IPACheckFetching
 import IPACheckLinks
 import IPACheckPlist
-import IPACheckReport
+package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
 
@@ -95,7 +95,7 @@ extension ReleaseGate {
         let file = try EntitlementsFile.read(path: path, appID: options.appID)
         guard file.appID != nil else {
             throw InputError(
-                "no-app-id",
+                ReleaseGate.missingAppIDCode,
                 file: path,
                 "names no application-identifier that is not an Xcode build setting; pass --app-id TEAMID.BUNDLE"
             )
@@ -158,5 +158,16 @@ extension ReleaseGate {
             mode: domain.mode,
             mdmDirectDownloads: mdmDirectDownloads
         )
+    }
+}
+
+extension ReleaseGate {
+    /// The code of the error an entitlements file without a usable application identifier gives: the one input a
+    /// run cannot judge for want of an argument (`--app-id`), which every command says as a usage error.
+    static let missingAppIDCode = "no-app-id"
+
+    /// The entitlements file `error` says needs `--app-id`, when that is what it says.
+    package static func fileMissingAppID(_ error: InputError) -> String? {
+        error.code == missingAppIDCode ? error.file : nil
     }
 }
