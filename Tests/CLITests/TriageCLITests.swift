@@ -135,4 +135,17 @@ struct TriageCLITests {
         let decision = try #require(Self.step(json, "rules")?["decision"] as? [String: Any])
         #expect((decision["origin"] as? [String: Any])?["verdict"] as? String == "match")
     }
+
+    /// A URL iOS never opens as a universal link is answered from the URL alone, before the build, the device's
+    /// record or any host is read: the same answer, whatever the other inputs are.
+    @Test(arguments: ["ftp://acme.example/x", "acme.example/x", "mailto:someone@acme.example"])
+    func aURLNoTapOpensIsAnsweredFirst(url: String) throws {
+        let result = try CLI.run([
+            "explain", url, "/nonexistent/App.ipa", "--device", "/nonexistent/sysdiagnose.tar.gz",
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "nothing else was read: \(result.stderr)")
+        #expect(result.stdout.contains("1. ✗ URL:"))
+        #expect(result.stdout.contains("not a URL iOS could open as a universal link"))
+    }
 }

@@ -17,7 +17,12 @@ package enum ExplainRun {
         network: NetworkSettings,
         archive: ArchiveSettings
     ) async throws {
-        // The device's record is read first: evidence that cannot be read ends the run before the network is asked.
+        // The URL first: one iOS never opens as a universal link is answered before any build is read or host asked.
+        if let refused = LinkExplanation.refusing(url) {
+            try show(refused, format: format)
+            throw CommandExit.problems
+        }
+        // The device's record next: evidence that cannot be read ends the run before the network is asked.
         let device = try await CommandExit.reportingInputErrors {
             try devicePath.map { path throws(InputError) in try DeviceEvidence(path: path) }
         }
@@ -39,10 +44,7 @@ package enum ExplainRun {
                 now: result.links.now
             )
         }
-        switch format {
-        case .json: try Console.printJSON(explanation, schema: .explain)
-        case .text: Console.printRendered(explanation.text(style: Console.style))
-        }
+        try show(explanation, format: format)
         // With no network, the steps before the file still stand: a link they break is decided (exit 1), one that
         // needs the file is not (exit 2), and either way the network is named once.
         if let unavailable = result.networkUnavailable {
@@ -51,5 +53,12 @@ package enum ExplainRun {
             if undecided { throw CommandExit.badInput }
         }
         if !explanation.opensApp { throw CommandExit.problems }
+    }
+
+    private static func show(_ explanation: LinkExplanation, format: OutputFormat) throws {
+        switch format {
+        case .json: try Console.printJSON(explanation, schema: .explain)
+        case .text: Console.printRendered(explanation.text(style: Console.style))
+        }
     }
 }

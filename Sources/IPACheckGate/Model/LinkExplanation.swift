@@ -1,4 +1,5 @@
 package import IPACheckAASA
+import IPACheckLinks
 package import IPACheckReport
 
 /// The path a tap on a link takes, step by step, for support triage ("why does this link open Safari?"): the
@@ -164,6 +165,27 @@ package struct LinkExplanation: Encodable, Sendable {
     package let findings: [Finding]
     /// One sentence saying where it breaks, or which bundle opens it.
     package let conclusion: String
+
+    /// The explanation of a URL iOS never opens as a universal link (no scheme, another scheme, no host): decided
+    /// from the URL alone, before any build is read or any host asked; `nil` for a URL a tap could open.
+    package static func refusing(_ written: String) -> LinkExplanation? {
+        do {
+            _ = try TappedURL(written)
+            return nil
+        } catch {
+            return LinkExplanation(
+                url: written,
+                verdict: .breaks,
+                bundle: nil,
+                appID: nil,
+                steps: [Step(name: "URL", status: .fail, summary: error.reason)],
+                copies: [],
+                rule: nil,
+                findings: [],
+                conclusion: "not a URL iOS could open as a universal link (\(error.reason))"
+            )
+        }
+    }
 
     /// Whether the link opens the app (the verdict as a flag).
     package var opensApp: Bool { verdict == .opens }

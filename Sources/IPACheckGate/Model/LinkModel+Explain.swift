@@ -51,13 +51,8 @@ extension LinkModel {
                 conclusion: conclusion
             )
         }
-        let tapped: TappedURL
-        do {
-            tapped = try TappedURL(url)
-        } catch {
-            steps.append(.init(name: "URL", status: .fail, summary: error.reason))
-            return breaks("not a URL iOS could open as a universal link (\(error.reason))")
-        }
+        if let refused = LinkExplanation.refusing(written) { return refused }
+        guard let tapped = try? TappedURL(url) else { return breaks("not a URL iOS could open as a universal link") }
         url = tapped.normalized
         let link = tapped.link
         let host = tapped.host
