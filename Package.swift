@@ -254,9 +254,9 @@ let package = Package(
         .testTarget(
             name: "IPACheckBundleTests",
             dependencies: [
-                "IPACheckArchive", "IPACheckBundle", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
-                "IPACheckSigning",
-                "IPACheckTestSupport",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckLinks", "IPACheckPlist",
+                "IPACheckReport", "IPACheckSigning", "IPACheckTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

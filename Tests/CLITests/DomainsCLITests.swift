@@ -161,8 +161,10 @@ struct DomainsCLITests {
         #expect(!text.stdout.contains("no associated domains"))
         #expect(text.stdout.contains("its signed entitlements could not be read"))
         #expect(
-            try JSONSchemaCheck.problems(try OneTruthCLITests.saved(json, in: FileManager.default.temporaryDirectory))
-                .isEmpty
+            try JSONSchemaCheck.problems(
+                try SameStoryEveryCommandCLITests.saved(json, in: FileManager.default.temporaryDirectory)
+            )
+            .isEmpty
         )
     }
 

@@ -88,7 +88,7 @@ struct GoldenCLITests {
     /// (python's jsonschema, draft 2020-12); every schema there is used by some output.
     @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 with jsonschema (scripts/test)"))
     func everyJSONOutputValidatesAgainstItsSchema() throws {
-        // The JSON outputs of the golden set (every command's); SARIF has its own schema (HonestGate validates it).
+        // The JSON outputs of the golden set (every command's); SARIF has its own schema (CheckSaysOnlyWhatHappenedCLITests validates it).
         let files = Self.cases.filter { $0.arguments.contains("json") }
             .map { Self.folder.appendingPathComponent("\($0.name).out") }
         #expect(files.count >= 10)

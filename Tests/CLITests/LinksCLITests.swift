@@ -142,9 +142,9 @@ struct LinksCLITests {
             try bytes.write(to: hostDir.appendingPathComponent("apple-app-site-association"))
             let network = ["--offline", "--aasa-dir", folder.appendingPathComponent("aasa").path]
             for appID in Set(appIDs).sorted().prefix(3) where appID.contains(".") {
-                let target = try OneTruthCLITests.entitlements(["applinks:corpus.example"], in: folder)
+                let target = try SameStoryEveryCommandCLITests.entitlements(["applinks:corpus.example"], in: folder)
                 let plist = try String(contentsOfFile: target, encoding: .utf8)
-                    .replacingOccurrences(of: OneTruthCLITests.appID, with: appID)
+                    .replacingOccurrences(of: SameStoryEveryCommandCLITests.appID, with: appID)
                 try Data(plist.utf8).write(to: URL(fileURLWithPath: target))
                 let made = try Self.links([target] + network)
                 total += made.links.count

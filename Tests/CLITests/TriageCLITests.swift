@@ -18,10 +18,10 @@ struct TriageCLITests {
     /// The minimal app's entitlements before the build (the Minimal sample itself is a simulator build, which no
     /// device runs).
     static func minimalEntitlements() throws -> String {
-        let folder = try OneTruthCLITests.temporaryFolder()
-        let target = try OneTruthCLITests.entitlements(["applinks:acme.example"], in: folder)
+        let folder = try SameStoryEveryCommandCLITests.temporaryFolder()
+        let target = try SameStoryEveryCommandCLITests.entitlements(["applinks:acme.example"], in: folder)
         let plist = try String(contentsOfFile: target, encoding: .utf8)
-            .replacingOccurrences(of: OneTruthCLITests.appID, with: "7QX3KD52VH.com.acme.minimal")
+            .replacingOccurrences(of: SameStoryEveryCommandCLITests.appID, with: "7QX3KD52VH.com.acme.minimal")
         try Data(plist.utf8).write(to: URL(fileURLWithPath: target))
         return target
     }
@@ -74,10 +74,10 @@ struct TriageCLITests {
     ///
     /// The claim is found, the URL shown is the form judged, the forum report is named as a report, and match asks nothing of --no-cdn.
     @Test func anInternationalisedHostIsJudgedAsABrowserSendsIt() throws {
-        let folder = try OneTruthCLITests.temporaryFolder()
-        let target = try OneTruthCLITests.entitlements(["applinks:xn--caf-dma.test"], in: folder)
-        let dir = try OneTruthCLITests.aasaDir(
-            ["xn--caf-dma.test": OneTruthCLITests.aasa(appIDs: [OneTruthCLITests.appID])],
+        let folder = try SameStoryEveryCommandCLITests.temporaryFolder()
+        let target = try SameStoryEveryCommandCLITests.entitlements(["applinks:xn--caf-dma.test"], in: folder)
+        let dir = try SameStoryEveryCommandCLITests.aasaDir(
+            ["xn--caf-dma.test": SameStoryEveryCommandCLITests.aasa(appIDs: [SameStoryEveryCommandCLITests.appID])],
             in: folder
         )
         let offline = ["--offline", "--aasa-dir", dir]
@@ -88,7 +88,10 @@ struct TriageCLITests {
         #expect(Self.step(json, "claim")?["status"] as? String == "pass", "\(json)")
         #expect(Self.causes(json).contains("internationalizedDomain"))
         let match = try CLI.run(
-            ["match", "https://café.test/products/1", "--app-id", OneTruthCLITests.appID, "--format", "json"] + offline
+            [
+                "match", "https://café.test/products/1", "--app-id", SameStoryEveryCommandCLITests.appID, "--format",
+                "json",
+            ] + offline
         )
         let results = (try match.jsonObject()["results"] as? [[String: Any]]) ?? []
         #expect(results.first?["url"] as? String == "https://xn--caf-dma.test/products/1", "\(match.stdout)")
@@ -97,10 +100,10 @@ struct TriageCLITests {
     }
 
     @Test func aDeveloperModeEntryNamesTheDeviceSetting() throws {
-        let folder = try OneTruthCLITests.temporaryFolder()
-        let target = try OneTruthCLITests.entitlements(["applinks:dev.example?mode=developer"], in: folder)
-        let dir = try OneTruthCLITests.aasaDir(
-            ["dev.example": OneTruthCLITests.aasa(appIDs: [OneTruthCLITests.appID])],
+        let folder = try SameStoryEveryCommandCLITests.temporaryFolder()
+        let target = try SameStoryEveryCommandCLITests.entitlements(["applinks:dev.example?mode=developer"], in: folder)
+        let dir = try SameStoryEveryCommandCLITests.aasaDir(
+            ["dev.example": SameStoryEveryCommandCLITests.aasa(appIDs: [SameStoryEveryCommandCLITests.appID])],
             in: folder
         )
         let json = try CLI.run([
@@ -115,10 +118,10 @@ struct TriageCLITests {
 
     /// A stale CDN copy: the link breaks, the CDN copy is marked stale, and its expected refresh is the run's time
     /// plus what its cache headers leave (max-age 3600 − Age 600 = 3000 s).
-    @Test(.enabled(if: OneTruthCLITests.canServe443, "needs to listen on 127.0.0.23:443 (root)"))
+    @Test(.enabled(if: SameStoryEveryCommandCLITests.canServe443, "needs to listen on 127.0.0.23:443 (root)"))
     func aStaleCDNCopySaysWhenItShouldRefresh() async throws {
         let before = Date()
-        let answers = try await OneTruthCLITests.live(.stale)
+        let answers = try await SameStoryEveryCommandCLITests.live(.stale)
         let after = Date()
         let json = answers.explanation
         #expect(json["verdict"] as? String == "breaks")

@@ -6,11 +6,11 @@ import Testing
 import FoundationXML
 #endif
 
-/// `ipacheck check` says only what happened (issue 10): a tampered build fails and the untampered one does not; an
+/// `ipacheck check` says only what happened: a tampered build fails and the untampered one does not; an
 /// unreadable input is an error in every format; a check that did not run is never a pass; no network at all is
 /// one exit-2 line, not a blamed domain.
 @Suite(.serialized)
-struct HonestGateCLITests {
+struct CheckSaysOnlyWhatHappenedCLITests {
     private func check(_ ipa: String, _ extra: [String] = []) throws -> CLIResult {
         try CLI.run(["check", ipa] + SampleFiles.offline + extra)
     }

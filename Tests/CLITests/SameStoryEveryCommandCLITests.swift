@@ -10,7 +10,7 @@ import Testing
 /// iOS uses the entry, and the copy devices read (Apple's CDN copy; the origin's for a mode, or when the CDN is not
 /// asked) lists the app with a rule that accepts the path ("Supporting associated domains", TN3155).
 @Suite(.serialized)
-struct OneTruthCLITests {
+struct SameStoryEveryCommandCLITests {
     static let appID = "7QX3KD52VH.com.example.small"
 
     /// An AASA document listing `appIDs` for `/products/*`, with `/account/*` excluded first.
@@ -433,11 +433,13 @@ struct OneTruthCLITests {
 
     // MARK: - No network
 
-    @Test(.enabled(if: HonestGateCLITests.loopback443IsClosed, "needs nothing listening on 127.0.0.1:443"))
+    @Test(
+        .enabled(if: CheckSaysOnlyWhatHappenedCLITests.loopback443IsClosed, "needs nothing listening on 127.0.0.1:443")
+    )
     func noNetworkIsExitTwoEverywhereAndCheckStillWritesItsReport() throws {
         let folder = try Self.temporaryFolder()
         let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let port = try HonestGateCLITests.unusedPort()
+        let port = try CheckSaysOnlyWhatHappenedCLITests.unusedPort()
         let network = [
             "--resolve", "good.example:443:127.0.0.1", "--cdn-url", "https://127.0.0.1:\(port)/a/v1/",
             "--timeout", "5",
