@@ -70,6 +70,8 @@ let package = Package(
 
         // Pure Swift: the one bounds-checked reader and the Mach-O / code-signature structures.
         .target(name: "IPACheckBinary", swiftSettings: strict),
+        // The one way our code shares mutable state between threads (a value behind a POSIX lock).
+        .target(name: "IPACheckConcurrency", swiftSettings: strict),
         // Thin owners of the C handles.
         .target(name: "IPACheckArchive", dependencies: ["CZip", "CIsal", "IPACheckBinary"], swiftSettings: strict),
         .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
@@ -117,8 +119,8 @@ let package = Package(
         .target(
             name: "IPACheckBundle",
             dependencies: [
-                "IPACheckArchive", "IPACheckBinary", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
-                "IPACheckSigning",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckConcurrency", "IPACheckLinks", "IPACheckPlist",
+                "IPACheckReport", "IPACheckSigning",
             ],
             swiftSettings: strict
         ),
@@ -152,16 +154,16 @@ let package = Package(
         .target(
             name: "IPACheckCommands",
             dependencies: [
-                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS", "IPACheckDevice",
-                "IPACheckFetching", "IPACheckGate", "IPACheckHTTP", "IPACheckLinks", "IPACheckPlist", "IPACheckReport",
-                "IPACheckSigning", "IPACheckSites",
+                "IPACheckAASA", "IPACheckArchive", "IPACheckBinary", "IPACheckBundle", "IPACheckCMS",
+                "IPACheckConcurrency", "IPACheckDevice", "IPACheckFetching", "IPACheckGate", "IPACheckHTTP",
+                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckSites",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "IPACheckHTTP",
             dependencies: [
-                "IPACheckBinary", "IPACheckFetching",
+                "IPACheckConcurrency", "IPACheckFetching",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + nio + [.product(name: "NIOHTTPCompression", package: "swift-nio-extras")],
             swiftSettings: strict

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import IPACheckBinary
+import IPACheckConcurrency
 package import IPACheckFetching
 import NIOCore
 import NIOHTTP1

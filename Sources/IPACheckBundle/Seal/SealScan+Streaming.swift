@@ -1,6 +1,6 @@
 import Foundation
 import IPACheckArchive
-import IPACheckBinary
+import IPACheckConcurrency
 import IPACheckReport
 import IPACheckSigning
 

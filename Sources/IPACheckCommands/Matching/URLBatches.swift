@@ -1,5 +1,5 @@
 import Foundation
-import IPACheckBinary
+import IPACheckConcurrency
 
 /// URLs from the command line and a list file, cut into batches that every core works on while the next ones are
 /// read, the results handed back in order: what lets `match --urls` use all cores while holding only a few batches.
