@@ -12,7 +12,7 @@ extension AASARules {
             .warning,
             "paths next to components",
             summary:
-                "A details entry with a components array ignores its paths (M21); TN3155 (2025-05): \"Please avoid "
+                "A details entry with a components array ignores its paths (docs/matching.md M21); TN3155 (2025-05): \"Please avoid "
                 + "mixing formats. Doing so may result in unexpected behavior for universal links.\"",
             fix: "Keep one format per entry: components (iOS 13+) or, only for iOS 12 and older, paths.",
             examples: RuleExamples(
@@ -49,7 +49,7 @@ extension AASARules {
             "AASA102",
             .warning,
             "appID next to appIDs",
-            summary: "When appIDs is present (even empty), iOS ignores appID (M20).",
+            summary: "When appIDs is present (even empty), iOS ignores appID (docs/matching.md M20).",
             fix: "Move the app ID into the appIDs array and delete appID.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -117,7 +117,8 @@ extension AASARules {
             "AASA104",
             .warning,
             "rule can never fire",
-            summary: "An earlier rule matches every URL this one would, and the first match wins (M1).",
+            summary: "An earlier rule matches every URL this one would, and the first match wins "
+                + "(docs/matching.md M1).",
             fix: "Move the specific rule before the broader one, or delete it.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -227,7 +228,7 @@ extension AASARules {
             .warning,
             "app ID in more than one details entry",
             summary: "swcd keeps one entry per (service, app ID, domain): only the first details entry listing an app "
-                + "applies to it (M22).",
+                + "applies to it (docs/matching.md M22).",
             fix: "Merge the rules into the first entry that lists the app.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -265,8 +266,8 @@ extension AASARules {
             "AASA107",
             .warning,
             "unknown key in a component or defaults",
-            summary: "Apple silently ignores unknown keys (M18); a misspelled \"/\" (\"path\") or \"caseSensitive\" "
-                + "(\"casesensitive\") turns the rule into a broader one, often a catch-all.",
+            summary: "Apple silently ignores unknown keys (docs/matching.md M18); a misspelled \"/\" (\"path\") or "
+                + "\"caseSensitive\" (\"casesensitive\") turns the rule into a broader one, often a catch-all.",
             fix: "Use the documented keys: /, ?, #, exclude, comment, caseSensitive, percentEncoded.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -378,7 +379,8 @@ extension AASARules {
             "AASA110",
             .warning,
             "fragment (hash route) written into a path pattern",
-            summary: "# starts the URL fragment, so a path pattern containing # never matches a hash-router URL (M13).",
+            summary: "# starts the URL fragment, so a path pattern containing # never matches a hash-router URL "
+                + "(docs/matching.md M13).",
             fix: "Match hash routes with the \"#\" key of a component.",
             examples: RuleExamples(
                 .aasaDocument,

@@ -50,7 +50,7 @@ extension AASARules {
             .warning,
             "details entry without app IDs",
             summary: "An entry with an empty appIDs array (or no appID) applies to no app; appIDs [] even hides appID "
-                + "(M20).",
+                + "(docs/matching.md M20).",
             fix: "List the app IDs in appIDs.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -111,7 +111,7 @@ extension AASARules {
             .note,
             "query item \"*\" does not require the item",
             summary:
-                "A missing query item counts as empty and \"*\" matches empty (M10), so {\"id\": \"*\"} accepts URLs "
+                "A missing query item counts as empty and \"*\" matches empty (docs/matching.md M10), so {\"id\": \"*\"} accepts URLs "
                 + "without id.",
             fix: "Use \"?*\" to require a non-empty value.",
             examples: RuleExamples(
@@ -219,7 +219,7 @@ extension AASARules {
             .error,
             "appID lost next to appIDs",
             summary:
-                "When appIDs is present (even empty), iOS ignores appID (M20); here the appID is not in appIDs, so "
+                "When appIDs is present (even empty), iOS ignores appID (docs/matching.md M20); here the appID is not in appIDs, so "
                 + "that app gets nothing from the entry.",
             fix: "Move the app ID into the appIDs array and delete appID.",
             examples: RuleExamples(
@@ -310,8 +310,8 @@ extension AASARules {
             "AASA129",
             .error,
             "misspelled key makes a catch-all",
-            summary: "Apple ignores unknown keys (M18): with its pattern key misspelled (\"path\" for \"/\"), the "
-                + "component matches every URL, so the app opens links it was never meant to.",
+            summary: "Apple ignores unknown keys (docs/matching.md M18): with its pattern key misspelled (\"path\" for "
+                + "\"/\"), the component matches every URL, so the app opens links it was never meant to.",
             fix: "Use the documented keys: /, ?, #, exclude, comment, caseSensitive, percentEncoded.",
             examples: RuleExamples(
                 .aasaDocument,

@@ -118,7 +118,7 @@ extension LintContext {
             let covered = detail.appIDs.contains(singleID)
             add(
                 covered ? AASARules.lint.appIDBesideAppIDs : AASARules.lintEntries.appIDLostBesideAppIDs,
-                "\(location) has both appID and appIDs; appIDs wins (M20)"
+                "\(location) has both appID and appIDs; appIDs wins (docs/matching.md M20)"
                     + (covered ? "" : ", so \(singleID) gets nothing from this entry"),
                 at: location
             )

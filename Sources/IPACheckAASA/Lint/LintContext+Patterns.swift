@@ -50,7 +50,7 @@ extension LintContext {
                     AASARules.lintValues.nonStringQueryValue,
                     "query item(s) " + bad.map { "\"\($0.key)\": \($0.value.compactText)" }.joined(separator: ", ")
                         + " in \(location) are not strings, so Apple ignores the whole \"?\" dictionary and the rule "
-                        + "matches any query (M12)",
+                        + "matches any query (docs/matching.md M12)",
                     at: location
                 )
             }
@@ -121,7 +121,7 @@ extension LintContext {
             let catchAll = effective.matchesEverything
             add(
                 catchAll ? AASARules.lintEntries.misspelledKeyCatchAll : AASARules.lint.unknownComponentKey,
-                "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (M18)"
+                "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (docs/matching.md M18)"
                     + (catchAll ? ", so this component matches every URL" : ""),
                 at: location
             )
@@ -139,7 +139,7 @@ extension LintContext {
                     add(
                         AASARules.lintEntries.starQueryItem,
                         "query item \"\(item.name)\": \"\(item.pattern)\" also matches URLs without \(item.name) "
-                            + "(M10), so it does not require the item; use \"?*\" to require a value",
+                            + "(docs/matching.md M10), so it does not require the item; use \"?*\" to require a value",
                         at: location
                     )
                 }
