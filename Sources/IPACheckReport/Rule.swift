@@ -83,10 +83,6 @@ package struct RuleExamples: Hashable, Sendable, Codable {
         case aasaDocument
         /// One `com.apple.developer.associated-domains` entry (`applinks:example.com`).
         case associatedDomainEntry
-        /// A `.ipacheck.yml` (or JSON) config file.
-        case configFile
-        /// An App Flip config file (`--appflip`).
-        case appFlipConfig
     }
 
     /// What the examples are.

@@ -74,9 +74,4 @@ struct GateCheck: Sendable {
         return outcome
     }
 
-    /// The rules the check ran on `input` and left unsaid: a test's question (every check accounts for its rules).
-    func unaccountedRules(on input: GateInput) -> [Rule] {
-        let coverage = body(input, rules).coverage
-        return rules.filter { coverage.status(of: $0.id) == .notRun(reason: RuleCoverage.unaccounted) }
-    }
 }

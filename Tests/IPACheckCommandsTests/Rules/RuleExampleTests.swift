@@ -27,8 +27,6 @@ struct RuleExampleTests {
             let entitlements = PlistValue.dictionary([AssociatedDomains.key: .array(entries)])
             return AssociatedDomains.from(entitlements: entitlements, bundle: "Payload/App.app").findings
                 .contains { $0.rule == rule.id }
-        case .configFile, .appFlipConfig:
-            return false
         }
     }
 
