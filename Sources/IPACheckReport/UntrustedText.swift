@@ -1,9 +1,10 @@
 /// Text that came from an input (an ipa, a server, a file), made safe to print: no control character or bidi
 /// override reaches a terminal, a CI log or an annotation.
 ///
-/// C0 controls (except line feed, which reports use for their own layout), DEL, C1 controls and the Unicode bidi
-/// controls (which can make a line read differently than it is, CVE-2021-42574) are written as visible
-/// `\u{…}` escapes instead.
+/// C0 controls (except line feed, which reports use for their own layout), DEL, C1 controls, the Unicode bidi
+/// controls (which can make a line read differently than it is, CVE-2021-42574) and the invisible zero-width space,
+/// word joiner and byte order mark (U+200B, U+2060, U+FEFF: a host or a file start that looks like another, and a
+/// BOM some JSON readers drop from a string) are written as visible `\u{…}` escapes instead.
 package enum UntrustedText {
     /// `text` with every control and bidi override written as a visible escape; line feeds kept.
     package static func visible(_ text: String) -> String {
@@ -55,6 +56,7 @@ package enum UntrustedText {
         case 0x0A: false
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x200B, 0x2060, 0xFEFF: true
         default: false
         }
     }
