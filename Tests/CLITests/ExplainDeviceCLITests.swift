@@ -214,13 +214,15 @@ struct ExplainDeviceCLITests {
         }
     }
 
-    /// The site's file grants `/open*` to the app and nothing else.
+    /// The site's file: it grants `/open*` to the app and nothing else.
+    static let grantingDocument = #"{"applinks":{"details":[{"appIDs":["\#(appID)"],"components":[{"/":"/open*"}]}]}}"#
+
+    /// A `--aasa-dir` folder serving ``grantingDocument`` for example.com.
     static func aasaFolder(in folder: URL) throws -> URL {
         let aasa = folder.appendingPathComponent("aasa")
         let host = aasa.appendingPathComponent("example.com")
         try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
-        let document = #"{"applinks":{"details":[{"appIDs":["\#(appID)"],"components":[{"/":"/open*"}]}]}}"#
-        try Data(document.utf8).write(to: host.appendingPathComponent("apple-app-site-association"))
+        try Data(grantingDocument.utf8).write(to: host.appendingPathComponent("apple-app-site-association"))
         return aasa
     }
 
@@ -374,6 +376,24 @@ struct ExplainDeviceLiveCLITests {
         ),
     ]
 
+    /// A loopback HTTPS server for example.com and the fake CDN (`cdn.test`), with a CA made for the test in
+    /// `folder`, and the network options that send ipacheck there.
+    static func serve(
+        in folder: URL,
+        respond: @escaping @Sendable (TestRequest) -> TestResponse
+    ) async throws -> (server: TLSTestServer, network: [String]) {
+        let ca = try TestCA()
+        let caFile = try ca.writeCertificate(to: folder)
+        let hosts = ["example.com", "cdn.test"]
+        let identity = try ca.issueServerCertificate(dnsNames: hosts)
+        let server = try await TLSTestServer.start(identity: identity, host: address, port: 443, respond: respond)
+        let network =
+            hosts.flatMap { ["--resolve", "\($0):443:\(address)"] } + [
+                "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
+            ]
+        return (server, network)
+    }
+
     /// Every device state of the offline table, with the same file served live by the origin and Apple's CDN: the
     /// diagnoses and the verdict are the table's.
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.25:443 (root)"))
@@ -381,22 +401,11 @@ struct ExplainDeviceLiveCLITests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-table-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ca = try TestCA()
-        let caFile = try ca.writeCertificate(to: folder)
-        let hosts = ["example.com", "cdn.test"]
-        let identity = try ca.issueServerCertificate(dnsNames: hosts)
-        let listed = Array(
-            #"{"applinks":{"details":[{"appIDs":["\#(ExplainDeviceCLITests.appID)"],"components":[{"/":"/open*"}]}]}}"#
-                .utf8
-        )
-        let server = try await TLSTestServer.start(identity: identity, host: Self.address, port: 443) { _ in
+        let listed = Array(ExplainDeviceCLITests.grantingDocument.utf8)
+        let (server, network) = try await Self.serve(in: folder) { _ in
             .full(status: 200, headers: [("Content-Type", "application/json"), ("Age", "600")], body: listed)
         }
         defer { Task { await server.shutdown() } }
-        let network =
-            hosts.flatMap { ["--resolve", "\($0):443:\(Self.address)"] } + [
-                "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
-            ]
         for scenario in ExplainDeviceCLITests.scenarios {
             let top = folder.appendingPathComponent(UUID().uuidString)
                 .appendingPathComponent("sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85")
@@ -437,15 +446,8 @@ struct ExplainDeviceLiveCLITests {
             )
         ])
         try Data(show.utf8).write(to: top.appendingPathComponent("swcutil_show.txt"))
-        let ca = try TestCA()
-        let caFile = try ca.writeCertificate(to: folder)
-        let hosts = ["example.com", "cdn.test"]
-        let identity = try ca.issueServerCertificate(dnsNames: hosts)
-        let listed = Array(
-            #"{"applinks":{"details":[{"appIDs":["\#(ExplainDeviceCLITests.appID)"],"components":[{"/":"/open*"}]}]}}"#
-                .utf8
-        )
-        let server = try await TLSTestServer.start(identity: identity, host: Self.address, port: 443) { request in
+        let listed = Array(ExplainDeviceCLITests.grantingDocument.utf8)
+        let (server, network) = try await Self.serve(in: folder) { request in
             let host = request.header("Host")?.split(separator: ":").first.map(String.init) ?? ""
             if host == "cdn.test" {
                 guard scenario.cdnServes else {
@@ -477,10 +479,6 @@ struct ExplainDeviceLiveCLITests {
         defer { Task { await server.shutdown() } }
         let ipa = try ConformanceBuild.write(kind: .appStore, domains: ["applinks:example.com"], mdm: false)
         defer { try? FileManager.default.removeItem(atPath: ipa) }
-        let network =
-            hosts.flatMap { ["--resolve", "\($0):443:\(Self.address)"] } + [
-                "--ca-file", caFile.path, "--cdn-url", "https://cdn.test/a/v1/", "--timeout", "120",
-            ]
         let result = try CLI.run(
             [
                 "explain", "https://example.com/open", ipa, "--device", folder.path, "--now", "2026-11-26T12:00:00Z",

@@ -390,7 +390,7 @@ extension DeviceReport {
                 result.append(line)
             }
             if let error {
-                result.append(.text("  error: \(error.raw)", .red))
+                result.append(.text("  error the device recorded: \(error.raw)", .red))
                 result.append(.text("    \(error.meaning) [\(error.source)]"))
             }
             if let retries { result.append(.text("  retries: \(retries)")) }
