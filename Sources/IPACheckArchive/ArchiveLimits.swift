@@ -28,8 +28,9 @@ package struct ArchiveLimits: Sendable, Hashable {
         maximumStreamedBytes: 4 * 1024 * 1024 * 1024
     )
 
-    /// The most members anyone may ask for: libzip alone then keeps about 170 MB of central directory.
-    package static let largestEntryLimit = 500_000
+    /// The most members anyone may ask for: the member table and its index then take about 300 MB, the seal
+    /// check about 1.5 GB more (docs/performance.md, Memory).
+    package static let largestEntryLimit = 2_000_000
 
     /// The standard limits with room for `entries` members (at most ``largestEntryLimit``), trading the memory
     /// budget for a larger app: files read whole (the seal lists every file, about 310 bytes each) get 400 bytes a

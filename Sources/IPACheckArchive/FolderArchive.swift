@@ -39,18 +39,18 @@ struct FolderArchive: Sendable {
         }
         found.sort { $0.name < $1.name }
         entries = found.enumerated().map { index, item in
-            var entry = ZipEntry(
+            var isLink = false
+            if case .link = item.member { isLink = true }
+            return ZipEntry(
                 index: index,
                 name: item.name,
                 nameWasNotUTF8: false,
+                isSymbolicLink: isLink,
                 declaredSize: item.size,
-                compressedSize: item.size,
                 compressionMethod: 0,
                 isEncrypted: false,
                 isCompressionSupported: true
             )
-            if case .link = item.member { entry.isSymbolicLink = true }
-            return entry
         }
         members = found.map(\.member)
         escapingLinks = escaping

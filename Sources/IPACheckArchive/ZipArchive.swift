@@ -4,20 +4,17 @@ import Foundation
 /// A read-only zip archive, read member by member without unpacking anything to disk; or a folder (an `.app`, an
 /// `.xcarchive`, an unpacked ipa) read the same way, its members named by their real paths (``FolderArchive``).
 ///
-/// Owns one libzip handle (a ``ZipHandle``, which discards it rather than write a read-only archive back). libzip
-/// handles are not thread-safe, so this class is deliberately not `Sendable`: keep it in one task.
+/// A zip's central directory is walked once, through a window, into a compact table (``ZipMemberTable``); stored
+/// and deflated members are read at their offsets and inflated by ISA-L (``ZipRawMember``). libzip is opened only
+/// for a member compressed another way. That lazy handle is not thread-safe, so this class is deliberately not
+/// `Sendable`: keep it in one task, and give another task a ``Reopening``.
 package final class ZipArchive {
     /// The path the archive was opened from.
     package let path: String
-    /// Every member, in central-directory order.
-    package let entries: [ZipEntry]
     /// The limits reads are held to.
     package let limits: ArchiveLimits
-    /// Why libzip's strict open failed, when the archive was then opened leniently.
-    ///
-    /// The central directory and local headers disagree (real Xcode and Finder zips sometimes trip this while every
-    /// unzip tool reads them). Nil when the strict open succeeded, or failed only because two members share a name
-    /// (every copy is listed, for the caller to report).
+    /// Why the local headers disagree with the central directory, when they do: the archive is then read from its
+    /// central directory (real Xcode and Finder zips sometimes trip this while every unzip tool reads them).
     package let leniencyReason: String?
 
     /// Symbolic links of a folder that point outside the bundle, for the caller to report.
@@ -27,14 +24,14 @@ package final class ZipArchive {
 
     /// Where the members are.
     private enum Backend {
-        case zip(ZipHandle)
+        case zip(ZipMemberTable, directoryOffset: UInt64, file: ZipFileDescriptor)
         case folder(FolderArchive)
     }
 
     private let backend: Backend
 
-    /// The zip file opened for reading members at their offsets (``ZipRawMember``), once the first is read.
-    private lazy var file = ZipFileDescriptor(path: path)
+    /// libzip's handle, for members neither stored nor deflated; opened at the first such member.
+    private lazy var libzip: ZipHandle? = ZipHandle.open(path, flags: ZIP_RDONLY).handle
 
     /// Opens the archive at `path`, checking the central directory's consistency.
     ///
@@ -47,16 +44,16 @@ package final class ZipArchive {
                 folder: try FolderArchive(root: URL(fileURLWithPath: path), limits: limits)
             )
         } else {
-            try self.init(zipAt: path, limits: limits, checkingConsistency: true, dataOffsets: [])
+            try self.init(zipAt: path, limits: limits)
         }
     }
 
-    /// What another thread needs to open the same archive: a zip's path and what it listed, or a folder's
-    /// listing itself (a folder is not walked twice).
+    /// What another thread needs to read the same archive: the path, the member table (shared, not read again)
+    /// and the file's size when it was walked, or a folder's listing.
     package struct Reopening: Sendable {
         let path: String
-        let entries: [ZipEntry]
         let limits: ArchiveLimits
+        let zip: (table: ZipMemberTable, directoryOffset: UInt64, fileSize: UInt64)?
         let folder: FolderArchive?
     }
 
@@ -71,42 +68,73 @@ package final class ZipArchive {
         return false
     }
 
-    /// How to open this archive again on another thread.
-    package var reopening: Reopening {
-        if case .folder(let folder) = backend {
-            return Reopening(path: path, entries: entries, limits: limits, folder: folder)
+    /// How many members the archive lists.
+    package var memberCount: Int {
+        switch backend {
+        case .zip(let table, _, _): table.count
+        case .folder(let folder): folder.entries.count
         }
-        return Reopening(path: path, entries: entries, limits: limits, folder: nil)
+    }
+
+    /// Member `index` (0 ..< ``memberCount``), in central-directory (or folder listing) order.
+    package func entry(at index: Int) -> ZipEntry {
+        switch backend {
+        case .zip(let table, _, _): table.entry(at: index)
+        case .folder(let folder): folder.entries[index]
+        }
+    }
+
+    /// Every member in order, each made when it is reached (a zip's are not held as entries).
+    package var entries: LazyMapCollection<Range<Int>, ZipEntry> {
+        (0..<memberCount).lazy.map(entry(at:))
+    }
+
+    /// Member `index`'s name: what ``entry(at:)`` gives, without the rest.
+    package func name(at index: Int) -> String {
+        switch backend {
+        case .zip(let table, _, _): String(decoding: table.nameBytes(at: index), as: UTF8.self)
+        case .folder(let folder): folder.entries[index].name
+        }
+    }
+
+    /// How to read this archive on another thread.
+    package var reopening: Reopening {
+        switch backend {
+        case .zip(let table, let directoryOffset, let file):
+            Reopening(path: path, limits: limits, zip: (table, directoryOffset, file.size), folder: nil)
+        case .folder(let folder):
+            Reopening(path: path, limits: limits, zip: nil, folder: folder)
+        }
     }
 
     /// Opens an archive a second time, for reading members on another thread.
     ///
-    /// A libzip handle must stay on one thread. The first open checked consistency, so this one only reads the
-    /// central directory, which must list exactly the same entries: anything else means the file changed in
-    /// between. A folder reuses the first walk's listing.
+    /// The first open's table is shared, and the file must be as long as it was (else it changed in between). A
+    /// folder reuses the first walk's
+    /// listing.
     ///
-    /// - Throws: ``ArchiveError`` with code `inconsistent` when the file no longer lists the same members.
-    package convenience init(reopening: Reopening) throws(ArchiveError) {
-        if let folder = reopening.folder {
-            self.init(path: reopening.path, limits: reopening.limits, folder: folder)
+    /// - Throws: ``ArchiveError`` with code `inconsistent` when the file changed.
+    package init(reopening: Reopening) throws(ArchiveError) {
+        path = reopening.path
+        limits = reopening.limits
+        leniencyReason = nil
+        guard let zip = reopening.zip else {
+            guard let folder = reopening.folder else { throw ArchiveError(.unreadable, reason: "cannot be opened") }
+            backend = .folder(folder)
+            escapingLinks = folder.escapingLinks
             return
         }
-        try self.init(
-            zipAt: reopening.path,
-            limits: reopening.limits,
-            checkingConsistency: false,
-            dataOffsets: reopening.entries.map(\.dataOffset)
-        )
-        guard entries == reopening.entries else {
+        guard let file = ZipFileDescriptor(path: path), file.size == zip.fileSize else {
             throw ArchiveError(.inconsistent, reason: "the file changed while it was being read")
         }
+        backend = .zip(zip.table, directoryOffset: zip.directoryOffset, file: file)
+        escapingLinks = []
     }
 
     private init(path: String, limits: ArchiveLimits, folder: FolderArchive) {
         self.path = path
         self.limits = limits
         backend = .folder(folder)
-        entries = folder.entries
         escapingLinks = folder.escapingLinks
         leniencyReason = nil
     }
@@ -125,75 +153,155 @@ package final class ZipArchive {
         return isDirectory.boolValue
     }
 
-    /// Opens a zip through libzip; `dataOffsets` (by central-directory index) are where a first open's consistency
-    /// walk placed each member's data, for a second open that does not walk again.
-    private init(
-        zipAt path: String,
-        limits: ArchiveLimits,
-        checkingConsistency: Bool,
-        dataOffsets: [UInt64?]
-    ) throws(ArchiveError) {
+    /// Opens a zip: its central directory, walked into the member table.
+    ///
+    /// Every local header is compared with its central one on the way (``ZipConsistency``), as a streaming extractor would meet them. When the
+    /// file's end names more than one directory (an archive comment holding another record), the first that reads
+    /// whole is the archive, as libzip takes it; when none does, the last one's problem is said.
+    private init(zipAt path: String, limits: ArchiveLimits) throws(ArchiveError) {
         self.path = path
         self.limits = limits
-        // Checked before libzip reads the central directory, which costs memory for every member it lists.
-        if let declared = ZipDirectoryEnd.declaredEntryCount(path: path), declared > UInt64(limits.maximumEntries) {
-            throw Self.tooManyEntries(declared, limits: limits)
+        guard let handle = FileHandle(forReadingAtPath: path), let file = ZipFileDescriptor(path: path) else {
+            throw ArchiveError(.unreadable, reason: "cannot be opened")
         }
-        // libzip's ZIP_CHECKCONS refuses layouts real tools write; the consistency is checked here instead
-        // (``ZipConsistency``), as a streaming extractor would find it.
-        var (opened, errorCode) = ZipHandle.open(path, flags: ZIP_RDONLY)
-        var mislabelled: [ZipMislabelledNames.Member] = []
-        if opened == nil && errorCode == ZIP_ER_INCONS {
-            // libzip refuses a whole archive for one name flagged UTF-8 over other bytes; read it with those flags
-            // cleared.
-            mislabelled = ZipMislabelledNames.scan(path: path)
-            if !mislabelled.isEmpty {
-                (opened, errorCode) = ZipHandle.open(
-                    path,
-                    flags: ZIP_RDONLY,
-                    clearing: mislabelled.flatMap(\.flagBytes)
-                )
-            }
-        }
-        let walk = opened != nil && checkingConsistency ? ZipConsistency.walk(path: path) : nil
-        let leniency = walk?.disagreement.map { "the central directory and local headers disagree: \($0)" }
-        guard let handle = opened else {
-            // libzip calls a zip cut short "not a zip archive" or "inconsistent"; say what happened instead.
-            if errorCode != ZIP_ER_OPEN, errorCode != ZIP_ER_NOENT,
-                let truncation = ZipDirectoryEnd.truncation(path: path)
-            {
+        defer { try? handle.close() }
+        let candidates: [(location: ZipCentralDirectory.Location, endRecordOffset: UInt64)]
+        do {
+            candidates = try ZipDirectoryEnd.centralDirectories(handle: handle)
+        } catch {
+            if let truncation = ZipDirectoryEnd.truncation(path: path) {
                 throw ArchiveError(.truncated, reason: truncation)
             }
-            if errorCode == ZIP_ER_INCONS {
-                // libzip says only "inconsistent": say which part does not add up, when the walk can tell.
-                let what =
-                    ZipConsistency.firstDisagreement(path: path)
-                    ?? "its central directory does not add up (a member count, a size or an offset of the directory "
-                    + "is wrong)"
-                throw ArchiveError(.inconsistent, reason: "damaged zip archive: \(what)")
+            throw error
+        }
+        var lastProblem = ArchiveError(.notAZip, reason: "not a zip archive")
+        for candidate in candidates {
+            do {
+                let (table, disagreement) = try Self.walk(
+                    candidate.location,
+                    endRecordOffset: candidate.endRecordOffset,
+                    file: file,
+                    path: path,
+                    limits: limits
+                )
+                leniencyReason = disagreement.map { "the central directory and local headers disagree: \($0)" }
+                backend = .zip(table, directoryOffset: candidate.location.offset, file: file)
+                escapingLinks = []
+                return
+            } catch {
+                lastProblem = error
             }
-            // libzip also says "can't open" or "no such file" of a file that opens, when its directory cannot be
-            // found where the end record says: that is damage, not a file the system refuses.
-            if errorCode == ZIP_ER_OPEN || errorCode == ZIP_ER_NOENT, FileManager.default.isReadableFile(atPath: path) {
+        }
+        throw lastProblem
+    }
+
+    /// Walks the directory at `location` into a member table; the first disagreement of the local headers, if any.
+    private static func walk(
+        _ location: ZipCentralDirectory.Location,
+        endRecordOffset: UInt64,
+        file: ZipFileDescriptor,
+        path: String,
+        limits: ArchiveLimits
+    ) throws(ArchiveError) -> (ZipMemberTable, String?) {
+        // A header takes at least 46 bytes: a count the directory cannot hold is damage, not a large app.
+        guard location.count <= location.size / 46 else {
+            throw ArchiveError(.inconsistent, reason: directoryDoesNotAddUp)
+        }
+        guard location.count <= UInt64(limits.maximumEntries) else {
+            throw tooManyEntries(location.count, limits: limits)
+        }
+        try checkPlacement(of: location, endRecordOffset: endRecordOffset, path: path, fileSize: file.size)
+        var consistency = ZipConsistency()
+        var table = ZipMemberTable(reservingMembers: Int(location.count), nameBytes: Int(clamping: location.size))
+        var headers = ZipCentralDirectory.Headers(file: file, location: location)
+        while let header = headers.next() {
+            if let problem = header.problem {
                 throw ArchiveError(
                     .inconsistent,
-                    reason: "damaged zip archive: its central directory is not where its end record says"
+                    reason: "damaged zip archive: \(String(decoding: header.name, as: UTF8.self)): \(problem)"
                 )
             }
-            throw Self.openError(errorCode)
+            // InfoZIP counts members modulo 65,536 rather than write a zip64 record: more headers than the count
+            // says are read while the directory's size lasts, within the member cap.
+            guard table.count < limits.maximumEntries else {
+                throw tooManyEntries(UInt64(table.count) + 1, limits: limits)
+            }
+            consistency.check(header, in: file)
+            try add(header, to: &table, directoryOffset: location.offset)
         }
-        self.backend = .zip(handle)
-        self.leniencyReason = leniency
-        self.escapingLinks = []
-        // On a throw the handle is released, and with it discarded.
-        var entries = try Self.listEntries(handle, limits: limits)
-        for member in mislabelled where entries.indices.contains(member.index) {
-            entries[member.index].nameMislabelledUTF8 = true
+        let read = UInt64(table.count)
+        let declared = location.count
+        guard read >= declared else {
+            throw ArchiveError(
+                .inconsistent,
+                reason:
+                    "damaged zip archive: the central directory lists \(declared) member\(declared == 1 ? "" : "s"), "
+                    + "but " + (read == 0 ? "none" : "only \(read)") + " of its headers could be read"
+            )
         }
-        for (index, offset) in zip(entries.indices, walk?.dataOffsets ?? dataOffsets) {
-            entries[index].dataOffset = offset
+        guard headers.bytesLeft == 0, read == declared || read % 0x1_0000 == declared else {
+            throw ArchiveError(.inconsistent, reason: Self.directoryDoesNotAddUp)
         }
-        self.entries = entries
+        consistency.finish(directoryOffset: location.offset)
+        guard consistency.needsSortedWalk else { return (table, consistency.disagreement) }
+        var again = ZipCentralDirectory.Headers(file: file, location: location)
+        let overlap = ZipConsistency.overlap(
+            of: AnySequence { AnyIterator { again.next() } },
+            in: file,
+            directoryOffset: location.offset
+        )
+        return (table, overlap)
+    }
+
+    private static let directoryDoesNotAddUp =
+        "damaged zip archive: its central directory does not add up (a member count, a size or an offset of the "
+        + "directory is wrong)"
+
+    /// Adds the member `header` describes to `table`.
+    private static func add(
+        _ header: ZipCentralDirectory.Header,
+        to table: inout ZipMemberTable,
+        directoryOffset: UInt64
+    ) throws(ArchiveError) {
+        let name = ZipNameEncoding.decode(header.name, flags: header.flags, extra: header.extra)
+        var traits: ZipMemberTable.Traits = []
+        if header.isEncrypted { traits.insert(.encrypted) }
+        if header.isSymbolicLink { traits.insert(.symbolicLink) }
+        if name.wasNotUTF8 { traits.insert(.nameWasNotUTF8) }
+        if name.mislabelledUTF8 { traits.insert(.nameMislabelledUTF8) }
+        if zip_compression_method_supported(Int32(header.method), 0) != 0 { traits.insert(.compressionSupported) }
+        guard let headerOffset = UInt32(exactly: header.fileOffset - directoryOffset),
+            table.append(
+                headerOffset: headerOffset,
+                declaredSize: header.size,
+                method: header.method,
+                traits: traits,
+                name: name.utf8
+            )
+        else { throw ArchiveError(.tooLarge, reason: "its central directory is larger than 4 GiB") }
+    }
+
+    /// Refuses a directory that cannot be where the end record says: past the end of the file, or overlapping the
+    /// end record itself.
+    private static func checkPlacement(
+        of location: ZipCentralDirectory.Location,
+        endRecordOffset: UInt64,
+        path: String,
+        fileSize: UInt64
+    ) throws(ArchiveError) {
+        let end = location.offset.addingReportingOverflow(location.size)
+        guard location.offset >= fileSize || end.overflow || end.partialValue > endRecordOffset else { return }
+        if let truncation = ZipDirectoryEnd.truncation(path: path) {
+            throw ArchiveError(.truncated, reason: truncation)
+        }
+        if location.offset >= fileSize {
+            throw ArchiveError(
+                .inconsistent,
+                reason: "damaged zip archive: its central directory lies past the end of the file (the file is cut "
+                    + "short or its offsets are wrong)"
+            )
+        }
+        throw ArchiveError(.inconsistent, reason: directoryDoesNotAddUp)
     }
 
     /// Reads a whole member into memory, refusing more than `limit` decompressed bytes.
@@ -224,13 +332,14 @@ package final class ZipArchive {
         ZipMemberStream(archive: self, entry: entry, source: try openMember(entry))
     }
 
-    /// The member named exactly `name`, if any: the last copy, as extractors keep it.
+    /// The member named exactly `name`, if any: the last copy, as extractors keep it (a walk of every name: for
+    /// one lookup; a reader that looks many up keeps an index of its own).
     package func entry(named name: String) -> ZipEntry? {
-        entries.last { $0.name == name }
+        entries.reversed().first { $0.name == name }
     }
 
     private func openMember(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream.Source {
-        guard case .zip(let handle) = backend else { return try openFolderMember(entry) }
+        guard case .zip(let table, let directoryOffset, let file) = backend else { return try openFolderMember(entry) }
         guard !entry.isEncrypted else {
             throw ArchiveError(.encrypted, member: entry.name, reason: "member is encrypted")
         }
@@ -241,17 +350,26 @@ package final class ZipArchive {
                 reason: "compression method \(entry.compressionMethod) is not supported"
             )
         }
-        // Stored and deflated members the consistency walk placed are read at their offset and inflated by ISA-L;
-        // anything else (another method, a member the walk could not place) through libzip.
-        if let offset = entry.dataOffset, let file,
-            let member = ZipRawMember(file: file, dataOffset: offset, entry: entry)
-        {
-            return .raw(member)
+        let headerOffset = directoryOffset + UInt64(table.headerOffsets[entry.index])
+        guard let header = ZipCentralDirectory.header(in: file, at: headerOffset) else {
+            throw ArchiveError(.damagedMember, member: entry.name, reason: "the file changed while it was being read")
         }
-        guard let file = handle.openMember(entry.index) else {
-            throw ArchiveError(.damagedMember, member: entry.name, reason: handle.lastError)
+        // Stored and deflated members are read at their offset and inflated by ISA-L; another method through
+        // libzip.
+        guard header.method == 0 || header.method == 8 else {
+            guard let member = libzip?.openMember(entry.index) else {
+                throw ArchiveError(
+                    .damagedMember,
+                    member: entry.name,
+                    reason: libzip?.lastError ?? "it could not be read"
+                )
+            }
+            return .zip(member)
         }
-        return .zip(file)
+        switch ZipRawMember.open(file: file, header: header) {
+        case .success(let member): return .raw(member)
+        case .failure(let problem): throw ArchiveError(.damagedMember, member: entry.name, reason: problem.reason)
+        }
     }
 
     private func openFolderMember(_ entry: ZipEntry) throws(ArchiveError) -> ZipMemberStream.Source {
@@ -269,80 +387,10 @@ package final class ZipArchive {
         }
     }
 
-    private static func listEntries(_ handle: ZipHandle, limits: ArchiveLimits) throws(ArchiveError) -> [ZipEntry] {
-        let count = handle.entryCount
-        guard count >= 0 else { throw ArchiveError(.inconsistent, reason: "cannot count the archive's members") }
-        guard count <= limits.maximumEntries else { throw tooManyEntries(UInt64(count), limits: limits) }
-        var entries: [ZipEntry] = []
-        entries.reserveCapacity(Int(count))
-        for index in 0..<count {
-            guard let stat = handle.stat(index) else {
-                throw ArchiveError(.inconsistent, reason: "cannot read member \(index) of the central directory")
-            }
-            let (name, wasNotUTF8) = decodeName(handle, index: index, raw: stat.name)
-            let method = stat.compressionMethod
-            var entry = ZipEntry(
-                index: Int(index),
-                name: name,
-                nameWasNotUTF8: wasNotUTF8,
-                declaredSize: stat.size,
-                compressedSize: stat.compressedSize,
-                compressionMethod: method,
-                isEncrypted: stat.isEncrypted,
-                crc: stat.crc,
-                isCompressionSupported: zip_compression_method_supported(Int32(method), 0) != 0
-            )
-            // S_IFMT 0o170000; S_IFLNK 0o120000.
-            entry.isSymbolicLink = stat.unixMode.map { $0 & 0o170000 == 0o120000 } ?? false
-            entries.append(entry)
-        }
-        return entries
-    }
-
     private static func tooManyEntries(_ count: UInt64, limits: ArchiveLimits) -> ArchiveError {
         ArchiveError(
             .tooManyEntries,
             reason: "archive lists \(count) members, more than the \(limits.maximumEntries) accepted"
         )
-    }
-
-    private static func decodeName(
-        _ handle: ZipHandle,
-        index: Int64,
-        raw: [UInt8]?
-    ) -> (String, Bool) {
-        guard let bytes = raw else { return ("", true) }
-        if let utf8 = String(validating: bytes, as: UTF8.self) {
-            return (utf8, false)
-        }
-        // Legacy (CP437) names: take libzip's conversion, and let callers report the odd encoding.
-        if let guessed = handle.guessedName(index) {
-            return (guessed, true)
-        }
-        return (String(decoding: bytes, as: UTF8.self), true)
-    }
-
-    /// Why libzip could not open the file, in words (libzip's own text names the wrong problem, or the tool).
-    private static func openError(_ code: Int32) -> ArchiveError {
-        switch code {
-        case ZIP_ER_NOZIP: return ArchiveError(.notAZip, reason: "not a zip archive")
-        case ZIP_ER_OPEN, ZIP_ER_NOENT: return ArchiveError(.unreadable, reason: "cannot be opened")
-        case ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_EOF:
-            // The file opened: what failed was reading where the archive says its directory is.
-            return ArchiveError(
-                .inconsistent,
-                reason: "damaged zip archive: its central directory lies past the end of the file (the file is cut "
-                    + "short or its offsets are wrong)"
-            )
-        case ZIP_ER_MULTIDISK:
-            return ArchiveError(
-                .notAZip,
-                reason: "a multi-disk (split) zip archive: an ipa is one file, and iOS installs nothing else"
-            )
-        case ZIP_ER_MEMORY: return ArchiveError(.tooLarge, reason: "there was not enough memory to open it")
-        default:
-            let message = ZipHandle.message(forErrorCode: code)
-            return ArchiveError(.notAZip, reason: "cannot be opened as a zip archive (\(message))")
-        }
     }
 }

@@ -16,62 +16,60 @@ import IPACheckBinary
 ///   compressed size (4, at 18), size (4, at 22), name length (2, at 26), extra length (2, at 28)
 /// data descriptor (after the data, flag bit 3): ["PK\7\8"], CRC (4), compressed size, size (4 each, 8 in zip64)
 /// ```
-enum ZipConsistency {
-    /// What the walk found: the first disagreement, and where each member's data starts.
-    struct Outcome {
-        /// The first way the local headers disagree with the central directory, in words; `nil` when they agree
-        /// (or the directory cannot be walked: libzip, which read it, says what is wrong then).
-        var disagreement: String?
-        /// Where each member's data starts, by central-directory index, for the members walked before any
-        /// disagreement; `nil` where the walk could not place it (the member is then read through libzip).
-        var dataOffsets: [UInt64?] = []
-    }
+struct ZipConsistency {
+    /// The first way the local headers disagree with the central directory, in words; `nil` while they agree.
+    private(set) var disagreement: String?
+    /// Where the previous member's bytes (descriptor included) end, and its name: while the members lie in
+    /// directory order, comparing each with the previous one is the whole overlap check.
+    private var previous: (end: UInt64, name: ArraySlice<UInt8>)?
+    private var inFileOrder = true
 
-    /// Walks the zip at `path`: the first disagreement, in words, or `nil`.
-    static func firstDisagreement(path: String) -> String? {
-        walk(path: path).disagreement
-    }
-
-    /// Walks every local header of the zip at `path` against the central directory.
-    static func walk(path: String) -> Outcome {
-        guard
-            let directory = FileHandle(forReadingAtPath: path).flatMap({ handle in
-                defer { try? handle.close() }
-                return ZipCentralDirectory(handle: handle)
-            }),
-            let file = ZipFileDescriptor(path: path)
-        else { return Outcome() }
-        var outcome = Outcome()
-        guard UInt64(directory.headers.count) == directory.declaredCount else {
-            let declared = directory.declaredCount
-            outcome.disagreement =
-                "the central directory lists \(declared) member\(declared == 1 ? "" : "s"), but "
-                + (directory.headers.isEmpty ? "none" : "only \(directory.headers.count)")
-                + " of its headers could be read"
-            return outcome
-        }
-        outcome.dataOffsets.reserveCapacity(directory.headers.count)
-        var spans: [(start: UInt64, end: UInt64, name: String)] = []
-        for header in directory.headers {
-            let name = String(decoding: header.name, as: UTF8.self)
-            switch span(of: header, in: file) {
-            case .success(let span):
-                outcome.dataOffsets.append(span.data)
-                if let start = header.localOffset { spans.append((start, span.end, name)) }
-            case .failure(let disagreement):
-                outcome.disagreement = "\(name): \(disagreement.words)"
-                return outcome
+    /// Compares the next member's local header (directory order) with its central one, and its bytes with the
+    /// previous member's; after the first disagreement nothing more is compared.
+    mutating func check(_ header: ZipCentralDirectory.Header, in file: ZipFileDescriptor) {
+        guard disagreement == nil else { return }
+        switch Self.span(of: header, in: file) {
+        case .failure(let problem):
+            disagreement = "\(String(decoding: header.name, as: UTF8.self)): \(problem.words)"
+        case .success(let span):
+            guard inFileOrder, let start = header.localOffset else { return }
+            if let previous, start < previous.end {
+                // Two members overlap, or this one lies before an earlier one: a sorted walk tells which.
+                inFileOrder = false
+                return
             }
+            previous = (span.end, header.name)
+        }
+    }
+
+    /// Whether the members' spans still need sorting to be compared (some member starts before an earlier one).
+    var needsSortedWalk: Bool { disagreement == nil && !inFileOrder }
+
+    /// The last check once every header is walked: the last member must end before the directory starts.
+    mutating func finish(directoryOffset: UInt64) {
+        guard disagreement == nil, inFileOrder, let previous, previous.end > directoryOffset else { return }
+        disagreement = "\(String(decoding: previous.name, as: UTF8.self)) runs into the central directory"
+    }
+
+    /// The overlap check for members not stored in directory order: every span, sorted, compared with the next.
+    static func overlap(
+        of headers: some Sequence<ZipCentralDirectory.Header>,
+        in file: ZipFileDescriptor,
+        directoryOffset: UInt64
+    ) -> String? {
+        var spans: [(start: UInt64, end: UInt64, name: String)] = []
+        for header in headers {
+            guard let start = header.localOffset, case .success(let span) = span(of: header, in: file) else { continue }
+            spans.append((start, span.end, String(decoding: header.name, as: UTF8.self)))
         }
         spans.sort { $0.start < $1.start }
         for (current, next) in zip(spans, spans.dropFirst()) where current.end > next.start {
-            outcome.disagreement = "\(current.name) and \(next.name) overlap: two members share bytes"
-            return outcome
+            return "\(current.name) and \(next.name) overlap: two members share bytes"
         }
-        if let last = spans.last, last.end > directory.offset {
-            outcome.disagreement = "\(last.name) runs into the central directory"
+        if let last = spans.last, last.end > directoryOffset {
+            return "\(last.name) runs into the central directory"
         }
-        return outcome
+        return nil
     }
 
     /// How a member's local header disagrees with its central one.
@@ -80,13 +78,13 @@ enum ZipConsistency {
     }
 
     /// Where a member's data starts, and where it (with its descriptor) ends.
-    private struct Span {
+    struct Span {
         let data: UInt64
         let end: UInt64
     }
 
     /// Where the member's data starts and ends, after comparing its local header with `header`.
-    private static func span(
+    static func span(
         of header: ZipCentralDirectory.Header,
         in file: ZipFileDescriptor
     ) -> Result<Span, Disagreement> {

@@ -1,11 +1,8 @@
 import Foundation
 import IPACheckBinary
 
-/// The number of members a zip declares, read from its end-of-central-directory record before libzip is asked to
-/// open it.
-///
-/// libzip reads the whole central directory into memory on open (about 340 bytes a member), so the member cap has
-/// to be checked before that, from the record libzip itself trusts for the count:
+/// Where a zip's central directory is, read from its end records: how many members it declares (checked against
+/// the member cap before anything is kept for them) and where it lies, and why a zip cut short cannot be opened.
 ///
 /// ```
 /// end of central directory (22 bytes + comment ≤ 65,535, the last record of the file), little-endian:
@@ -40,30 +37,83 @@ enum ZipDirectoryEnd {
         return (try? zip64.readUInt64("zip64 total entries", bigEndian: false)) ?? UInt64(total)
     }
 
-    /// Where the central directory lies (offset and size in the file) and how many members it lists, from the end
-    /// record, or the zip64 end record when a field says to look there; nil when no record is found.
-    static func centralDirectory(handle: FileHandle) -> (offset: UInt64, size: UInt64, count: UInt64)? {
-        guard let end = endRecord(handle: handle) else { return nil }
-        var reader = ByteReader(end.tail)
-        guard (try? reader.seek(to: end.recordOffset + 10, field: "total entries")) != nil,
+    /// Every place the file's end says its central directory may be, earliest first.
+    ///
+    /// One for each end record signature in the last 64 KiB whose comment fits the file (an archive comment may
+    /// hold another archive's record, so libzip tries each, as the opener does). Each gives where the directory lies and how many members it
+    /// lists — from the zip64 end record when a zip64 locator precedes the record, as libzip reads it — and where the
+    /// end record starts.
+    ///
+    /// - Throws: ``ArchiveError`` `notAZip` when the file holds no end record, or is one piece of a split archive.
+    static func centralDirectories(
+        handle: FileHandle
+    ) throws(ArchiveError) -> [(location: ZipCentralDirectory.Location, endRecordOffset: UInt64)] {
+        guard let size = try? handle.seekToEnd(), size >= 22 else {
+            throw ArchiveError(.notAZip, reason: "not a zip archive")
+        }
+        let tailLength = min(size, UInt64(maximumTail))
+        guard (try? handle.seek(toOffset: size - tailLength)) != nil,
+            let tailData = try? handle.read(upToCount: Int(tailLength))
+        else { throw ArchiveError(.notAZip, reason: "not a zip archive") }
+        let tail = [UInt8](tailData)
+        let tailStart = size - tailLength
+        var found: [(location: ZipCentralDirectory.Location, endRecordOffset: UInt64)] = []
+        var split = false
+        for recordOffset in records(in: tail) {
+            switch directory(handle: handle, tail: tail, tailStart: tailStart, recordOffset: recordOffset) {
+            case .some(.some(let location)): found.append((location, tailStart + UInt64(recordOffset)))
+            case .some(.none): split = true
+            case .none: continue
+            }
+        }
+        guard !found.isEmpty else {
+            throw split ? splitArchive : ArchiveError(.notAZip, reason: "not a zip archive")
+        }
+        return found
+    }
+
+    /// The directory the end record at `recordOffset` of `tail` declares; `.some(nil)` for a piece of a split
+    /// archive, nil when the record cannot be read.
+    private static func directory(
+        handle: FileHandle,
+        tail: [UInt8],
+        tailStart: UInt64,
+        recordOffset: Int
+    ) -> ZipCentralDirectory.Location?? {
+        var reader = ByteReader(tail)
+        guard (try? reader.seek(to: recordOffset + 4, field: "disk numbers")) != nil,
+            let disk = try? reader.readUInt16("disk", bigEndian: false),
+            let directoryDisk = try? reader.readUInt16("directory disk", bigEndian: false),
+            let countOnDisk = try? reader.readUInt16("entries on this disk", bigEndian: false),
             let count = try? reader.readUInt16("total entries", bigEndian: false),
             let directorySize = try? reader.readUInt32("directory size", bigEndian: false),
             let directoryOffset = try? reader.readUInt32("directory offset", bigEndian: false)
         else { return nil }
-        guard count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF else {
-            return (UInt64(directoryOffset), UInt64(directorySize), UInt64(count))
+        if let record = zip64EndRecord(handle: handle, tail: tail, tailStart: tailStart, at: recordOffset) {
+            var zip64 = ByteReader(record)
+            guard (try? zip64.seek(to: 16, field: "zip64 disk numbers")) != nil,
+                let disk64 = try? zip64.readUInt32("zip64 disk", bigEndian: false),
+                let directoryDisk64 = try? zip64.readUInt32("zip64 directory disk", bigEndian: false),
+                let countOnDisk64 = try? zip64.readUInt64("zip64 entries on this disk", bigEndian: false),
+                let total = try? zip64.readUInt64("zip64 total entries", bigEndian: false),
+                let directorySize64 = try? zip64.readUInt64("zip64 directory size", bigEndian: false),
+                let directoryOffset64 = try? zip64.readUInt64("zip64 directory offset", bigEndian: false)
+            else { return nil }
+            guard disk64 == 0, directoryDisk64 == 0, countOnDisk64 == total else { return .some(nil) }
+            return ZipCentralDirectory.Location(offset: directoryOffset64, size: directorySize64, count: total)
         }
-        guard
-            let record = zip64EndRecord(handle: handle, tail: end.tail, tailStart: end.tailStart, at: end.recordOffset)
-        else { return nil }
-        var zip64 = ByteReader(record)
-        guard (try? zip64.seek(to: 32, field: "zip64 total entries")) != nil,
-            let total = try? zip64.readUInt64("zip64 total entries", bigEndian: false),
-            let directorySize64 = try? zip64.readUInt64("zip64 directory size", bigEndian: false),
-            let directoryOffset64 = try? zip64.readUInt64("zip64 directory offset", bigEndian: false)
-        else { return nil }
-        return (directoryOffset64, directorySize64, total)
+        guard disk == 0, directoryDisk == 0, countOnDisk == count else { return .some(nil) }
+        return ZipCentralDirectory.Location(
+            offset: UInt64(directoryOffset),
+            size: UInt64(directorySize),
+            count: UInt64(count)
+        )
     }
+
+    private static let splitArchive = ArchiveError(
+        .notAZip,
+        reason: "a multi-disk (split) zip archive: an ipa is one file, and iOS installs nothing else"
+    )
 
     /// The file's last bytes (the end record and the longest comment it may have), where they start, and where the
     /// end record starts in them; nil when the file holds no end record.
@@ -182,6 +232,16 @@ enum ZipDirectoryEnd {
             members += 1
         }
         return unknown
+    }
+
+    /// The offsets in `tail` of every end-of-central-directory signature whose comment length fits the tail,
+    /// earliest first.
+    private static func records(in tail: [UInt8]) -> [Int] {
+        guard tail.count >= 22 else { return [] }
+        return (0...(tail.count - 22)).filter { offset in
+            tail[offset] == 0x50 && tail[offset + 1] == 0x4B && tail[offset + 2] == 0x05 && tail[offset + 3] == 0x06
+                && offset + 22 + (Int(tail[offset + 20]) | Int(tail[offset + 21]) << 8) <= tail.count
+        }
     }
 
     /// The offset in `tail` of the last end-of-central-directory signature whose comment length fits the tail.

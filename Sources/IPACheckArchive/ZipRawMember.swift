@@ -1,5 +1,6 @@
 internal import CIsal
 import Foundation
+import IPACheckBinary
 
 /// A zip file opened once for reading at offsets (`pread`), shared by the members read from it, closed with it.
 @safe final class ZipFileDescriptor {
@@ -50,8 +51,8 @@ import Foundation
     }
 }
 
-/// One stored or deflated member read straight from the file: its bytes at the offset the consistency walk
-/// placed, inflated by ISA-L (a fraction of zlib's time: `scripts/bench-seal`), without libzip's per-read copies.
+/// One stored or deflated member read straight from the file: its bytes where its local header says they start,
+/// inflated by ISA-L (a fraction of zlib's time: `scripts/bench-seal`), without libzip's per-read copies.
 ///
 /// The member's size and CRC-32 are checked against the central directory at its end. The CRC stays even where a
 /// seal's SHA-256 covers the same bytes: a wrong CRC over intact bytes is an archive an installer that checks
@@ -79,23 +80,43 @@ import Foundation
     /// The compressed bytes read from the file at a time.
     private static let inputWindow = 64 * 1024
 
-    /// Opens the member whose data starts at `dataOffset`; nil when its bytes lie past the end of the file (the
-    /// caller reads it through libzip, which says what is wrong).
-    init?(
-        file: ZipFileDescriptor,
-        dataOffset: UInt64,
-        entry: ZipEntry
-    ) {
-        let end = dataOffset.addingReportingOverflow(entry.compressedSize)
-        guard entry.compressionMethod == 0 || entry.compressionMethod == 8, !end.overflow,
-            end.partialValue <= file.size
-        else { return nil }
+    /// Why a member cannot be opened, in words.
+    struct Problem: Error {
+        let reason: String
+    }
+
+    /// Opens the stored or deflated member `header` describes: its local header says where its data starts.
+    static func open(file: ZipFileDescriptor, header: ZipCentralDirectory.Header) -> Result<ZipRawMember, Problem> {
+        guard let local = header.localOffset, let fixed = file.bytes(at: local, count: 30), fixed.count == 30 else {
+            return .failure(Problem(reason: "its local header is not where the central directory says"))
+        }
+        var reader = ByteReader(fixed)
+        guard (try? reader.readUInt32("local header signature", bigEndian: false)) == 0x0403_4B50,
+            (try? reader.seek(to: 26, field: "name length")) != nil,
+            let nameLength = try? reader.readUInt16("name length", bigEndian: false),
+            let extraLength = try? reader.readUInt16("extra length", bigEndian: false)
+        else {
+            return .failure(Problem(reason: "its local header is not where the central directory says"))
+        }
+        let data = local.addingReportingOverflow(30 + UInt64(nameLength) + UInt64(extraLength))
+        let end = data.partialValue.addingReportingOverflow(header.compressedSize)
+        guard !data.overflow, !end.overflow, end.partialValue <= file.size else {
+            return .failure(
+                Problem(
+                    reason: "its data runs past the end of the file (the archive is cut short or its offsets are wrong)"
+                )
+            )
+        }
+        return .success(ZipRawMember(file: file, dataOffset: data.partialValue, header: header))
+    }
+
+    private init(file: ZipFileDescriptor, dataOffset: UInt64, header: ZipCentralDirectory.Header) {
         self.file = file
-        isDeflated = entry.compressionMethod == 8
-        expectedSize = entry.declaredSize
-        expectedCRC = entry.crc
+        isDeflated = header.method == 8
+        expectedSize = header.size
+        expectedCRC = header.crc
         nextOffset = dataOffset
-        compressedLeft = entry.compressedSize
+        compressedLeft = header.compressedSize
         if isDeflated {
             let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
             // Raw deflate (no wrapper, no checksum: the CRC is ours to take), the default 32 KiB window.

@@ -5,7 +5,8 @@ import IPACheckReport
 /// folder or `.xcarchive` named by its real path.
 extension IPAFile {
     static func locateMainApp(
-        names: [String],
+        names: some Sequence<String>,
+        memberCount: Int,
         file: String,
         isFolder: Bool,
         findings: inout [Finding]
@@ -64,7 +65,11 @@ extension IPAFile {
             )
             return first
         }
-        throw InputError("no-app-bundle", file: file, noAppMessage(names: names, isFolder: isFolder))
+        throw InputError(
+            "no-app-bundle",
+            file: file,
+            noAppMessage(names: names, memberCount: memberCount, isFolder: isFolder)
+        )
     }
 
     /// The first of `apps` in name order, which is the one checked; several are ARC005, naming them (`place` is where
@@ -98,12 +103,13 @@ extension IPAFile {
         return parts[app].hasSuffix(".app") && parts[app].count > 4 && parts[app + 1] == "Info.plist"
     }
 
-    static func noAppMessage(names: [String], isFolder: Bool) -> String {
+    /// Why no app was found, counting every member the archive lists (`memberCount`), read or not.
+    static func noAppMessage(names: some Sequence<String>, memberCount count: Int, isFolder: Bool) -> String {
         if isFolder {
             // A folder is read as the ipa unpacked: say what it is, not "archive".
-            return names.isEmpty
+            return count == 0
                 ? "is an empty folder (or one this user may not list), not an ipa, an .app or an .xcarchive"
-                : "is a folder with no Payload/*.app in it (\(names.count) file\(names.count == 1 ? "" : "s")), not an unpacked ipa"
+                : "is a folder with no Payload/*.app in it (\(count) file\(count == 1 ? "" : "s")), not an unpacked ipa"
         }
         let firstComponents = Set(names.compactMap { $0.split(separator: "/").first.map(String.init) })
         if let app = firstComponents.sorted().first(where: { $0.hasSuffix(".app") }) {
@@ -113,8 +119,8 @@ extension IPAFile {
             return "no Payload/*.app: \(app) is at the archive's root, so this is a zipped .app, not an ipa "
                 + "(an ipa keeps the app under Payload/)"
         }
-        if names.isEmpty { return "no Payload/*.app: the archive is empty" }
-        return "no Payload/*.app in the archive (\(names.count) member\(names.count == 1 ? "" : "s"), "
+        if count == 0 { return "no Payload/*.app: the archive is empty" }
+        return "no Payload/*.app in the archive (\(count) member\(count == 1 ? "" : "s"), "
             + "none under Payload/*.app/)"
     }
 }

@@ -4,10 +4,17 @@ import IPACheckReport
 /// The members of an archive judged by their names and kinds before anything is read: unsafe names, duplicates,
 /// case twins, legacy encodings, unreadable members and symbolic links.
 extension IPAFile {
-    static func screenMembers(_ entries: [ZipEntry], findings: inout [Finding]) -> [String: ZipEntry] {
-        var members: [String: ZipEntry] = [:]
-        var names = CaseFoldedNames()
-        for entry in entries {
+    /// Screens every member, in archive order: the index of those that are read, and the symbolic links among
+    /// them (judged by ``screenLinks(_:in:index:findings:)``).
+    static func screenMembers(
+        _ archive: ZipArchive,
+        findings: inout [Finding]
+    ) -> (index: MemberIndex, links: [Int]) {
+        var index = MemberIndex(memberCount: archive.memberCount)
+        var links: [Int] = []
+        var names = CaseFoldedNames(capacity: archive.memberCount) { archive.name(at: $0) }
+        for position in 0..<archive.memberCount {
+            let entry = archive.entry(at: position)
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
                 findings.append(
@@ -28,12 +35,13 @@ extension IPAFile {
             } else if entry.nameWasNotUTF8 {
                 findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
             }
-            if let earlier = members[name] {
+            if entry.isSymbolicLink { links.append(position) }
+            if let earlier = index.insert(name, index: position, in: archive) {
                 // A later copy replaces an earlier one, as every sequential extractor writes them. Swift compares
                 // names by canonical equivalence, as Apple's file systems do: two spellings of one name in
                 // different Unicode normalisation forms are one file there too.
                 let spelling =
-                    earlier.name.utf8.elementsEqual(name.utf8)
+                    archive.name(at: earlier).utf8.elementsEqual(name.utf8)
                     ? "\(name) is stored more than once"
                     : "\(name) is stored twice, in two Unicode normalisation forms (one file on Apple's file systems)"
                 findings.append(
@@ -43,10 +51,9 @@ extension IPAFile {
                         location: name
                     )
                 )
-                members[name] = entry
                 continue
             }
-            if let other = names.sameButForCase(name), !entry.isDirectory {
+            if let other = names.sameButForCase(name, member: position), !entry.isDirectory {
                 findings.append(
                     ArchiveRules.rules.caseCollision.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
@@ -61,28 +68,29 @@ extension IPAFile {
                     ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
                 findings.append(ArchiveRules.rules.unreadableMember.finding("\(name) \(why)", location: name))
             }
-            members[name] = entry
         }
-        return members
+        return (index, links)
     }
 
-    /// The symbolic links among `members`, judged as a folder's are: a link whose target is absolute or climbs
-    /// above the app that holds it (`Payload/X.app`) is ARC012 and not a member; the others stay members, with
-    /// their targets (a link's content), so no check reads them as files.
+    /// The symbolic links among the live members, judged as a folder's are: a link whose target is absolute or
+    /// climbs above the app that holds it (`Payload/X.app`) is ARC012 and leaves the index; the others stay
+    /// members, with their targets (a link's content), so no check reads them as files.
     static func screenLinks(
-        _ members: [String: ZipEntry],
-        archive: ZipArchive,
+        _ links: [Int],
+        in archive: ZipArchive,
+        index: inout MemberIndex,
         findings: inout [Finding]
-    ) -> (members: [String: ZipEntry], targets: [String: String], escaping: [String]) {
-        var kept = members
+    ) -> (targets: [String: String], escaping: [String]) {
         var targets: [String: String] = [:]
         var escaping: [String] = []
-        for (name, entry) in members where entry.isSymbolicLink {
+        for position in links where index.isLive(position) {
+            let entry = archive.entry(at: position)
+            let name = entry.name
             let target = (try? archive.read(entry, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             if staysInItsApp(link: name, target: target) {
                 targets[name] = target
             } else {
-                kept[name] = nil
+                index.remove(name, in: archive)
                 escaping.append(name)
                 findings.append(
                     ArchiveRules.rules.linkLeavesBundle.finding(
@@ -92,7 +100,7 @@ extension IPAFile {
                 )
             }
         }
-        return (kept, targets, escaping.sorted())
+        return (targets, escaping.sorted())
     }
 
     /// Whether a link's target, read from the link's folder, stays inside the app that holds the link (or the

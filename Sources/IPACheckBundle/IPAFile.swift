@@ -22,8 +22,6 @@ package final class IPAFile {
 
     /// Reads the members, on the thread that opened the file.
     package let reader: IPAMemberReader
-    /// Readable member names, each mapped to its entry (the first one, for duplicates).
-    private var members: [String: ZipEntry] { reader.members }
 
     /// The deepest bundle nesting followed (app → watch app → extension → framework is 4).
     static let maximumNesting = 6
@@ -51,7 +49,7 @@ package final class IPAFile {
                 "too-many-members",
                 file: path,
                 "\(error.reason) (the standard limit keeps a run within 64 MiB of memory; --max-members raises it, "
-                    + "at about 2 KB of memory a member)"
+                    + "at about 1 KB of memory a member)"
             )
         } catch  where error.code == .unreadable {
             // The system's reason, in the words every command uses (not libzip's "Can't open file").
@@ -101,23 +99,22 @@ package final class IPAFile {
                 )
             )
         }
-        let screened = Self.screenMembers(archive.entries, findings: &findings)
-        let (members, linkTargets, escaping) = Self.screenLinks(screened, archive: archive, findings: &findings)
+        var (index, links) = Self.screenMembers(archive, findings: &findings)
+        let (linkTargets, escaping) = Self.screenLinks(links, in: archive, index: &index, findings: &findings)
         self.linkTargets = linkTargets
         self.escapingLinks = archive.escapingLinks.map(\.name) + escaping
-        reader = IPAMemberReader(path: path, archive: archive, members: members)
-        let names = members.keys.sorted()
+        let reader = IPAMemberReader(path: path, archive: archive, index: index)
+        self.reader = reader
 
-        let root = try Self.locateMainApp(names: names, file: path, isFolder: archive.isFolder, findings: &findings)
-        var bundles: [AppBundle] = []
-        let main = Self.loadBundle(
-            at: root,
-            kind: .app,
-            parent: nil,
-            archive: archive,
-            members: members,
+        let root = try Self.locateMainApp(
+            names: reader.memberNames,
+            memberCount: archive.memberCount,
+            file: path,
+            isFolder: archive.isFolder,
             findings: &findings
         )
+        var bundles: [AppBundle] = []
+        let main = Self.loadBundle(at: root, kind: .app, parent: nil, reader: reader, findings: &findings)
         switch main {
         case .success(let main): bundles.append(main)
         case .failure(let problem): throw InputError("bad-info-plist", file: path, problem.finding.message)
@@ -125,9 +122,8 @@ package final class IPAFile {
         Self.collectNested(
             under: root,
             depth: 1,
-            names: names,
-            archive: archive,
-            members: members,
+            folders: Self.nestedBundleFolders(in: reader.memberNames),
+            reader: reader,
             bundles: &bundles,
             findings: &findings
         )
@@ -137,13 +133,7 @@ package final class IPAFile {
 
     /// Whether the archive holds a readable member with this exact name.
     package func contains(_ member: String) -> Bool {
-        members[member] != nil
-    }
-
-    /// The archive's own copy of a member's name, if it holds that member: a key that shares the index's storage,
-    /// for tables that have an entry for every member (a name built from parts would be one more string each).
-    package func storedName(_ member: String) -> String? {
-        members.index(forKey: member).map { members[$0].key }
+        reader.index.index(of: member, in: reader.archive) != nil
     }
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit); a symbolic link is not a
@@ -170,7 +160,7 @@ package final class IPAFile {
     package func files(of bundle: AppBundle) -> [String] {
         let prefix = bundle.path + "/"
         let nestedPrefixes = bundles.filter { $0.parent == bundle.path }.map { $0.path + "/" }
-        return members.keys.filter { name in
+        return memberNames.filter { name in
             name.hasPrefix(prefix) && !name.hasSuffix("/") && !nestedPrefixes.contains { name.hasPrefix($0) }
         }
         .map { String($0.dropFirst(prefix.count)) }
@@ -179,46 +169,36 @@ package final class IPAFile {
 
     /// The declared uncompressed size of a member (informative only).
     package func declaredSize(of member: String) -> UInt64? {
-        members[member]?.declaredSize
+        reader.entry(named: member)?.declaredSize
     }
 
-    /// Every readable member's name.
-    package var memberNames: Dictionary<String, ZipEntry>.Keys { members.keys }
+    /// Every readable member's name, in archive order (decoded as they are walked).
+    package var memberNames: MemberNames { reader.memberNames }
 
     /// The given members in the order they are stored in the archive, so a pass reads the file front to back.
     package func inArchiveOrder(_ names: [String]) -> [String] {
-        names.sorted { (members[$0]?.index ?? Int.max, $0) < (members[$1]?.index ?? Int.max, $1) }
+        names.map { (reader.index.index(of: $0, in: reader.archive) ?? Int.max, $0) }.sorted { $0 < $1 }.map(\.1)
     }
 
+    /// Reads the bundles nested under `parentPath` (from `folders`: ``nestedBundleFolders(in:)``), and theirs.
     private static func collectNested(
         under parentPath: String,
         depth: Int,
-        names: [String],
-        archive: ZipArchive,
-        members: [String: ZipEntry],
+        folders: [String: [(container: Int, path: String)]],
+        reader: IPAMemberReader,
         bundles: inout [AppBundle],
         findings: inout [Finding]
     ) {
         guard depth <= maximumNesting else { return }
-        for container in BundleKind.containers {
-            let prefix = "\(parentPath)/\(container.folder)/"
-            var children: Set<String> = []
-            for name in names where name.hasPrefix(prefix) && !name.hasSuffix("/") {
-                // Only folders holding at least one file count: an empty `X.framework/` entry is no bundle.
-                let rest = name.dropFirst(prefix.count)
-                guard let slash = rest.firstIndex(of: "/") else { continue }
-                let folder = rest[..<slash]
-                if folder.hasSuffix(container.suffix) && folder.count > container.suffix.count {
-                    children.insert(prefix + folder)
-                }
-            }
-            for child in children.sorted() {
+        let children = folders[parentPath] ?? []
+        for (containerIndex, container) in BundleKind.containers.enumerated() {
+            let paths = Set(children.filter { $0.container == containerIndex }.map(\.path))
+            for child in paths.sorted() {
                 let loaded = loadBundle(
                     at: child,
                     kind: container.kind,
                     parent: parentPath,
-                    archive: archive,
-                    members: members,
+                    reader: reader,
                     findings: &findings
                 )
                 switch loaded {
@@ -230,14 +210,39 @@ package final class IPAFile {
                 collectNested(
                     under: child,
                     depth: depth + 1,
-                    names: names,
-                    archive: archive,
-                    members: members,
+                    folders: folders,
+                    reader: reader,
                     bundles: &bundles,
                     findings: &findings
                 )
             }
         }
+    }
+
+    /// Every folder that may be a nested bundle, by the folder holding it, from one walk of the names: a member
+    /// `P/PlugIns/X.appex/…` makes `P/PlugIns/X.appex` a candidate under `P` (only folders holding at least one
+    /// file count: an empty `X.framework/` entry is no bundle).
+    static func nestedBundleFolders(in names: some Sequence<String>) -> [String: [(container: Int, path: String)]] {
+        let markers = Set(BundleKind.containers.map { "/\($0.folder)/" })
+        var folders: [String: [(container: Int, path: String)]] = [:]
+        var seen: Set<String> = []
+        for name in names where !name.hasSuffix("/") && markers.contains(where: name.contains) {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 4 else { continue }
+            for folderIndex in 1..<(parts.count - 2) {
+                let child = parts[folderIndex + 1]
+                for (containerIndex, container) in BundleKind.containers.enumerated()
+                where parts[folderIndex] == container.folder && child.hasSuffix(container.suffix)
+                    && child.count > container.suffix.count
+                {
+                    let parent = parts[..<folderIndex].joined(separator: "/")
+                    let path = "\(parent)/\(container.folder)/\(child)"
+                    guard seen.insert("\(containerIndex)\u{0}\(path)").inserted else { continue }
+                    folders[parent, default: []].append((containerIndex, path))
+                }
+            }
+        }
+        return folders
     }
 
     /// Why a bundle cannot be read, as the finding that reports it.
@@ -255,13 +260,14 @@ package final class IPAFile {
         at path: String,
         kind: BundleKind,
         parent: String?,
-        archive: ZipArchive,
-        members: [String: ZipEntry],
+        reader: IPAMemberReader,
         findings: inout [Finding]
     ) -> Result<AppBundle, UnreadableBundle> {
         // iOS bundles are shallow (Info.plist at the root); macOS-style frameworks keep it in Resources/.
         let candidates = ["\(path)/Info.plist", "\(path)/Resources/Info.plist", "\(path)/Contents/Info.plist"]
-        guard let infoPath = candidates.first(where: { members[$0] != nil }), let entry = members[infoPath] else {
+        guard let infoPath = candidates.first(where: { reader.entry(named: $0) != nil }),
+            let entry = reader.entry(named: infoPath)
+        else {
             return .failure(
                 UnreadableBundle("\(path) has no Info.plist", bundle: path, location: path)
             )
@@ -269,7 +275,7 @@ package final class IPAFile {
         let info: PlistValue
         let infoDigests: FileDigests
         do {
-            let bytes = try archive.read(entry, limit: maximumInfoPlistBytes)
+            let bytes = try reader.archive.read(entry, limit: maximumInfoPlistBytes)
             infoDigests = FileDigests(of: bytes)
             info = try PlistParser.parse(bytes)
         } catch {
@@ -292,7 +298,7 @@ package final class IPAFile {
         var executable: String? = nil
         if let executableName, !executableName.isEmpty, !executableName.contains("/") {
             let member = "\(path)/\(executableName)"
-            if members[member] != nil {
+            if reader.entry(named: member) != nil {
                 executable = member
             } else {
                 findings.append(
@@ -318,8 +324,8 @@ package final class IPAFile {
                 platform: info["DTPlatformName"]?.stringValue ?? info["CFBundleSupportedPlatforms"]?.stringArray?.first,
                 minimumOSVersion: info["MinimumOSVersion"]?.stringValue ?? info["LSMinimumSystemVersion"]?.stringValue,
                 executable: executable,
-                provisioningProfile: members[profile] != nil ? profile : nil,
-                codeResources: members[seal] != nil ? seal : nil,
+                provisioningProfile: reader.entry(named: profile) != nil ? profile : nil,
+                codeResources: reader.entry(named: seal) != nil ? seal : nil,
                 infoPlistPath: infoPath,
                 infoPlist: info,
                 infoPlistDigests: infoDigests

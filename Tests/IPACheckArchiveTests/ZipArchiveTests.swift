@@ -50,9 +50,8 @@ struct ZipArchiveTests {
 
     /// An archive with a name flagged UTF-8 over other bytes is read, not refused as libzip alone would.
     ///
-    /// It is read through a view of the file with that flag cleared for exactly those members (central and local
-    /// headers), so every member reads, the strict consistency check passes, and the entry says its name was
-    /// mislabelled. A second handle reads the same.
+    /// The name is read as code page 437, as libzip reads a legacy name, every member reads, the strict consistency
+    /// check passes, and the entry says its name was mislabelled. A second handle reads the same.
     @Test func readsAnArchiveWhoseUTF8FlagIsWrongForOneName() throws {
         var zip = ZipBuilder()
         zip.add("Payload/A.app/Info.plist", text: "hello")
@@ -68,7 +67,7 @@ struct ZipArchiveTests {
             #expect(try archive.read(entry) == Array(text.utf8))
         }
         let again = try ZipArchive(reopening: archive.reopening)
-        #expect(again.entries == archive.entries)
+        #expect(Array(again.entries) == Array(archive.entries))
     }
 
     /// A second handle (for another thread) must read the same file the first one listed: a file replaced in
@@ -158,9 +157,9 @@ struct ZipArchiveTests {
         }
     }
 
-    /// The member count is taken from the end-of-central-directory record before libzip reads the directory (which
-    /// costs memory for each member): here a zip64 record claims a million members and no directory follows, so only
-    /// the early check can name the count (libzip alone would call the file damaged).
+    /// The member count is taken from the end-of-central-directory record before the directory is read (which
+    /// costs memory for each member): here a zip64 record claims a million members in a directory large enough for
+    /// them, and no directory follows, so only the early check can name the count.
     @Test func refusesADeclaredMemberCountBeforeReadingTheDirectory() throws {
         func littleEndian(_ value: UInt64, _ size: Int) -> [UInt8] {
             (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
@@ -168,7 +167,7 @@ struct ZipArchiveTests {
         let zip64End =
             littleEndian(0x0606_4B50, 4) + littleEndian(44, 8) + littleEndian(45, 2) + littleEndian(45, 2)
             + littleEndian(0, 4) + littleEndian(0, 4) + littleEndian(1_000_000, 8) + littleEndian(1_000_000, 8)
-            + littleEndian(0, 8) + littleEndian(0, 8)
+            + littleEndian(46_000_000, 8) + littleEndian(0, 8)
         let locator = littleEndian(0x0706_4B50, 4) + littleEndian(0, 4) + littleEndian(0, 8) + littleEndian(1, 4)
         let comment = Array("a comment".utf8)
         let end =

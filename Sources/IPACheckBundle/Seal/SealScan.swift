@@ -190,7 +190,8 @@ package struct SealScan {
                 if let executable = bundle.executable { plans[executable, default: MemberPlan()].isExecutable = true }
                 guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
                 for (path, kind) in seal.requiredDigests {
-                    guard let member = ipa.storedName(bundle.path + "/" + path), infoPlists[member] == nil,
+                    let member = bundle.path + "/" + path
+                    guard ipa.contains(member), infoPlists[member] == nil,
                         sealDigests[member] == nil
                     else { continue }
                     plans[member, default: MemberPlan()].insert(kind)
