@@ -17,7 +17,7 @@ struct RunUsageErrorCLITests {
             "aasa",
             "acme.example?mode=sometimes: the only query allowed is ?mode=developer|managed|developer+managed"
         ),
-        (["check", "App.ipa", "--max-members", "0"], "check", "--max-members must be between 1 and 500000"),
+        (["check", "App.ipa", "--max-members", "0"], "check", "--max-members must be between 1 and 2000000"),
         (["check", "App.ipa", "--timeout", "0"], "check", "--timeout must be more than 0 and at most 600 seconds"),
         (["check", "App.ipa", "--timeout", "-5"], "check", "--timeout must be more than 0 and at most 600 seconds"),
         (

@@ -8,6 +8,9 @@ package struct ArchiveSettings: Sendable {
     /// Settings with every default.
     package init() {}
 
+    /// The member cap without `--max-members`.
+    package static let standardMemberCount = ArchiveLimits.standard.maximumEntries
+
     /// The largest `--max-members` allowed.
     package static let largestMemberCount = ArchiveLimits.largestEntryLimit
 

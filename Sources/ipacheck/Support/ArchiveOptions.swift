@@ -5,8 +5,9 @@ import IPACheckCommands
 struct ArchiveOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Read ipas of up to N members (default 20000, at most 500000). The default keeps a run within 64 MiB of "
-                + "memory; a larger app needs about 2 KB more a member.",
+            "Read ipas of up to N members (default \(ArchiveSettings.standardMemberCount), at most "
+                + "\(ArchiveSettings.largestMemberCount)). The default keeps a run within 64 MiB of memory; a larger "
+                + "app needs about 1 KB more a member.",
             valueName: "n"
         )
     )
