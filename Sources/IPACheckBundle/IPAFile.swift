@@ -133,7 +133,7 @@ package final class IPAFile {
 
     /// Whether the archive holds a readable member with this exact name.
     package func contains(_ member: String) -> Bool {
-        reader.index.index(of: member, in: reader.archive) != nil
+        reader.memberIndex(of: member) != nil
     }
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit); a symbolic link is not a
@@ -174,11 +174,6 @@ package final class IPAFile {
 
     /// Every readable member's name, in archive order (decoded as they are walked).
     package var memberNames: MemberNames { reader.memberNames }
-
-    /// The given members in the order they are stored in the archive, so a pass reads the file front to back.
-    package func inArchiveOrder(_ names: [String]) -> [String] {
-        names.map { (reader.index.index(of: $0, in: reader.archive) ?? Int.max, $0) }.sorted { $0 < $1 }.map(\.1)
-    }
 
     /// Reads the bundles nested under `parentPath` (from `folders`: ``nestedBundleFolders(in:)``), and theirs.
     private static func collectNested(

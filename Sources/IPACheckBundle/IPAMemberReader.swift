@@ -60,6 +60,37 @@ package final class IPAMemberReader {
     /// Every readable member's name, in archive order.
     var memberNames: MemberNames { MemberNames(archive: archive, index: index) }
 
+    /// The index of the readable member named `member` (its place in the archive), if there is one.
+    func memberIndex(of member: String) -> Int? {
+        index.index(of: member, in: archive)
+    }
+
+    /// Member `index`'s name.
+    func name(at index: Int) -> String {
+        archive.name(at: index)
+    }
+
+    /// Every readable member's index, in archive order.
+    var memberIndices: some Sequence<Int> {
+        (0..<archive.memberCount).lazy.filter(index.isLive)
+    }
+
+    /// Opens a forward-only stream over member `index` (a readable member's, from ``memberIndex(of:)``).
+    func stream(at index: Int) throws(InputError) -> ZipMemberStream {
+        let entry = archive.entry(at: index)
+        do {
+            return try archive.stream(entry)
+        } catch {
+            throw InputError("unreadable-member", file: path, "\(entry.name): \(error.reason)")
+        }
+    }
+
+    /// Member `index`'s declared size as an `Int` (0 when out of range): what balances work, never what is
+    /// allocated.
+    func declaredMemberSize(at index: Int) -> Int {
+        Int(exactly: archive.entry(at: index).declaredSize) ?? 0
+    }
+
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).
     package func read(_ member: String, limit: Int? = nil) throws(InputError) -> [UInt8] {
         guard let entry = entry(named: member) else {
@@ -84,9 +115,4 @@ package final class IPAMemberReader {
         }
     }
 
-    /// The declared size as an `Int` (0 when absent or out of range): what a stream scanner sizes its view by,
-    /// never what anything is allocated by.
-    package func declaredMemberSize(_ member: String) -> Int {
-        entry(named: member).flatMap { Int(exactly: $0.declaredSize) } ?? 0
-    }
 }

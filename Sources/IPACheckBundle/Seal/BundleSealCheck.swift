@@ -81,7 +81,7 @@ extension SealScan {
                 let check = seal.check(
                     bundleFiles: ipa.files(of: bundle),
                     exists: { ipa.contains(prefix + $0) },
-                    digests: { digests(of: prefix + $0) },
+                    digests: { digests(of: prefix + $0, in: ipa) },
                     linkTarget: { ipa.linkTargets[prefix + $0] },
                     nestedCodeHashes: { path in
                         if let nestedBundle = byPath[prefix + path] {

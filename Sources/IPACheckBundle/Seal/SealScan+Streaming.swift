@@ -74,19 +74,19 @@ extension SealScan {
     struct OtherShares: Sendable {
         /// What the threads streamed, and how many are still at it.
         struct Progress: Sendable {
-            var results: [String: StreamResult] = [:]
+            var results: [Int: StreamResult] = [:]
             var running: Int
             /// The async caller, suspended until `running` is 0.
             var waiting: Waiting?
 
             /// The results, handed over once: the threads keep no copy.
-            mutating func take() -> [String: StreamResult] {
+            mutating func take() -> [Int: StreamResult] {
                 defer { results = [:] }
                 return results
             }
         }
 
-        typealias Waiting = CheckedContinuation<[String: StreamResult], Never>
+        typealias Waiting = CheckedContinuation<[Int: StreamResult], Never>
 
         private let progress: Locked<Progress>
 
@@ -94,13 +94,13 @@ extension SealScan {
         ///
         /// A share whose thread cannot open the file again is left unread, for ``Pass/finish(_:ipa:)`` to read
         /// with the first handle.
-        init(_ shares: ArraySlice<[String]>, plans: [String: MemberPlan], reopening: IPAMemberReader.Reopening) {
+        init(_ shares: ArraySlice<[Int]>, plans: [Int: MemberPlan], reopening: IPAMemberReader.Reopening) {
             let progress = Locked(Progress(running: shares.count))
             self.progress = progress
             for share in shares {
                 let thread = Thread {
                     let taken = (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? [:]
-                    let done = progress.withLock { progress -> (Waiting, [String: StreamResult])? in
+                    let done = progress.withLock { progress -> (Waiting, [Int: StreamResult])? in
                         progress.results.merge(taken) { first, _ in first }
                         progress.running -= 1
                         guard progress.running == 0, let waiting = progress.waiting else { return nil }
@@ -115,9 +115,9 @@ extension SealScan {
         }
 
         /// Suspends until every thread is done, then returns what they streamed.
-        func results() async -> [String: StreamResult] {
+        func results() async -> [Int: StreamResult] {
             await withCheckedContinuation { continuation in
-                let done = progress.withLock { progress -> [String: StreamResult]? in
+                let done = progress.withLock { progress -> [Int: StreamResult]? in
                     if progress.running == 0 { return progress.take() }
                     progress.waiting = continuation
                     return nil
@@ -127,7 +127,7 @@ extension SealScan {
         }
 
         /// Sleeps until every thread is done, then returns what they streamed.
-        func waitForResults() -> [String: StreamResult] {
+        func waitForResults() -> [Int: StreamResult] {
             progress.withLock(when: { $0.running == 0 }) { $0.take() }
         }
     }
@@ -136,7 +136,7 @@ extension SealScan {
     ///
     /// The largest members are placed first, each into the lightest share, with no fewer than `bytesPerShare`
     /// bytes a share. Declared sizes only balance the work, so a lying archive costs time, never correctness.
-    static func split(_ order: [String], into count: Int, bytesPerShare: Int, size: (String) -> Int) -> [[String]] {
+    static func split(_ order: [Int], into count: Int, bytesPerShare: Int, size: (Int) -> Int) -> [[Int]] {
         let sizes = order.map { max(size($0), 0) }
         let total = sizes.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
         let shareCount = min(max(count, 1), order.count, max(total / max(bytesPerShare, 1), 1))
@@ -152,13 +152,14 @@ extension SealScan {
         return (0..<shareCount).map { share in order.indices.filter { owner[$0] == share }.map { order[$0] } }
     }
 
+    /// Streams `members` (indices, in archive order) with `reader`, each as its plan says.
     static func streamShare(
-        _ members: [String],
-        plans: [String: MemberPlan],
+        _ members: [Int],
+        plans: [Int: MemberPlan],
         reader: IPAMemberReader
-    ) -> [String: StreamResult] {
+    ) -> [Int: StreamResult] {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var results: [String: StreamResult] = [:]
+        var results: [Int: StreamResult] = [:]
         for member in members {
             guard let plan = plans[member] else { continue }
             results[member] = stream(member, plan: plan, reader: reader, buffer: &buffer)
@@ -167,24 +168,24 @@ extension SealScan {
     }
 
     static func stream(
-        _ member: String,
+        _ member: Int,
         plan: MemberPlan,
         reader ipa: IPAMemberReader,
         buffer: inout [UInt8]
     ) -> StreamResult {
         var result = StreamResult()
         var digester = plan.digests.isEmpty ? nil : FileDigester(kinds: plan.digests)
-        var executable = plan.isExecutable ? ExecutableReader(fileSize: ipa.declaredMemberSize(member)) : nil
+        var executable = plan.isExecutable ? ExecutableReader(fileSize: ipa.declaredMemberSize(at: member)) : nil
         var bytes: [UInt8]? = plan.keep ? [] : nil
         var search = plan.needles.isEmpty ? nil : StringSearch(plan.needles)
         do throws(InputError) {
-            let stream = try ipa.stream(member)
+            let stream = try ipa.stream(at: member)
             while true {
                 let count: Int
                 do {
                     count = try stream.read(into: &buffer)
                 } catch {
-                    throw InputError("unreadable-member", file: ipa.path, "\(member): \(error.reason)")
+                    throw InputError("unreadable-member", file: ipa.path, "\(ipa.name(at: member)): \(error.reason)")
                 }
                 if count == 0 { break }
                 executable?.consume(buffer, count: count)
@@ -195,7 +196,8 @@ extension SealScan {
                         throw InputError(
                             "too-large",
                             file: ipa.path,
-                            "\(member) is larger than the \(ipa.maximumKeptBytes)-byte limit for files read whole"
+                            "\(ipa.name(at: member)) is larger than the \(ipa.maximumKeptBytes)-byte limit for files "
+                                + "read whole"
                         )
                     }
                     bytes?.append(contentsOf: buffer[0..<count])
@@ -211,8 +213,9 @@ extension SealScan {
                 found: search?.found,
                 bytes: bytes,
                 executable: executable.map { reader in
-                    reader.finish().map { Executable(member: member, container: $0.container, pages: $0.pages) }
-                        .mapError { InputError("bad-macho", file: ipa.path, "\(member): \($0)") }
+                    let name = ipa.name(at: member)
+                    return reader.finish().map { Executable(member: name, container: $0.container, pages: $0.pages) }
+                        .mapError { InputError("bad-macho", file: ipa.path, "\(name): \($0)") }
                 }
             )
         }

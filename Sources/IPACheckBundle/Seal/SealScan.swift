@@ -50,7 +50,8 @@ package struct SealScan {
     package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
     package let findings: [Finding]
-    private let digests: [String: FileDigests]
+    /// The digests taken, by member index (a name a member would cost more than its digests).
+    private let digests: [Int: FileDigests]
     private let kept: [String: [UInt8]]
     private let nested: [String: Result<Executable, InputError>]
 
@@ -58,26 +59,12 @@ package struct SealScan {
     static let chunkSize = 256 * 1024
 
     /// Threads a pass uses by default: one per core, at most four (inflating is CPU-bound, and each thread holds
-    /// only a chunk buffer and a libzip handle).
+    /// only a chunk buffer and its own descriptor on the file: the member table is shared).
     package static let defaultThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
 
     /// Below this many declared bytes per thread a pass uses fewer threads: opening another handle would cost more
     /// than it saves.
     package static let bytesWorthAThread = 16 * 1024 * 1024
-
-    /// What one more handle on the file costs for each member of the archive: libzip's copy of the central
-    /// directory (measured: about 340 bytes a member) and the member list checked against the first handle's.
-    static let bytesPerMemberPerHandle = 512
-
-    /// The memory the extra handles of a pass may take together: an archive with many members is read on fewer
-    /// threads (one, past about 16,000 members) rather than with a copy of its directory per thread.
-    static let extraHandlesBudget = 8 * 1024 * 1024
-
-    /// The threads a pass over an archive of `members` members may use, at most `wanted`.
-    static func threads(_ wanted: Int, members: Int) -> Int {
-        let perHandle = max(members, 1) * bytesPerMemberPerHandle
-        return max(1, min(wanted, 1 + extraHandlesBudget / perHandle))
-    }
 
     /// Reads `ipa` once.
     ///
@@ -144,13 +131,17 @@ package struct SealScan {
     /// whole before streaming.
     private struct Pass {
         let depth: Depth
-        let order: [String]
-        let shares: [[String]]
-        private(set) var plans: [String: MemberPlan] = [:]
+        /// The members to stream, by index, in archive order.
+        let order: [Int]
+        let shares: [[Int]]
+        private(set) var plans: [Int: MemberPlan] = [:]
         private var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
+        /// The digests of each CodeResources, by member name (they are read whole, before the pass) and index.
         private var sealDigests: [String: FileDigests] = [:]
+        private var sealMembers: [Int: FileDigests] = [:]
         private var kept: [String: [UInt8]] = [:]
-        private let infoPlists: [String: FileDigests]
+        /// Each bundle's Info.plist digests (read when the bundle was found), by member index.
+        private let infoPlists: [Int: FileDigests]
 
         init(
             _ ipa: IPAFile,
@@ -161,8 +152,11 @@ package struct SealScan {
             bytesPerThread: Int
         ) {
             self.depth = depth
+            let reader = ipa.reader
             infoPlists = Dictionary(
-                ipa.bundles.map { ($0.infoPlistPath, $0.infoPlistDigests) },
+                ipa.bundles.compactMap { bundle in
+                    reader.memberIndex(of: bundle.infoPlistPath).map { ($0, bundle.infoPlistDigests) }
+                },
                 uniquingKeysWith: { first, _ in first }
             )
 
@@ -174,6 +168,7 @@ package struct SealScan {
                 do {
                     let bytes = try ipa.read(member)
                     sealDigests[member] = FileDigests(of: bytes)
+                    if let index = reader.memberIndex(of: member) { sealMembers[index] = sealDigests[member] }
                     if keep(member) { kept[member] = bytes }
                     do {
                         let seal = try ResourceSeal.parse(bytes, maximumEntries: sealBudget)
@@ -187,41 +182,41 @@ package struct SealScan {
                 }
             }
             for bundle in ipa.bundles {
-                if let executable = bundle.executable { plans[executable, default: MemberPlan()].isExecutable = true }
+                if let executable = bundle.executable.flatMap(reader.memberIndex(of:)) {
+                    plans[executable, default: MemberPlan()].isExecutable = true
+                }
                 guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
                 for (path, kind) in seal.requiredDigests {
-                    let member = bundle.path + "/" + path
-                    guard ipa.contains(member), infoPlists[member] == nil,
-                        sealDigests[member] == nil
+                    guard let member = reader.memberIndex(of: bundle.path + "/" + path), infoPlists[member] == nil,
+                        sealMembers[member] == nil
                     else { continue }
                     plans[member, default: MemberPlan()].insert(kind)
                 }
                 for (path, entry) in seal.entries {
-                    guard case .nestedCode = entry else { continue }
-                    let member = bundle.path + "/" + path
-                    if ipa.contains(member) { plans[member, default: MemberPlan()].isExecutable = true }
+                    guard case .nestedCode = entry, let member = reader.memberIndex(of: bundle.path + "/" + path)
+                    else { continue }
+                    plans[member, default: MemberPlan()].isExecutable = true
                 }
             }
-            for member in ipa.memberNames where keep(member) && kept[member] == nil {
+            for member in reader.memberIndices where plans[member]?.keep != true {
+                let name = reader.name(at: member)
+                guard keep(name), kept[name] == nil else { continue }
                 plans[member, default: MemberPlan()].keep = true
             }
 
-            if !needles.isEmpty, let main = ipa.mainApp.executable {
+            if !needles.isEmpty, let main = ipa.mainApp.executable.flatMap(reader.memberIndex(of:)) {
                 plans[main, default: MemberPlan()].needles = needles
             }
-            order = ipa.inArchiveOrder(Array(plans.keys))
-            shares = SealScan.split(
-                order,
-                into: SealScan.threads(threads, members: ipa.reader.memberCount),
-                bytesPerShare: bytesPerThread,
-                size: ipa.reader.declaredMemberSize
-            )
+            order = plans.keys.sorted()
+            shares = SealScan.split(order, into: threads, bytesPerShare: bytesPerThread) {
+                reader.declaredMemberSize(at: $0)
+            }
         }
 
         /// The scan, from `results` (the members the other threads streamed included): any member no thread read
         /// (a share whose thread could not open the file again) is read now, with the first handle.
         mutating func finish(
-            _ results: consuming [String: StreamResult],
+            _ results: consuming [Int: StreamResult],
             ipa: IPAFile
         ) throws(InputError) -> SealScan {
             let unread = order.filter { results[$0] == nil }
@@ -229,7 +224,7 @@ package struct SealScan {
                 results.merge(streamShare(unread, plans: plans, reader: ipa.reader)) { first, _ in first }
             }
             plans = [:]
-            var digests: [String: FileDigests] = infoPlists.merging(sealDigests) { first, _ in first }
+            var digests: [Int: FileDigests] = infoPlists.merging(sealMembers) { first, _ in first }
             var executables: [String: Result<Executable, InputError>] = [:]
             var mainStrings: BinaryStrings?
             var findings: [Finding] = []
@@ -237,10 +232,12 @@ package struct SealScan {
                 guard let result = results.removeValue(forKey: member) else { continue }
                 if let found = result.found { mainStrings = BinaryStrings(found: found) }
                 if let taken = result.digests { digests[member] = taken }
-                if let bytes = result.bytes { kept[member] = bytes }
-                if let executable = result.executable { executables[member] = executable }
+                if result.more == nil { continue }
+                let name = ipa.reader.name(at: member)
+                if let bytes = result.bytes { kept[name] = bytes }
+                if let executable = result.executable { executables[name] = executable }
                 if let problem = result.problem {
-                    findings.append(ArchiveRules.rules.unreadableSealedMember.finding(problem, location: member))
+                    findings.append(ArchiveRules.rules.unreadableSealedMember.finding(problem, location: name))
                 }
             }
 
@@ -269,9 +266,10 @@ package struct SealScan {
         }
     }
 
-    /// The digests of a member taken during the pass (those a seal asked for, Info.plists, CodeResources).
-    package func digests(of member: String) -> FileDigests? {
-        digests[member]
+    /// The digests of a member of `ipa` taken during the pass (those a seal asked for, Info.plists,
+    /// CodeResources).
+    package func digests(of member: String, in ipa: IPAFile) -> FileDigests? {
+        ipa.reader.memberIndex(of: member).flatMap { digests[$0] }
     }
 
     /// The bytes of a member the pass was asked to keep.
