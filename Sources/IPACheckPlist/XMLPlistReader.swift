@@ -10,7 +10,7 @@ import Foundation
 /// subset, the five predefined entities, character references and CDATA sections. Nesting is capped at
 /// ``PlistParser/maximumDepth``; every read is bounds-checked and every error names the byte offset.
 package struct XMLPlistReader {
-    private let bytes: [UInt8]
+    private let input: XMLPlistInput
     private var position = 0
     private var depth = 0
     /// Whether the top value stands inside `<plist>`, which ``finish()`` then expects closed.
@@ -28,8 +28,20 @@ package struct XMLPlistReader {
         if let nul = bytes.firstIndex(of: 0) {
             throw PlistError("malformed XML property list at byte \(nul): a NUL byte, which XML does not allow")
         }
-        self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        try self.init(input: XMLPlistInput(bytes))
+    }
+
+    /// Positions a reader on the top value of the document `pull` gives a chunk at a time; a NUL byte, a stream
+    /// that fails or one larger than ``PlistParser/maximumSize`` is an error where the reader meets it.
+    ///
+    /// - Throws: ``PlistError`` when the bytes are not an XML document or have no value.
+    package init(pulling pull: @escaping () -> XMLPlistInput.PullResult) throws(PlistError) {
+        try self.init(input: XMLPlistInput(pulling: pull))
+    }
+
+    private init(input: XMLPlistInput) throws(PlistError) {
+        self.input = input
+        if input.starts(with: [0xEF, 0xBB, 0xBF], at: 0) { position = 3 }
         try skipMisc()
         guard try peekTag()?.name == "plist" else { return }
         let tag = try readTag()
@@ -46,7 +58,7 @@ package struct XMLPlistReader {
             insidePlist = false
         }
         try skipMisc()
-        guard position == bytes.count else { throw error("more follows the property list's value") }
+        guard input.byte(at: position) == nil else { throw error("more follows the property list's value") }
     }
 
     /// Whether `bytes` look like an XML property list rather than a binary one.
@@ -155,6 +167,7 @@ package struct XMLPlistReader {
             }
             let key = try text(of: keyTag)
             let before = position
+            input.discard(before: keyTag.offset)
             try body(key, &self)
             guard position > before else { throw error("the value of key \"\(key)\" was not read", at: before) }
         }
@@ -187,7 +200,7 @@ package struct XMLPlistReader {
     /// Moves past comments, whitespace and the next opening tag, which it returns.
     private mutating func readOpeningTag() throws(PlistError) -> Tag {
         try skipMisc()
-        guard position < bytes.count else { throw error("the document ends where a value should be") }
+        guard input.byte(at: position) != nil else { throw error("the document ends where a value should be") }
         guard byte(at: position) == UInt8(ascii: "<"), byte(at: position + 1) != UInt8(ascii: "/") else {
             throw error("expected an element")
         }
@@ -201,7 +214,7 @@ package struct XMLPlistReader {
         let nameStart = position
         while let byte = byte(at: position), Self.isNameByte(byte) { position += 1 }
         guard position > nameStart else { throw error("a tag without a name", at: offset) }
-        let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+        let name = String(decoding: input.slice(nameStart..<position), as: UTF8.self)
         var quote: UInt8?
         while let byte = byte(at: position) {
             position += 1
@@ -212,7 +225,7 @@ package struct XMLPlistReader {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
             case UInt8(ascii: ">"):
-                let empty = position >= 2 && bytes[position - 2] == UInt8(ascii: "/")
+                let empty = position >= 2 && input.byte(at: position - 2) == UInt8(ascii: "/")
                 return Tag(name: name, isEmptyElement: empty, offset: offset)
             case UInt8(ascii: "<"): throw error("<\(name)> is not closed", at: offset)
             default: continue
@@ -224,7 +237,7 @@ package struct XMLPlistReader {
     /// Whether the next markup closes `name`; if so, moves past it.
     private mutating func atClosingTag(_ name: String) throws(PlistError) -> Bool {
         try skipMisc()
-        guard position < bytes.count else { throw error("the document ends before </\(name)>") }
+        guard input.byte(at: position) != nil else { throw error("the document ends before </\(name)>") }
         guard byte(at: position) == UInt8(ascii: "<"), byte(at: position + 1) == UInt8(ascii: "/") else {
             return false
         }
@@ -237,7 +250,7 @@ package struct XMLPlistReader {
         try skipMisc()
         let offset = position
         let expected = Array("</\(name)".utf8)
-        guard bytes[position...].starts(with: expected) else { throw error("expected </\(name)>", at: offset) }
+        guard input.starts(with: expected, at: position) else { throw error("expected </\(name)>", at: offset) }
         position += expected.count
         while let byte = byte(at: position), Self.isSpace(byte) { position += 1 }
         guard byte(at: position) == UInt8(ascii: ">") else { throw error("expected </\(name)>", at: offset) }
@@ -249,11 +262,11 @@ package struct XMLPlistReader {
         while let byte = byte(at: position) {
             if Self.isSpace(byte) {
                 position += 1
-            } else if bytes[position...].starts(with: Self.commentStart) {
+            } else if input.starts(with: Self.commentStart, at: position) {
                 try skip(past: Self.commentEnd, what: "comment")
-            } else if bytes[position...].starts(with: Self.instructionStart) {
+            } else if input.starts(with: Self.instructionStart, at: position) {
                 try skip(past: Self.instructionEnd, what: "processing instruction")
-            } else if bytes[position...].starts(with: Self.doctypeStart) {
+            } else if input.starts(with: Self.doctypeStart, at: position) {
                 try skipDoctype()
             } else {
                 return
@@ -284,7 +297,7 @@ package struct XMLPlistReader {
 
     private mutating func skip(past end: [UInt8], what: String) throws(PlistError) {
         let offset = position
-        guard let found = Self.firstRange(of: end, in: bytes, from: position) else {
+        guard let found = input.firstRange(of: end, from: position) else {
             throw error("the document ends inside a \(what)", at: offset)
         }
         position = found.upperBound
@@ -303,14 +316,14 @@ package struct XMLPlistReader {
             } else if byte != UInt8(ascii: "<") {
                 out.append(byte)
                 position += 1
-            } else if bytes[position...].starts(with: Self.cdataStart) {
+            } else if input.starts(with: Self.cdataStart, at: position) {
                 let start = position + Self.cdataStart.count
-                guard let end = Self.firstRange(of: Self.cdataEnd, in: bytes, from: start) else {
+                guard let end = input.firstRange(of: Self.cdataEnd, from: start) else {
                     throw error("the document ends inside a CDATA section")
                 }
-                out.append(contentsOf: bytes[start..<end.lowerBound])
+                out.append(contentsOf: input.slice(start..<end.lowerBound))
                 position = end.upperBound
-            } else if bytes[position...].starts(with: Self.commentStart) {
+            } else if input.starts(with: Self.commentStart, at: position) {
                 try skip(past: Self.commentEnd, what: "comment")
             } else {
                 try closeElement(tag.name)
@@ -322,10 +335,12 @@ package struct XMLPlistReader {
     /// Appends what the reference at `position` (`&amp;`, `&#60;`, `&#x3C;`) stands for.
     private mutating func appendReference(to out: inout [UInt8]) throws(PlistError) {
         let offset = position
-        guard let semicolon = bytes[position...].prefix(16).firstIndex(of: UInt8(ascii: ";")) else {
+        guard
+            let semicolon = (position..<(position + 16)).first(where: { input.byte(at: $0) == UInt8(ascii: ";") })
+        else {
             throw error("an unterminated entity reference", at: offset)
         }
-        let name = String(decoding: bytes[(position + 1)..<semicolon], as: UTF8.self)
+        let name = String(decoding: input.slice((position + 1)..<semicolon), as: UTF8.self)
         position = semicolon + 1
         let predefined = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
         if let text = predefined[name] {
@@ -376,8 +391,12 @@ package struct XMLPlistReader {
     // MARK: - Bytes
 
     private func byte(at index: Int) -> UInt8? {
-        index >= 0 && index < bytes.count ? bytes[index] : nil
+        input.byte(at: index)
     }
+
+    /// Why a streamed input ended early (a NUL byte, a read error, the size limit), if it did: the error to report
+    /// rather than the "document ends" the reader met there.
+    package var inputFailure: PlistError? { input.failure }
 
     private func error(_ message: String, at offset: Int? = nil) -> PlistError {
         PlistError("malformed XML property list at byte \(offset ?? position): \(message)")
@@ -399,21 +418,5 @@ package struct XMLPlistReader {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             || byte == UInt8(ascii: ":")
-    }
-
-    /// The first occurrence of `needle` in `haystack` at or after `start`: O(haystack × needle), and needles here
-    /// are at most nine bytes.
-    private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Range<Int>? {
-        guard let first = needle.first, start >= 0 else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            guard let candidate = haystack[index...].firstIndex(of: first) else { return nil }
-            guard candidate + needle.count <= haystack.count else { return nil }
-            if haystack[candidate..<(candidate + needle.count)].elementsEqual(needle) {
-                return candidate..<(candidate + needle.count)
-            }
-            index = candidate + 1
-        }
-        return nil
     }
 }

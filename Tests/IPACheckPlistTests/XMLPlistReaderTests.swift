@@ -56,6 +56,48 @@ struct XMLPlistReaderTests {
         }
     }
 
+    /// A reader over `bytes` pulled `chunk` bytes at a time, as a CodeResources streams out of an archive.
+    static func streamed(_ bytes: [UInt8], chunk: Int) throws -> XMLPlistReader {
+        var offset = 0
+        return try XMLPlistReader(pulling: {
+            let piece = Array(bytes[offset..<min(offset + chunk, bytes.count)])
+            offset += piece.count
+            return .bytes(piece)
+        })
+    }
+
+    /// Read a chunk at a time, from one byte to more than the document, every corpus plist reads as libplist reads
+    /// it whole (chunks split every tag, entity and base64 run somewhere).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus (or $IPACHECK_CORPUS)"))
+    func readsEveryCorpusPlistStreamedAsLibplistDoes() throws {
+        let plists = Self.corpusXMLPlists()
+        #expect(plists.count >= 10, "the corpus holds XML plists: \(plists.count)")
+        for (name, bytes) in plists {
+            guard let expected = try? PlistParser.parse(bytes) else { continue }
+            for chunk in [1, 3, 7, 4096, bytes.count + 1] where bytes.count < 300_000 || chunk >= 4096 {
+                var reader = try Self.streamed(bytes, chunk: chunk)
+                #expect(try reader.readValue() == expected, "\(name), \(chunk)-byte chunks")
+                #expect(throws: Never.self, "\(name)") { try reader.finish() }
+                #expect(reader.inputFailure == nil)
+            }
+        }
+    }
+
+    /// A NUL byte ends a streamed document where it stands and is the error, at the byte the whole reading names;
+    /// a stream that fails is its own error.
+    @Test func aStreamedNULOrReadFailureIsTheError() throws {
+        let bytes = Array("<plist><dict><key>a</key><string>x\u{0}y</string></dict></plist>".utf8)
+        let whole = #expect(throws: PlistError.self) { _ = try XMLPlistReader(bytes) }
+        var reader = try Self.streamed(bytes, chunk: 5)
+        #expect(throws: PlistError.self) { _ = try reader.readValue() }
+        #expect(reader.inputFailure?.reason == whole?.reason)
+        #expect(whole?.reason.contains("at byte 34: a NUL byte") == true)
+
+        var failing = try XMLPlistReader(pulling: { .failed("the disk went away") })
+        #expect(throws: PlistError.self) { _ = try failing.readValue() }
+        #expect(failing.inputFailure?.reason == "the disk went away")
+    }
+
     @Test func readsEveryValueTypeAndTheMarkupAroundThem() throws {
         let xml = """
             \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>

@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckArchive
 package import IPACheckBinary
+import IPACheckPlist
 package import IPACheckReport
 package import IPACheckSigning
 
@@ -50,8 +51,11 @@ package struct SealScan {
     package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
     package let findings: [Finding]
-    /// The digests taken, by member index (a name a member would cost more than its digests).
-    private let digests: [Int: FileDigests]
+    /// What streaming took from each member, by member index (a name a member would cost more than its digests);
+    /// only the digests are left in it.
+    private let taken: [Int: StreamResult]
+    /// The digests of the members read whole before the pass (Info.plists, CodeResources), by member index.
+    private let wholeDigests: [Int: FileDigests]
     private let kept: [String: [UInt8]]
     private let nested: [String: Result<Executable, InputError>]
 
@@ -160,26 +164,17 @@ package struct SealScan {
                 uniquingKeysWith: { first, _ in first }
             )
 
-            // The seals first (small, read whole): they say which digest each resource needs. Together they may
-            // list as many files as the archive may hold members, so hostile seals cannot outgrow the memory budget.
+            // The seals first: they say which digest each resource needs. Together they may list as many files as
+            // the archive may hold members, so hostile seals cannot outgrow the memory budget.
             var sealBudget = ipa.reader.maximumEntries
             for bundle in ipa.bundles {
                 guard let member = bundle.codeResources else { continue }
-                do {
-                    let bytes = try ipa.read(member)
-                    sealDigests[member] = FileDigests(of: bytes)
-                    if let index = reader.memberIndex(of: member) { sealMembers[index] = sealDigests[member] }
-                    if keep(member) { kept[member] = bytes }
-                    do {
-                        let seal = try ResourceSeal.parse(bytes, maximumEntries: sealBudget)
-                        sealBudget -= seal.entries.count
-                        seals[bundle.path] = .success(seal)
-                    } catch {
-                        seals[bundle.path] = .failure(error)
-                    }
-                } catch {
-                    seals[bundle.path] = .failure(CodeSignatureError("CodeResources", error.message))
-                }
+                let (digests, seal) = Self.readSeal(member, of: ipa, keep: keep(member), budget: sealBudget)
+                if case .success(let parsed) = seal { sealBudget -= parsed.entries.count }
+                seals[bundle.path] = seal
+                sealDigests[member] = digests.digests
+                if let bytes = digests.bytes { kept[member] = bytes }
+                if let index = reader.memberIndex(of: member) { sealMembers[index] = digests.digests }
             }
             for bundle in ipa.bundles {
                 if let executable = bundle.executable.flatMap(reader.memberIndex(of:)) {
@@ -213,6 +208,82 @@ package struct SealScan {
             }
         }
 
+        /// A bundle's CodeResources: its digests (for the CodeDirectory's special slot) and its seal.
+        ///
+        /// An XML seal (what codesign writes) is parsed as it streams past, never held whole; one that is kept for
+        /// other checks, or a binary one, is read whole.
+        private static func readSeal(
+            _ member: String,
+            of ipa: IPAFile,
+            keep: Bool,
+            budget: Int
+        ) -> (digests: (digests: FileDigests?, bytes: [UInt8]?), seal: Result<ResourceSeal, CodeSignatureError>) {
+            let head: [UInt8]
+            do {
+                let stream = try ipa.stream(member)
+                do {
+                    head = try stream.read(exactly: 64)
+                } catch {
+                    let reason = "\(member): \(error.reason)"
+                    return ((nil, nil), .failure(CodeSignatureError("CodeResources", reason)))
+                }
+            } catch {
+                return ((nil, nil), .failure(CodeSignatureError("CodeResources", error.message)))
+            }
+            guard !keep, XMLPlistReader.looksLikeXML(head) else {
+                do {
+                    let bytes = try ipa.read(member)
+                    let seal = Result { () throws(CodeSignatureError) in
+                        try ResourceSeal.parse(bytes, maximumEntries: budget)
+                    }
+                    return ((FileDigests(of: bytes), keep ? bytes : nil), seal)
+                } catch {
+                    return ((nil, nil), .failure(CodeSignatureError("CodeResources", error.message)))
+                }
+            }
+            var digester: FileDigester? = FileDigester(kinds: [.sha1, .sha256])
+            let limit = ipa.reader.maximumKeptBytes
+            // Each pass opens the member again; the first also takes the digests, and reads to the end whatever the
+            // parser left unread, so the digests cover every byte.
+            var streams: [ZipMemberStream] = []
+            let seal = Result { () throws(CodeSignatureError) in
+                try ResourceSeal.parseXML(
+                    pulling: {
+                        let stream = try? ipa.stream(member)
+                        if let stream { streams.append(stream) }
+                        let digesting = streams.count == 1
+                        var total = 0
+                        return {
+                            guard let stream else { return .failed("\(member) cannot be read") }
+                            do throws(ArchiveError) {
+                                let chunk = try stream.read(maximumCount: 64 * 1024)
+                                if digesting { digester?.update(chunk[...]) }
+                                total += chunk.count
+                                guard total <= limit else {
+                                    return .failed("\(member): member decompresses to more than \(limit) bytes")
+                                }
+                                return .bytes(chunk)
+                            } catch {
+                                return .failed("\(member): \(error.reason)")
+                            }
+                        }
+                    },
+                    maximumEntries: budget
+                )
+            }
+            guard let first = streams.first else { return ((nil, nil), seal) }
+            do {
+                while true {
+                    let chunk = try first.read(maximumCount: 64 * 1024)
+                    if chunk.isEmpty { break }
+                    digester?.update(chunk[...])
+                }
+            } catch {
+                digester = nil
+            }
+            return ((digester?.finish(), nil), seal)
+        }
+
         /// The scan, from `results` (the members the other threads streamed included): any member no thread read
         /// (a share whose thread could not open the file again) is read now, with the first handle.
         mutating func finish(
@@ -224,15 +295,15 @@ package struct SealScan {
                 results.merge(streamShare(unread, plans: plans, reader: ipa.reader)) { first, _ in first }
             }
             plans = [:]
-            var digests: [Int: FileDigests] = infoPlists.merging(sealMembers) { first, _ in first }
             var executables: [String: Result<Executable, InputError>] = [:]
             var mainStrings: BinaryStrings?
             var findings: [Finding] = []
+            // The table the threads filled becomes the scan's (a second table of digests would hold them twice at
+            // its peak); the few results with more than digests are unpacked and left with their digests only.
             for member in order {
-                guard let result = results.removeValue(forKey: member) else { continue }
+                guard let result = results[member], result.more != nil else { continue }
+                results[member]?.more = nil
                 if let found = result.found { mainStrings = BinaryStrings(found: found) }
-                if let taken = result.digests { digests[member] = taken }
-                if result.more == nil { continue }
                 let name = ipa.reader.name(at: member)
                 if let bytes = result.bytes { kept[name] = bytes }
                 if let executable = result.executable { executables[name] = executable }
@@ -259,7 +330,8 @@ package struct SealScan {
                 mainExecutableStrings: mainStrings,
                 depth: depth,
                 findings: findings,
-                digests: digests,
+                taken: results,
+                wholeDigests: infoPlists.merging(sealMembers) { first, _ in first },
                 kept: kept,
                 nested: executables.filter { !mainExecutables.contains($0.key) }
             )
@@ -269,7 +341,7 @@ package struct SealScan {
     /// The digests of a member of `ipa` taken during the pass (those a seal asked for, Info.plists,
     /// CodeResources).
     package func digests(of member: String, in ipa: IPAFile) -> FileDigests? {
-        ipa.reader.memberIndex(of: member).flatMap { digests[$0] }
+        ipa.reader.memberIndex(of: member).flatMap { wholeDigests[$0] ?? taken[$0]?.digests }
     }
 
     /// The bytes of a member the pass was asked to keep.

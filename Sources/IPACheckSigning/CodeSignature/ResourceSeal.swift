@@ -1,5 +1,5 @@
 import IPACheckArchive
-import IPACheckPlist
+package import IPACheckPlist
 package import IPACheckReport
 
 /// A bundle's resource seal (`_CodeSignature/CodeResources`), parsed: the digest every sealed file must have, the
@@ -168,26 +168,53 @@ package struct ResourceSeal: Sendable {
     /// A large app's seal lists every file twice (`files`, `files2`), and building it whole through libplist took
     /// about a kilobyte a file (100 MB for 100,000 files). `files` is read only when there is no `files2`.
     private static func parseXML(_ bytes: [UInt8], maximumEntries: Int) throws(CodeSignatureError) -> ResourceSeal {
+        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in try XMLPlistReader(bytes) }
+    }
+
+    /// An XML seal pulled from a stream a chunk at a time, never held whole (a million-file seal is 300 MB of
+    /// text).
+    ///
+    /// `open` gives a fresh pull of the document each time it is called (a second pass reads `files` when there is
+    /// no `files2`). A document that does not look like XML is for ``parse(_:maximumEntries:)``.
+    ///
+    /// - Throws: ``CodeSignatureError`` as ``parse(_:maximumEntries:)`` does, and with the stream's own reason when
+    ///   it cannot be read to its end.
+    package static func parseXML(
+        pulling open: () -> (() -> XMLPlistInput.PullResult),
+        maximumEntries: Int = ArchiveLimits.standard.maximumEntries
+    ) throws(CodeSignatureError) -> ResourceSeal {
+        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in try XMLPlistReader(pulling: open()) }
+    }
+
+    private static func parseXML(
+        maximumEntries: Int,
+        reader makeReader: () throws(PlistError) -> XMLPlistReader
+    ) throws(CodeSignatureError) -> ResourceSeal {
         func read(_ wanted: Set<String>) throws(PlistError) -> (files: [String: Entry]?, rules: [String: PlistValue]) {
             var files: [String: Entry]?
             var rules: [String: PlistValue] = [:]
-            var reader = try XMLPlistReader(bytes)
-            try reader.forEachEntry { key, reader throws(PlistError) in
-                guard wanted.contains(key) else { return try reader.skipValue() }
-                guard key.hasPrefix("files") else {
-                    rules[key] = try reader.readValue()
-                    return
-                }
-                var entries: [String: Entry] = [:]
-                try reader.forEachEntry { path, reader throws(PlistError) in
-                    entries[path] = entry(try reader.readValue())
-                    guard entries.count <= maximumEntries else {
-                        throw PlistError("it lists more than \(maximumEntries) files")
+            var reader = try makeReader()
+            do {
+                try reader.forEachEntry { key, reader throws(PlistError) in
+                    guard wanted.contains(key) else { return try reader.skipValue() }
+                    guard key.hasPrefix("files") else {
+                        rules[key] = try reader.readValue()
+                        return
                     }
+                    var entries: [String: Entry] = [:]
+                    try reader.forEachEntry { path, reader throws(PlistError) in
+                        entries[path] = entry(try reader.readValue())
+                        guard entries.count <= maximumEntries else {
+                            throw PlistError("it lists more than \(maximumEntries) files")
+                        }
+                    }
+                    files = entries
                 }
-                files = entries
+                try reader.finish()
+            } catch {
+                // A stream that ended early (a NUL byte, a read error) is reported for what it is.
+                throw reader.inputFailure ?? error
             }
-            try reader.finish()
             return (files, rules)
         }
         do {
