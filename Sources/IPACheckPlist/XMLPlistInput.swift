@@ -3,13 +3,15 @@
 ///
 /// Offsets are absolute (from the document's first byte) either way, so errors name the same byte. A chunk that
 /// holds a NUL ends the input there and is remembered as the failure (XML allows no NUL, and libplist would stop
-/// reading at one), as is a stream that fails or passes ``PlistParser/maximumSize``; ``failure`` says which, for
+/// reading at one), as is a stream that fails or passes its size limit; ``failure`` says which, for
 /// the caller to report instead of the "document ends" the reader then meets.
 package final class XMLPlistInput {
     private var buffer: [UInt8]
     /// The absolute offset of `buffer[0]`.
     private var base = 0
     private let pull: (() -> PullResult)?
+    /// The most bytes a stream may give.
+    private let maximumSize: Int
     private var ended: Bool
     /// Why the input ended early, in words; nil while it reads to its end.
     private(set) var failure: PlistError?
@@ -26,13 +28,15 @@ package final class XMLPlistInput {
     init(_ bytes: [UInt8]) {
         buffer = bytes
         pull = nil
+        maximumSize = bytes.count
         ended = true
     }
 
-    /// A document pulled from a stream.
-    init(pulling pull: @escaping () -> PullResult) {
+    /// A document pulled from a stream, of at most `maximumSize` bytes.
+    init(pulling pull: @escaping () -> PullResult, maximumSize: Int) {
         buffer = []
         self.pull = pull
+        self.maximumSize = maximumSize
         ended = false
     }
 
@@ -94,8 +98,8 @@ package final class XMLPlistInput {
                 ended = true
             case .bytes(let chunk):
                 let start = base + buffer.count
-                guard start + chunk.count <= PlistParser.maximumSize else {
-                    failure = PlistError("more than \(PlistParser.maximumSize) bytes, the limit for a property list")
+                guard start + chunk.count <= maximumSize else {
+                    failure = PlistError("more than \(maximumSize) bytes, the limit for a property list")
                     ended = true
                     continue
                 }

@@ -32,11 +32,17 @@ package struct XMLPlistReader {
     }
 
     /// Positions a reader on the top value of the document `pull` gives a chunk at a time; a NUL byte, a stream
-    /// that fails or one larger than ``PlistParser/maximumSize`` is an error where the reader meets it.
+    /// that fails or one larger than `maximumSize` is an error where the reader meets it.
+    ///
+    /// The size limit of a document read whole (``PlistParser/maximumSize``) bounds what is held; a streamed one
+    /// holds only a window, so its reader may allow more (a resource seal of a million files is 300 MB).
     ///
     /// - Throws: ``PlistError`` when the bytes are not an XML document or have no value.
-    package init(pulling pull: @escaping () -> XMLPlistInput.PullResult) throws(PlistError) {
-        try self.init(input: XMLPlistInput(pulling: pull))
+    package init(
+        pulling pull: @escaping () -> XMLPlistInput.PullResult,
+        maximumSize: Int = PlistParser.maximumSize
+    ) throws(PlistError) {
+        try self.init(input: XMLPlistInput(pulling: pull, maximumSize: maximumSize))
     }
 
     private init(input: XMLPlistInput) throws(PlistError) {
@@ -59,6 +65,8 @@ package struct XMLPlistReader {
         }
         try skipMisc()
         guard input.byte(at: position) == nil else { throw error("more follows the property list's value") }
+        // A streamed document that ended early (a NUL byte after the value, a read error) is not a whole one.
+        if let failure = input.failure { throw failure }
     }
 
     /// Whether `bytes` look like an XML property list rather than a binary one.

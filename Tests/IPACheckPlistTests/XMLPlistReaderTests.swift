@@ -93,6 +93,13 @@ struct XMLPlistReaderTests {
         #expect(reader.inputFailure?.reason == whole?.reason)
         #expect(whole?.reason.contains("at byte 34: a NUL byte") == true)
 
+        // A NUL after a whole value: the value reads, and the document is still refused, as it is read whole.
+        let trailing = Array("<dict/>\u{0}".utf8)
+        #expect(throws: PlistError.self) { _ = try XMLPlistReader(trailing) }
+        var afterValue = try Self.streamed(trailing, chunk: 3)
+        #expect(try afterValue.readValue() == .dictionary([:]))
+        #expect(throws: PlistError.self) { try afterValue.finish() }
+
         var failing = try XMLPlistReader(pulling: { .failed("the disk went away") })
         #expect(throws: PlistError.self) { _ = try failing.readValue() }
         #expect(failing.inputFailure?.reason == "the disk went away")

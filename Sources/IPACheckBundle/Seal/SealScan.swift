@@ -252,23 +252,19 @@ package struct SealScan {
                         let stream = try? ipa.stream(member)
                         if let stream { streams.append(stream) }
                         let digesting = streams.count == 1
-                        var total = 0
                         return {
                             guard let stream else { return .failed("\(member) cannot be read") }
                             do throws(ArchiveError) {
                                 let chunk = try stream.read(maximumCount: 64 * 1024)
                                 if digesting { digester?.update(chunk[...]) }
-                                total += chunk.count
-                                guard total <= limit else {
-                                    return .failed("\(member): member decompresses to more than \(limit) bytes")
-                                }
                                 return .bytes(chunk)
                             } catch {
                                 return .failed("\(member): \(error.reason)")
                             }
                         }
                     },
-                    maximumEntries: budget
+                    maximumEntries: budget,
+                    maximumBytes: limit
                 )
             }
             guard let first = streams.first else { return ((nil, nil), seal) }

@@ -178,12 +178,15 @@ package struct ResourceSeal: Sendable {
     /// no `files2`). A document that does not look like XML is for ``parse(_:maximumEntries:)``.
     ///
     /// - Throws: ``CodeSignatureError`` as ``parse(_:maximumEntries:)`` does, and with the stream's own reason when
-    ///   it cannot be read to its end.
+    ///   it cannot be read to its end or passes `maximumBytes`.
     package static func parseXML(
         pulling open: () -> (() -> XMLPlistInput.PullResult),
-        maximumEntries: Int = ArchiveLimits.standard.maximumEntries
+        maximumEntries: Int = ArchiveLimits.standard.maximumEntries,
+        maximumBytes: Int = PlistParser.maximumSize
     ) throws(CodeSignatureError) -> ResourceSeal {
-        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in try XMLPlistReader(pulling: open()) }
+        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in
+            try XMLPlistReader(pulling: open(), maximumSize: maximumBytes)
+        }
     }
 
     private static func parseXML(
