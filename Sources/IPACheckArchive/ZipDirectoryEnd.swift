@@ -58,28 +58,33 @@ enum ZipDirectoryEnd {
         let tail = [UInt8](tailData)
         let tailStart = size - tailLength
         var found: [(location: ZipCentralDirectory.Location, endRecordOffset: UInt64)] = []
-        var split = false
+        var refusal: ArchiveError?
         for recordOffset in records(in: tail) {
             switch directory(handle: handle, tail: tail, tailStart: tailStart, recordOffset: recordOffset) {
-            case .some(.some(let location)): found.append((location, tailStart + UInt64(recordOffset)))
-            case .some(.none): split = true
-            case .none: continue
+            case .location(let location): found.append((location, tailStart + UInt64(recordOffset)))
+            case .refused(let error): refusal = refusal ?? error
+            case nil: continue
             }
         }
-        guard !found.isEmpty else {
-            throw split ? splitArchive : ArchiveError(.notAZip, reason: "not a zip archive")
-        }
+        guard !found.isEmpty else { throw refusal ?? ArchiveError(.notAZip, reason: "not a zip archive") }
         return found
     }
 
-    /// The directory the end record at `recordOffset` of `tail` declares; `.some(nil)` for a piece of a split
-    /// archive, nil when the record cannot be read.
+    /// What one end record says.
+    private enum Reading {
+        /// Where its directory is.
+        case location(ZipCentralDirectory.Location)
+        /// Why it names no directory of this file (a piece of a split archive, counts that disagree).
+        case refused(ArchiveError)
+    }
+
+    /// What the end record at `recordOffset` of `tail` declares; nil when it cannot be read.
     private static func directory(
         handle: FileHandle,
         tail: [UInt8],
         tailStart: UInt64,
         recordOffset: Int
-    ) -> ZipCentralDirectory.Location?? {
+    ) -> Reading? {
         var reader = ByteReader(tail)
         guard (try? reader.seek(to: recordOffset + 4, field: "disk numbers")) != nil,
             let disk = try? reader.readUInt16("disk", bigEndian: false),
@@ -99,14 +104,30 @@ enum ZipDirectoryEnd {
                 let directorySize64 = try? zip64.readUInt64("zip64 directory size", bigEndian: false),
                 let directoryOffset64 = try? zip64.readUInt64("zip64 directory offset", bigEndian: false)
             else { return nil }
-            guard disk64 == 0, directoryDisk64 == 0, countOnDisk64 == total else { return .some(nil) }
-            return ZipCentralDirectory.Location(offset: directoryOffset64, size: directorySize64, count: total)
+            guard disk64 == 0, directoryDisk64 == 0 else { return .refused(splitArchive) }
+            guard countOnDisk64 == total else { return .refused(countsDisagree(countOnDisk64, total)) }
+            return .location(
+                ZipCentralDirectory.Location(offset: directoryOffset64, size: directorySize64, count: total)
+            )
         }
-        guard disk == 0, directoryDisk == 0, countOnDisk == count else { return .some(nil) }
-        return ZipCentralDirectory.Location(
-            offset: UInt64(directoryOffset),
-            size: UInt64(directorySize),
-            count: UInt64(count)
+        guard disk == 0, directoryDisk == 0 else { return .refused(splitArchive) }
+        guard countOnDisk == count else { return .refused(countsDisagree(UInt64(countOnDisk), UInt64(count))) }
+        return .location(
+            ZipCentralDirectory.Location(
+                offset: UInt64(directoryOffset),
+                size: UInt64(directorySize),
+                count: UInt64(count)
+            )
+        )
+    }
+
+    /// A one-file archive's end record counts its members twice, on this disk and in all: two counts that differ
+    /// are damage.
+    private static func countsDisagree(_ onDisk: UInt64, _ total: UInt64) -> ArchiveError {
+        ArchiveError(
+            .inconsistent,
+            reason: "damaged zip archive: its end record counts \(onDisk) member\(onDisk == 1 ? "" : "s") on this "
+                + "disk but \(total) in all"
         )
     }
 

@@ -8,14 +8,15 @@ package struct InputError: Error, Hashable, CustomStringConvertible, Sendable {
     package let code: String
     /// The file the problem is in, as the user named it.
     package let file: String
-    /// What is wrong, in one sentence.
+    /// What is wrong, in one sentence, on one line.
     package let message: String
 
-    /// Creates an error.
+    /// Creates an error; a line feed in `message` (from a name inside the input: a zip member may be called
+    /// anything) is written as a visible escape, so the error stays the one line the CLI promises.
     package init(_ code: String, file: String, _ message: String) {
         self.code = code
         self.file = file
-        self.message = message
+        self.message = message.contains("\n") ? UntrustedText.visibleOnOneLine(message) : message
     }
 
     /// The one line the CLI prints, such as `App.ipa: not a zip archive`.

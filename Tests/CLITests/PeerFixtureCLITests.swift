@@ -2,8 +2,8 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// Other projects' test files through every command that reads a build (issue 29): libzip's regress archives and
-/// yauzl's (Tests/Fixtures/Peers, NOTICE.md says whose and under which licence).
+/// Other projects' test files through every command that reads a build: libzip's regress archives, yauzl's and
+/// zip2's (Tests/Fixtures/Peers, NOTICE.md says whose and under which licence).
 ///
 /// The rule for each file and command: exit 0, 1 or 2 (never a crash or a usage error); on exit 2 one line on stderr,
 /// `ipacheck: error: PATH: ` and a sentence with no program internals; and one opener's words: when the archive
@@ -12,7 +12,7 @@ struct PeerFixtureCLITests {
     static let folder = Repository.root.appendingPathComponent("Tests/Fixtures/Peers")
 
     /// Each peer's zips, as `peer/name.zip`.
-    static let files: [String] = ["libzip", "yauzl"].flatMap { peer in
+    static let files: [String] = ["libzip", "yauzl", "zip2"].flatMap { peer in
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(peer).path)) ?? []
         return names.filter { $0.hasSuffix(".zip") }.sorted().map { "\(peer)/\($0)" }
@@ -27,6 +27,7 @@ struct PeerFixtureCLITests {
     @Test func theFixturesAreThere() {
         #expect(Self.files.filter { $0.hasPrefix("libzip/") }.count >= 150, "\(Self.files.count) zips")
         #expect(Self.files.filter { $0.hasPrefix("yauzl/") }.count >= 40, "\(Self.files.count) zips")
+        #expect(Self.files.filter { $0.hasPrefix("zip2/") }.count >= 25, "\(Self.files.count) zips")
     }
 
     @Test func everyCommandAnswersEveryPeerArchiveInWords() throws {
