@@ -51,15 +51,14 @@ struct TextRendererTests {
         )
     }
 
-    @Test func multiLineValuesStayUnderTheirFinding() throws {
+    /// A value's line feed (a member name may hold one) is shown as `\n`: no value writes a line of its own.
+    @Test func lineFeedsInValuesStayOnTheirLine() throws {
         let finding = Sample.mixedFormats.finding("line one\nline two", fix: "step 1\nstep 2")
         let text = try TextRenderer().render(Report(tool: Sample.tool, checked: ["A.ipa": [finding]]))
         let expected = """
             A.ipa  ✗ FAIL  1 error, 0 warnings, 0 notes
-              error   AASA104  line one
-                  line two
-                  fix: step 1
-                  step 2
+              error   AASA104  line one\\nline two
+                  fix: step 1\\nstep 2
 
             """
         #expect(text.hasPrefix(expected))

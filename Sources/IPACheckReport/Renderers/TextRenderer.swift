@@ -123,7 +123,8 @@ package struct TextRenderer: ReportRendering {
     }
 
     /// `error   RULE  message`, then indented `url:`, `at:`, `affects:`, `fix:` (or `reason:` when suppressed)
-    /// lines; multi-line text stays indented.
+    /// lines, each exactly one line: a line feed in a value (a member name may hold one) is shown as `\n`, so no
+    /// input can write a line that reads as a finding of its own.
     private func entryLines(_ entry: Report.Entry, indent: Int) -> [String] {
         let finding = entry.finding
         let pad = String(repeating: " ", count: indent)
@@ -134,10 +135,10 @@ package struct TextRenderer: ReportRendering {
             ? style.severity(finding.severity)
                 + String(repeating: " ", count: max(0, labelWidth - finding.severity.rawValue.count))
             : style.dim("suppressed \(finding.severity.rawValue)")
-        var lines = [pad + label + " " + finding.rule + "  " + indented(finding.message, by: detailPad)]
+        var lines = [pad + label + " " + finding.rule + "  " + UntrustedText.visibleOnOneLine(finding.message)]
         func detail(_ name: String, _ value: String?) {
             guard let value else { return }
-            lines.append(detailPad + style.dim(name + ": ") + indented(value, by: detailPad))
+            lines.append(detailPad + style.dim(name + ": ") + UntrustedText.visibleOnOneLine(value))
         }
         detail("url", finding.url)
         detail("at", finding.location)
@@ -148,12 +149,6 @@ package struct TextRenderer: ReportRendering {
             detail("fix", finding.fix)
         }
         return lines
-    }
-
-    /// Keeps continuation lines of a multi-line value under the finding instead of at the left margin.
-    private func indented(_ text: String, by pad: String) -> String {
-        UntrustedText.visible(text).split(separator: "\n", omittingEmptySubsequences: false)
-            .joined(separator: "\n" + pad)
     }
 
     /// `entries` split by severity, worst first, the suppressed ones last (each band keeps the report's order).
