@@ -59,7 +59,7 @@ package final class ZipArchive {
 
     /// Whether the file at `path` ends with a zip's end-of-central-directory record, wherever the zip starts.
     package static func endsLikeAZip(path: String) -> Bool {
-        ZipDirectoryEnd.declaredEntryCount(path: path) != nil
+        ZipDirectoryEnd.hasEndRecord(path: path)
     }
 
     /// Whether the archive is a folder on disk (an unpacked ipa, an `.app`, an `.xcarchive`) rather than a zip.

@@ -17,32 +17,19 @@ enum ZipDirectoryEnd {
     /// The longest tail that can hold the record: the record and the longest comment.
     static let maximumTail = 22 + 65_535
 
-    /// The total member count the archive at `path` declares, or nil when no record is found (libzip then reports
-    /// what is wrong with the file).
-    static func declaredEntryCount(path: String) -> UInt64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    /// Whether the file at `path` ends with an end-of-central-directory record.
+    static func hasEndRecord(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let end = endRecord(handle: handle) else { return nil }
-        var reader = ByteReader(end.tail)
-        guard (try? reader.seek(to: end.recordOffset + 10, field: "total entries")) != nil,
-            let total = try? reader.readUInt16("total entries", bigEndian: false)
-        else { return nil }
-        // 0xFFFF means "see the zip64 record"; libzip then takes the count from there.
-        guard total == 0xFFFF else { return UInt64(total) }
-        guard
-            let record = zip64EndRecord(handle: handle, tail: end.tail, tailStart: end.tailStart, at: end.recordOffset)
-        else { return UInt64(total) }
-        var zip64 = ByteReader(record)
-        guard (try? zip64.seek(to: 32, field: "zip64 total entries")) != nil else { return UInt64(total) }
-        return (try? zip64.readUInt64("zip64 total entries", bigEndian: false)) ?? UInt64(total)
+        return endRecord(handle: handle) != nil
     }
 
     /// Every place the file's end says its central directory may be, earliest first.
     ///
     /// One for each end record signature in the last 64 KiB whose comment fits the file (an archive comment may
-    /// hold another archive's record, so libzip tries each, as the opener does). Each gives where the directory lies and how many members it
-    /// lists — from the zip64 end record when a zip64 locator precedes the record, as libzip reads it — and where the
-    /// end record starts.
+    /// hold another archive's record, so libzip tries each, as the opener does). Each gives where the directory
+    /// lies and how many members it lists — from the zip64 end record when a zip64 locator precedes the record, as
+    /// libzip reads it — and where the end record starts.
     ///
     /// - Throws: ``ArchiveError`` `notAZip` when the file holds no end record, or is one piece of a split archive.
     static func centralDirectories(
