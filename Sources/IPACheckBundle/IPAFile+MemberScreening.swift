@@ -124,6 +124,7 @@ extension IPAFile {
     /// Why a member's name is unsafe to extract, in words, or `nil`: only a name that leaves the archive is said
     /// to, and one whose `..` stays inside says where it resolves (extractors differ on such names).
     static func unsafeNameProblem(_ name: String) -> String? {
+        if isPlainRelativeName(name) { return nil }
         if name.hasPrefix("/") { return "is an absolute path: an extractor would write it outside its folder" }
         if name.contains("\0") { return "contains a NUL character, which ends the name for some extractors" }
         if let first = name.first, first.isASCII, first.isLetter, name.dropFirst().hasPrefix(":") {
@@ -149,5 +150,25 @@ extension IPAFile {
         let target = resolved.joined(separator: "/")
         return "has a `.` or `..` segment: it stays inside the archive (it resolves to \(target)), but extractors "
             + "differ on such names"
+    }
+
+    /// Whether a name is plainly safe, decided in one pass over its bytes.
+    ///
+    /// Plainly safe: no leading slash, NUL, backslash or colon, and no segment starting with a dot. Nearly every
+    /// member is, and the thorough judgement above (which splits the name) is then not needed; a name this test
+    /// does not clear is judged by it.
+    private static func isPlainRelativeName(_ name: String) -> Bool {
+        let slash = UInt8(ascii: "/")
+        guard name.utf8.first != slash else { return false }
+        var previous = slash
+        for byte in name.utf8 {
+            switch byte {
+            case 0, UInt8(ascii: "\\"), UInt8(ascii: ":"): return false
+            case UInt8(ascii: ".") where previous == slash: return false
+            default: break
+            }
+            previous = byte
+        }
+        return true
     }
 }

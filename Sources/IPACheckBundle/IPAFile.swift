@@ -218,10 +218,9 @@ package final class IPAFile {
     /// `P/PlugIns/X.appex/…` makes `P/PlugIns/X.appex` a candidate under `P` (only folders holding at least one
     /// file count: an empty `X.framework/` entry is no bundle).
     static func nestedBundleFolders(in names: some Sequence<String>) -> [String: [(container: Int, path: String)]] {
-        let markers = Set(BundleKind.containers.map { "/\($0.folder)/" })
         var folders: [String: [(container: Int, path: String)]] = [:]
         var seen: Set<String> = []
-        for name in names where !name.hasSuffix("/") && markers.contains(where: name.contains) {
+        for name in names where !name.hasSuffix("/") && hasContainerFolderSegment(name) {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count >= 4 else { continue }
             for folderIndex in 1..<(parts.count - 2) {
@@ -238,6 +237,30 @@ package final class IPAFile {
             }
         }
         return folders
+    }
+
+    /// The names of the folders nested bundles live in, as bytes, and their lengths.
+    private static let containerFolders = Set(BundleKind.containers.map { Array($0.folder.utf8) })
+    private static let containerFolderLengths = Set(containerFolders.map(\.count))
+
+    /// Whether a path has a segment, followed by a slash, named as a folder nested bundles live in: a test over the
+    /// name's bytes that spares splitting every member into segments (a member without one is in no nested bundle).
+    private static func hasContainerFolderSegment(_ name: String) -> Bool {
+        let bytes = name.utf8
+        var start = bytes.startIndex
+        var length = 0
+        for index in bytes.indices {
+            guard bytes[index] == UInt8(ascii: "/") else {
+                length += 1
+                continue
+            }
+            if containerFolderLengths.contains(length), containerFolders.contains(Array(bytes[start..<index])) {
+                return true
+            }
+            start = bytes.index(after: index)
+            length = 0
+        }
+        return false
     }
 
     /// Why a bundle cannot be read, as the finding that reports it.

@@ -43,17 +43,25 @@ package struct StringSearch {
     }
 
     /// Whether `needle` occurs contiguously in `haystack`.
+    ///
+    /// Candidates are found with libc's `memchr`, which scans many bytes an instruction: a byte-by-byte scan of a
+    /// large executable cost more than hashing it.
     static func contains(_ haystack: some Collection<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
-        let bytes = Array(haystack)
-        guard bytes.count >= needle.count else { return false }
-        let lastStart = bytes.count - needle.count
-        var index = 0
-        while index <= lastStart {
-            guard let found = bytes[index...lastStart].firstIndex(of: first) else { return false }
-            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return true }
-            index = found + 1
+        let found = haystack.withContiguousStorageIfAvailable { hay in
+            var start = 0
+            while hay.count - start >= needle.count {
+                let rest = unsafe UnsafeBufferPointer(rebasing: hay[start...])
+                // `memchr` reads only the `rest.count` bytes of the lent buffer; the offset it gives is checked.
+                guard let base = rest.baseAddress, let hit = unsafe memchr(base, Int32(first), rest.count),
+                    case let offset = unsafe UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)),
+                    offset >= 0, offset <= rest.count - needle.count
+                else { return false }
+                if unsafe rest[offset..<(offset + needle.count)].elementsEqual(needle) { return true }
+                start += offset + 1
+            }
+            return false
         }
-        return false
+        return found ?? contains(Array(haystack), needle)
     }
 }
