@@ -11,7 +11,7 @@ extension SealScan {
     /// What to take from one member.
     ///
     /// Plain flags (no set to allocate): a large app plans one for every file.
-    struct MemberPlan {
+    struct MemberPlan: Equatable {
         var sha1 = false
         var sha256 = false
         var isExecutable = false

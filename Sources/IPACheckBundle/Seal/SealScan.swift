@@ -90,17 +90,20 @@ package struct SealScan {
         threads: Int = defaultThreads,
         bytesPerThread: Int = bytesWorthAThread
     ) async throws(InputError) -> SealScan {
+        let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
         var pass = Pass(
             ipa,
             depth: depth,
             keep: keep,
             needles: needles,
             threads: threads,
-            bytesPerThread: bytesPerThread
+            bytesPerThread: bytesPerThread,
+            streamedEarly: early?.plans ?? [:]
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
         results.merge(await others.results()) { first, _ in first }
+        if let early { results.merge(await early.shares.results()) { planned, _ in planned } }
         return try pass.finish(consume results, ipa: ipa)
     }
 
@@ -117,17 +120,20 @@ package struct SealScan {
         threads: Int = defaultThreads,
         bytesPerThread: Int = bytesWorthAThread
     ) throws(InputError) -> SealScan {
+        let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
         var pass = Pass(
             ipa,
             depth: depth,
             keep: keep,
             needles: needles,
             threads: threads,
-            bytesPerThread: bytesPerThread
+            bytesPerThread: bytesPerThread,
+            streamedEarly: early?.plans ?? [:]
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
         results.merge(others.waitForResults()) { first, _ in first }
+        if let early { results.merge(early.shares.waitForResults()) { planned, _ in planned } }
         return try pass.finish(consume results, ipa: ipa)
     }
 
@@ -153,7 +159,8 @@ package struct SealScan {
             keep: (String) -> Bool,
             needles: [String],
             threads: Int,
-            bytesPerThread: Int
+            bytesPerThread: Int,
+            streamedEarly early: [Int: MemberPlan]
         ) {
             self.depth = depth
             let reader = ipa.reader
@@ -203,9 +210,38 @@ package struct SealScan {
                 plans[main, default: MemberPlan()].needles = needles
             }
             order = plans.keys.sorted()
-            shares = SealScan.split(order, into: threads, bytesPerShare: bytesPerThread) {
+            // A member streamed early is left out of the shares when the seals asked nothing more of it (a seal that
+            // lists the main executable has it streamed again, and that result is kept).
+            let planned = plans
+            shares = SealScan.split(
+                order.filter { early[$0] != planned[$0] },
+                into: threads,
+                bytesPerShare: bytesPerThread
+            ) {
                 reader.declaredMemberSize(at: $0)
             }
+        }
+
+        /// The main executable, started on a thread of its own before the seals are read: it needs nothing from them,
+        /// and it is the largest member of most apps, so the seals are parsed while it streams. Only when there is
+        /// more than one thread and it is worth one.
+        static func earlyStart(
+            _ ipa: IPAFile,
+            keep: (String) -> Bool,
+            needles: [String],
+            threads: Int,
+            bytesPerThread: Int
+        ) -> (plans: [Int: MemberPlan], shares: OtherShares)? {
+            let reader = ipa.reader
+            guard threads > 1, let name = ipa.mainApp.executable, let main = reader.memberIndex(of: name),
+                reader.declaredMemberSize(at: main) >= bytesPerThread
+            else { return nil }
+            var plan = MemberPlan()
+            plan.isExecutable = true
+            plan.keep = keep(name)
+            plan.needles = needles
+            let plans = [main: plan]
+            return (plans, OtherShares([[main]], plans: plans, reopening: reader.reopening))
         }
 
         /// A bundle's CodeResources: its digests (for the CodeDirectory's special slot) and its seal.

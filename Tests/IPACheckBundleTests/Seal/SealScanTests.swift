@@ -220,6 +220,33 @@ struct SealScanTests {
         )
     }
 
+    /// The main executable starts streaming before the seals are read; a seal that also lists it (no codesign writes
+    /// one, a crafted build can) has it streamed again with its digests, and nothing of the early reading is lost.
+    @Test("a seal listing the main executable still gets its digests when the executable streams early")
+    func sealListingTheMainExecutableGetsItsDigests() throws {
+        let info = PlistFixture.info(["CFBundleIdentifier": "com.example.app", "CFBundleExecutable": "App"])
+        let executable = MachOBuilder.slice(signing: MachOBuilder.Signing())
+        let seal = Self.codeResources(files: ["App": executable, "a.png": [1, 2, 3]])
+        var zip = ZipBuilder()
+        zip.add("\(Self.app)/Info.plist", info)
+        zip.add("\(Self.app)/App", executable)
+        zip.add("\(Self.app)/_CodeSignature/CodeResources", seal)
+        zip.add("\(Self.app)/a.png", [1, 2, 3])
+        let ipa = try IPAFile(path: try zip.write())
+        let one = try SealScan.scan(ipa, depth: .everything, threads: 1)
+        let two = try SealScan.scan(ipa, depth: .everything, threads: 2, bytesPerThread: 1)
+        let main = "\(Self.app)/App"
+        #expect(two.digests(of: main, in: ipa)?.sha256 == FileDigests(of: executable).sha256)
+        #expect(one.digests(of: main, in: ipa) == two.digests(of: main, in: ipa))
+        let pages = { (scan: SealScan) in try scan.bundles.first?.executable?.get().pages }
+        #expect(try pages(two) != nil)
+        #expect(try pages(one) == pages(two))
+        #expect(
+            one.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
+                == two.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
+        )
+    }
+
     /// appinfo's embedded.ipa: the app's CodeResources lists the extension's files one by one (every hash
     /// matches, per python3 hashlib): nothing is missing or modified.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
