@@ -222,9 +222,10 @@ package struct SealScan {
             }
         }
 
-        /// The main executable, started on a thread of its own before the seals are read: it needs nothing from them,
-        /// and it is the largest member of most apps, so the seals are parsed while it streams. Only when there is
-        /// more than one thread and it is worth one.
+        /// The main executable, started on a thread of its own before the seals are read.
+        ///
+        /// It needs nothing from them, and it is the largest member of most apps, so the seals are parsed while it
+        /// streams. Only when there is more than one thread and it is worth one.
         static func earlyStart(
             _ ipa: IPAFile,
             keep: (String) -> Bool,
