@@ -17,29 +17,39 @@ package struct ArchiveLimits: Sendable, Hashable {
         self.maximumStreamedBytes = maximumStreamedBytes
     }
 
-    /// Sized so that every command stays within 64 MiB of memory.
+    /// The limits without `--max-members`: apps of up to a million members are read without asking.
     ///
-    /// A 20,000-member ipa peaks at about 60 MiB through the resource-seal check (scripts/bench-memory). Most apps have a few thousand files; a larger one is refused
-    /// with ``ArchiveError/Code/tooManyEntries`` rather than read past the budget (see ``allowing(entries:)``).
-    /// Files read whole are small next to that: a seal of 20,000 files is about 6 MiB.
+    /// Memory grows with the members an ipa has (``approximateBytesPerMember``; scripts/bench-memory,
+    /// docs/performance.md): `info` stays near 50 MiB at 200,000 members, the seal check of `verify` and `check`
+    /// needs about 180 MiB there and 730 MiB at 1,000,000. Files read whole (plists, profiles) are capped at 8 MiB
+    /// whatever the member count; a CodeResources, which lists every file, at ``maximumSealBytes(memberCount:)``.
     package static let standard = ArchiveLimits(
-        maximumEntries: 20_000,
+        maximumEntries: 1_000_000,
         maximumMemberBytes: 8 * 1024 * 1024,
         maximumStreamedBytes: 4 * 1024 * 1024 * 1024
     )
 
-    /// The most members anyone may ask for: the member table and its index then take about 300 MB, the seal
-    /// check about 1.5 GB more (docs/performance.md, Memory).
+    /// The most members anyone may ask for (about 1.5 GB through the seal check).
     package static let largestEntryLimit = 2_000_000
 
-    /// The standard limits with room for `entries` members (at most ``largestEntryLimit``), trading the memory
-    /// budget for a larger app: files read whole (the seal lists every file, about 310 bytes each) get 400 bytes a
-    /// member, and never less than the standard allows.
+    /// About how many bytes of memory each member of an ipa costs through the seal check, at scale: the seal's
+    /// entry, the pass's plan and result, the member table and its index (730 MiB at 1,000,000 members, less the
+    /// 26 MiB any run takes; scripts/bench-memory).
+    package static let approximateBytesPerMember = 750
+
+    /// The standard limits with room for `entries` members (at least 1, at most ``largestEntryLimit``).
     package static func allowing(entries: Int) -> ArchiveLimits {
-        let entries = min(max(entries, 1), largestEntryLimit)
         var limits = standard
-        limits.maximumEntries = entries
-        limits.maximumMemberBytes = max(standard.maximumMemberBytes, entries * 400)
+        limits.maximumEntries = min(max(entries, 1), largestEntryLimit)
         return limits
+    }
+
+    /// The most bytes a CodeResources may have in an archive of `memberCount` members: 400 bytes a member (codesign
+    /// writes about 310 for each file it seals), never less than any file read whole may have.
+    ///
+    /// The limit follows the archive actually read, not the cap: a small hostile archive cannot claim a large seal.
+    package func maximumSealBytes(memberCount: Int) -> Int {
+        let (scaled, overflow) = max(memberCount, 0).multipliedReportingOverflow(by: 400)
+        return max(maximumMemberBytes, overflow ? Int.max : scaled)
     }
 }

@@ -48,8 +48,8 @@ package final class IPAFile {
             throw InputError(
                 "too-many-members",
                 file: path,
-                "\(error.reason) (the standard limit keeps a run within 64 MiB of memory; --max-members raises it, "
-                    + "at about 1 KB of memory a member)"
+                "\(error.reason) (--max-members raises the limit up to \(ArchiveLimits.largestEntryLimit), at about "
+                    + "\(ArchiveLimits.approximateBytesPerMember) bytes of memory a member)"
             )
         } catch  where error.code == .unreadable {
             // The system's reason, in the words every command uses (not libzip's "Can't open file").

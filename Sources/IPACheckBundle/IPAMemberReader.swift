@@ -49,8 +49,11 @@ package final class IPAMemberReader {
     /// The most members the archive may list, which also caps what its seals may list together.
     package var maximumEntries: Int { archive.limits.maximumEntries }
 
-    /// The most bytes of one member read whole (profiles, plists, CodeResources).
+    /// The most bytes of one member read whole (profiles, plists).
     package var maximumKeptBytes: Int { archive.limits.maximumMemberBytes }
+
+    /// The most bytes of a CodeResources, which grows with the files it seals: 400 bytes a member of this archive.
+    package var maximumSealBytes: Int { archive.limits.maximumSealBytes(memberCount: archive.memberCount) }
 
     /// The readable member named `member`, if there is one.
     func entry(named member: String) -> ZipEntry? {

@@ -269,7 +269,7 @@ package struct SealScan {
             }
             guard !keep, XMLPlistReader.looksLikeXML(head) else {
                 do {
-                    let bytes = try ipa.read(member)
+                    let bytes = try ipa.read(member, limit: ipa.reader.maximumSealBytes)
                     let seal = Result { () throws(CodeSignatureError) in
                         try ResourceSeal.parse(bytes, maximumEntries: budget)
                     }
@@ -279,7 +279,7 @@ package struct SealScan {
                 }
             }
             var digester: FileDigester? = FileDigester(kinds: [.sha1, .sha256])
-            let limit = ipa.reader.maximumKeptBytes
+            let limit = ipa.reader.maximumSealBytes
             // Each pass opens the member again; the first also takes the digests, and reads to the end whatever the
             // parser left unread, so the digests cover every byte.
             var streams: [ZipMemberStream] = []

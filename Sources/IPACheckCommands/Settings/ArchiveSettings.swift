@@ -2,7 +2,7 @@ import IPACheckArchive
 
 /// How much of an ipa the commands that read one are willing to read.
 package struct ArchiveSettings: Sendable {
-    /// The most members an ipa may have (nil: the default, which keeps a run within 64 MiB).
+    /// The most members an ipa may have (nil: the default, ``standardMemberCount``).
     package var maxMembers: Int?
 
     /// Settings with every default.
@@ -10,6 +10,9 @@ package struct ArchiveSettings: Sendable {
 
     /// The member cap without `--max-members`.
     package static let standardMemberCount = ArchiveLimits.standard.maximumEntries
+
+    /// About how many bytes of memory a member costs when an ipa's seal is checked.
+    package static let bytesPerMember = ArchiveLimits.approximateBytesPerMember
 
     /// The largest `--max-members` allowed.
     package static let largestMemberCount = ArchiveLimits.largestEntryLimit

@@ -24,7 +24,7 @@ package struct GateOptions: Sendable {
     package var now: Date
     /// The application identifier of an entitlements file that names none (`--app-id`).
     package var appID: String?
-    /// What an ipa may hold (members, sizes): the standard limits keep a run within 64 MiB.
+    /// What an ipa may hold (members, sizes): ``ArchiveLimits/standard`` unless `--max-members` says otherwise.
     package var archiveLimits: ArchiveLimits
     /// Whether managed (`?mode=managed`) entries are judged as on a device whose MDM enables direct downloads
     /// (the origin's file) rather than Apple's CDN copy (`--mdm-direct-downloads`).

@@ -6,8 +6,9 @@ struct ArchiveOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Read ipas of up to N members (default \(ArchiveSettings.standardMemberCount), at most "
-                + "\(ArchiveSettings.largestMemberCount)). The default keeps a run within 64 MiB of memory; a larger "
-                + "app needs about 1 KB more a member.",
+                + "\(ArchiveSettings.largestMemberCount)). Memory grows with the members an ipa has, about "
+                + "\(ArchiveSettings.bytesPerMember) bytes each when its seal is checked; a lower N refuses larger ipas "
+                + "before reading them.",
             valueName: "n"
         )
     )
