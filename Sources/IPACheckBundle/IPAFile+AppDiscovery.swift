@@ -4,6 +4,23 @@ import IPACheckReport
 /// Where the main app is in an archive or folder: under `Payload/`, at the root of a zipped `.app`, or an `.app`
 /// folder or `.xcarchive` named by its real path.
 extension IPAFile {
+    /// `Payload/X.app` when `name` lies inside it (something follows the `.app` folder's slash), as the general
+    /// search below would find it; `nil` for every other name, which that search then judges.
+    ///
+    /// A slash followed by a non-ASCII byte is left to the general search: a combining mark there would join the
+    /// slash into one character, which the search does not split at.
+    private static func topLevelAppRoot(of name: String) -> Substring? {
+        guard name.hasPrefix("Payload/") else { return nil }
+        let bytes = name.utf8
+        let start = bytes.index(bytes.startIndex, offsetBy: "Payload/".utf8.count)
+        guard let slash = bytes[start...].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let next = bytes.index(after: slash)
+        guard next == bytes.endIndex || bytes[next] < 0x80 else { return nil }
+        let folder = name[start..<slash]
+        guard folder.hasSuffix(".app"), folder.count > 4 else { return nil }
+        return name[..<slash]
+    }
+
     static func locateMainApp(
         names: some Sequence<String>,
         memberCount: Int,
@@ -14,7 +31,15 @@ extension IPAFile {
         var topLevel: Set<String> = []
         var nested: Set<String> = []
         // `__MACOSX/` holds Finder's AppleDouble shadows of every file; they are never the app.
+        var lastTopLevel: Substring = ""
         for name in names where !name.hasPrefix("__MACOSX/") {
+            // Nearly every member lies in `Payload/X.app/`: its root is found without splitting the name, and is
+            // inserted only when it differs from the previous member's.
+            if let root = topLevelAppRoot(of: name) {
+                if root != lastTopLevel { topLevel.insert(String(root)) }
+                lastTopLevel = root
+                continue
+            }
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard
                 let appIndex = parts.indices.first(where: { index in

@@ -119,6 +119,25 @@ struct IPAFileTests {
         #expect(ipa.findings.map(\.rule) == ["ARC005"])
     }
 
+    /// Apps are found whatever order their members come in, and a name whose slash a combining mark joins to the
+    /// next character is not split there (Swift's characters, as the general search reads them).
+    @Test func findsInterleavedAppsAndKeepsCombinedSlashesWhole() throws {
+        var zip = ZipBuilder()
+        zip.add("Payload/A.app/a.png", [1])
+        zip.add("Payload/B.app/Info.plist", Self.info("com.b"))
+        zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        let interleaved = try IPAFile(path: try zip.write())
+        #expect(interleaved.mainApp.bundleID == "com.a")
+        #expect(interleaved.findings.map(\.rule) == ["ARC005"])
+
+        var combined = ZipBuilder()
+        combined.add("Payload/X.app/\u{301}a", [1])
+        combined.add("Payload/A.app/Info.plist", Self.info("com.a"))
+        let ipa = try IPAFile(path: try combined.write())
+        #expect(ipa.mainApp.path == "Payload/A.app")
+        #expect(!ipa.findings.contains { $0.rule == "ARC005" })
+    }
+
     @Test func reportsAMissingExecutable() throws {
         var zip = ZipBuilder()
         zip.add("Payload/A.app/Info.plist", Self.info("com.a", executable: "A"))
