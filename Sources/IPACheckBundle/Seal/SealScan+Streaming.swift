@@ -33,6 +33,63 @@ extension SealScan {
         }
     }
 
+    /// The plans of a pass, one byte of flags for each member of the archive (a dictionary of plans cost about 40
+    /// bytes a planned member), and the strings to search for beside them (only the main executable has any).
+    struct MemberPlans: Sendable {
+        private var flags: [UInt8]
+        private var needles: [Int: [String]] = [:]
+
+        private static let planned: UInt8 = 1
+        private static let sha1: UInt8 = 2
+        private static let sha256: UInt8 = 4
+        private static let executable: UInt8 = 8
+        private static let keep: UInt8 = 16
+
+        /// No plan yet for any of `memberCount` members.
+        init(memberCount: Int) {
+            flags = [UInt8](repeating: 0, count: max(memberCount, 0))
+        }
+
+        /// The plan for `member`, if it has one; setting one outside the archive's members is ignored.
+        subscript(member: Int) -> MemberPlan? {
+            get {
+                guard flags.indices.contains(member), flags[member] & Self.planned != 0 else { return nil }
+                let flag = flags[member]
+                var plan = MemberPlan()
+                plan.sha1 = flag & Self.sha1 != 0
+                plan.sha256 = flag & Self.sha256 != 0
+                plan.isExecutable = flag & Self.executable != 0
+                plan.keep = flag & Self.keep != 0
+                plan.needles = needles[member] ?? []
+                return plan
+            }
+            set {
+                guard flags.indices.contains(member) else { return }
+                guard let plan = newValue else {
+                    flags[member] = 0
+                    needles[member] = nil
+                    return
+                }
+                var flag = Self.planned
+                if plan.sha1 { flag |= Self.sha1 }
+                if plan.sha256 { flag |= Self.sha256 }
+                if plan.isExecutable { flag |= Self.executable }
+                if plan.keep { flag |= Self.keep }
+                flags[member] = flag
+                needles[member] = plan.needles.isEmpty ? nil : plan.needles
+            }
+        }
+
+        /// The plan for `member`, or `plan` when it has none, to change in place.
+        subscript(member: Int, default plan: MemberPlan) -> MemberPlan {
+            get { self[member] ?? plan }
+            set { self[member] = newValue }
+        }
+
+        /// The members with a plan, ascending (the archive's order).
+        var members: [Int] { flags.indices.filter { flags[$0] & Self.planned != 0 } }
+    }
+
     /// What streaming one member gave.
     ///
     /// The digests stand inline; the rest, which few members have, in one box, so the result of each of a hundred
@@ -74,19 +131,19 @@ extension SealScan {
     struct OtherShares: Sendable {
         /// What the threads streamed, and how many are still at it.
         struct Progress: Sendable {
-            var results: [Int: StreamResult] = [:]
+            var results = TakenDigests()
             var running: Int
             /// The async caller, suspended until `running` is 0.
             var waiting: Waiting?
 
             /// The results, handed over once: the threads keep no copy.
-            mutating func take() -> [Int: StreamResult] {
-                defer { results = [:] }
+            mutating func take() -> TakenDigests {
+                defer { results = TakenDigests() }
                 return results
             }
         }
 
-        typealias Waiting = CheckedContinuation<[Int: StreamResult], Never>
+        typealias Waiting = CheckedContinuation<TakenDigests, Never>
 
         private let progress: Locked<Progress>
 
@@ -94,14 +151,15 @@ extension SealScan {
         ///
         /// A share whose thread cannot open the file again is left unread, for ``Pass/finish(_:ipa:)`` to read
         /// with the first handle.
-        init(_ shares: ArraySlice<[Int]>, plans: [Int: MemberPlan], reopening: IPAMemberReader.Reopening) {
+        init(_ shares: ArraySlice<[Int]>, plans: MemberPlans, reopening: IPAMemberReader.Reopening) {
             let progress = Locked(Progress(running: shares.count))
             self.progress = progress
             for share in shares {
                 let thread = Thread {
-                    let taken = (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? [:]
-                    let done = progress.withLock { progress -> (Waiting, [Int: StreamResult])? in
-                        progress.results.merge(taken) { first, _ in first }
+                    let taken =
+                        (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? TakenDigests()
+                    let done = progress.withLock { progress -> (Waiting, TakenDigests)? in
+                        progress.results = progress.results.merged(with: taken)
                         progress.running -= 1
                         guard progress.running == 0, let waiting = progress.waiting else { return nil }
                         progress.waiting = nil
@@ -115,9 +173,9 @@ extension SealScan {
         }
 
         /// Suspends until every thread is done, then returns what they streamed.
-        func results() async -> [Int: StreamResult] {
+        func results() async -> TakenDigests {
             await withCheckedContinuation { continuation in
-                let done = progress.withLock { progress -> [Int: StreamResult]? in
+                let done = progress.withLock { progress -> TakenDigests? in
                     if progress.running == 0 { return progress.take() }
                     progress.waiting = continuation
                     return nil
@@ -127,7 +185,7 @@ extension SealScan {
         }
 
         /// Sleeps until every thread is done, then returns what they streamed.
-        func waitForResults() -> [Int: StreamResult] {
+        func waitForResults() -> TakenDigests {
             progress.withLock(when: { $0.running == 0 }) { $0.take() }
         }
     }
@@ -155,16 +213,16 @@ extension SealScan {
     /// Streams `members` (indices, in archive order) with `reader`, each as its plan says.
     static func streamShare(
         _ members: [Int],
-        plans: [Int: MemberPlan],
+        plans: MemberPlans,
         reader: IPAMemberReader
-    ) -> [Int: StreamResult] {
+    ) -> TakenDigests {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var results: [Int: StreamResult] = [:]
+        var taken = TakenDigests()
         for member in members {
             guard let plan = plans[member] else { continue }
-            results[member] = stream(member, plan: plan, reader: reader, buffer: &buffer)
+            taken.append(member, stream(member, plan: plan, reader: reader, buffer: &buffer))
         }
-        return results
+        return taken
     }
 
     static func stream(

@@ -51,9 +51,9 @@ package struct SealScan {
     package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
     package let findings: [Finding]
-    /// What streaming took from each member, by member index (a name a member would cost more than its digests);
-    /// only the digests are left in it.
-    private let taken: [Int: StreamResult]
+    /// The digests streaming took from each member, by member index (a name a member would cost more than its
+    /// digests).
+    private let taken: TakenDigests
     /// The digests of the members read whole before the pass (Info.plists, CodeResources), by member index.
     private let wholeDigests: [Int: FileDigests]
     private let kept: [String: [UInt8]]
@@ -98,12 +98,12 @@ package struct SealScan {
             needles: needles,
             threads: threads,
             bytesPerThread: bytesPerThread,
-            streamedEarly: early?.plans ?? [:]
+            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0)
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
-        results.merge(await others.results()) { first, _ in first }
-        if let early { results.merge(await early.shares.results()) { planned, _ in planned } }
+        results = results.merged(with: await others.results())
+        if let early { results = results.merged(with: await early.shares.results()) }
         return try pass.finish(consume results, ipa: ipa)
     }
 
@@ -128,12 +128,12 @@ package struct SealScan {
             needles: needles,
             threads: threads,
             bytesPerThread: bytesPerThread,
-            streamedEarly: early?.plans ?? [:]
+            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0)
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
-        results.merge(others.waitForResults()) { first, _ in first }
-        if let early { results.merge(early.shares.waitForResults()) { planned, _ in planned } }
+        results = results.merged(with: others.waitForResults())
+        if let early { results = results.merged(with: early.shares.waitForResults()) }
         return try pass.finish(consume results, ipa: ipa)
     }
 
@@ -144,7 +144,7 @@ package struct SealScan {
         /// The members to stream, by index, in archive order.
         let order: [Int]
         let shares: [[Int]]
-        private(set) var plans: [Int: MemberPlan] = [:]
+        private(set) var plans: MemberPlans
         private var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
         /// The digests of each CodeResources, by member name (they are read whole, before the pass) and index.
         private var sealDigests: [String: FileDigests] = [:]
@@ -160,10 +160,11 @@ package struct SealScan {
             needles: [String],
             threads: Int,
             bytesPerThread: Int,
-            streamedEarly early: [Int: MemberPlan]
+            streamedEarly early: MemberPlans
         ) {
             self.depth = depth
             let reader = ipa.reader
+            plans = MemberPlans(memberCount: reader.memberCount)
             infoPlists = Dictionary(
                 ipa.bundles.compactMap { bundle in
                     reader.memberIndex(of: bundle.infoPlistPath).map { ($0, bundle.infoPlistDigests) }
@@ -209,7 +210,7 @@ package struct SealScan {
             if !needles.isEmpty, let main = ipa.mainApp.executable.flatMap(reader.memberIndex(of:)) {
                 plans[main, default: MemberPlan()].needles = needles
             }
-            order = plans.keys.sorted()
+            order = plans.members
             // A member streamed early is left out of the shares when the seals asked nothing more of it (a seal that
             // lists the main executable has it streamed again, and that result is kept).
             let planned = plans
@@ -232,7 +233,7 @@ package struct SealScan {
             needles: [String],
             threads: Int,
             bytesPerThread: Int
-        ) -> (plans: [Int: MemberPlan], shares: OtherShares)? {
+        ) -> (plans: MemberPlans, shares: OtherShares)? {
             let reader = ipa.reader
             guard threads > 1, let name = ipa.mainApp.executable, let main = reader.memberIndex(of: name),
                 reader.declaredMemberSize(at: main) >= bytesPerThread
@@ -241,7 +242,8 @@ package struct SealScan {
             plan.isExecutable = true
             plan.keep = keep(name)
             plan.needles = needles
-            let plans = [main: plan]
+            var plans = MemberPlans(memberCount: reader.memberCount)
+            plans[main] = plan
             return (plans, OtherShares([[main]], plans: plans, reopening: reader.reopening))
         }
 
@@ -320,22 +322,20 @@ package struct SealScan {
         /// The scan, from `results` (the members the other threads streamed included): any member no thread read
         /// (a share whose thread could not open the file again) is read now, with the first handle.
         mutating func finish(
-            _ results: consuming [Int: StreamResult],
+            _ results: consuming TakenDigests,
             ipa: IPAFile
         ) throws(InputError) -> SealScan {
-            let unread = order.filter { results[$0] == nil }
+            let unread = order.filter { !results.contains($0) }
             if !unread.isEmpty {
-                results.merge(streamShare(unread, plans: plans, reader: ipa.reader)) { first, _ in first }
+                results = results.merged(with: streamShare(unread, plans: plans, reader: ipa.reader))
             }
-            plans = [:]
+            plans = MemberPlans(memberCount: 0)
             var executables: [String: Result<Executable, InputError>] = [:]
             var mainStrings: BinaryStrings?
             var findings: [Finding] = []
-            // The table the threads filled becomes the scan's (a second table of digests would hold them twice at
-            // its peak); the few results with more than digests are unpacked and left with their digests only.
-            for member in order {
-                guard let result = results[member], result.more != nil else { continue }
-                results[member]?.more = nil
+            // The tables the threads filled become the scan's; the few results with more than digests are unpacked
+            // and the tables keep the digests only.
+            for (member, result) in results.takeMore() {
                 if let found = result.found { mainStrings = BinaryStrings(found: found) }
                 let name = ipa.reader.name(at: member)
                 if let bytes = result.bytes { kept[name] = bytes }
@@ -374,7 +374,7 @@ package struct SealScan {
     /// The digests of a member of `ipa` taken during the pass (those a seal asked for, Info.plists,
     /// CodeResources).
     package func digests(of member: String, in ipa: IPAFile) -> FileDigests? {
-        ipa.reader.memberIndex(of: member).flatMap { wholeDigests[$0] ?? taken[$0]?.digests }
+        ipa.reader.memberIndex(of: member).flatMap { wholeDigests[$0] ?? taken.digests(of: $0) }
     }
 
     /// The bytes of a member the pass was asked to keep.

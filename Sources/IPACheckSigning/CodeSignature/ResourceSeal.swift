@@ -135,8 +135,8 @@ package struct ResourceSeal: Sendable {
     let omitRules: [SealRuleRegex]
 
     /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
-    package var requiredDigests: [(path: String, kind: DigestKind)] {
-        entries.compactMap { path, entry in
+    package var requiredDigests: some Sequence<(path: String, kind: DigestKind)> {
+        entries.lazy.compactMap { path, entry in
             guard case .file(let sha1, let sha256, _) = entry else { return nil }
             if sha256 != nil { return (path, .sha256) }
             return sha1 != nil ? (path, .sha1) : nil
