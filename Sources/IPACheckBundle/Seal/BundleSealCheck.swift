@@ -97,7 +97,7 @@ extension SealScan {
                 resources = check
                 findings += check.findings
                 valid = valid && check.isValid
-                for (path, entry) in seal.entries.sorted(by: { $0.key < $1.key }) {
+                for (path, entry) in seal.entries {
                     guard case .nestedCode = entry else { continue }
                     switch nestedExecutable(prefix + path) {
                     case .success(let executable)?:

@@ -27,7 +27,7 @@ extension ResourceSeal {
         guard files.count <= maximumEntries else {
             throw CodeSignatureError("CodeResources", "it lists \(files.count) files (at most \(maximumEntries))")
         }
-        let entries = files.mapValues(entry)
+        let entries = SealEntries(files.mapValues(entry))
         let (omitRules, unevaluated) = compileOmitRules(plist["rules2"] ?? plist["rules"])
         return ResourceSeal(entries: entries, unevaluatedOmitRules: unevaluated, omitRules: omitRules)
     }
@@ -62,8 +62,8 @@ extension ResourceSeal {
         maximumEntries: Int,
         reader makeReader: () throws(PlistError) -> XMLPlistReader
     ) throws(CodeSignatureError) -> ResourceSeal {
-        func read(_ wanted: Set<String>) throws(PlistError) -> (files: [String: Entry]?, rules: [String: PlistValue]) {
-            var files: [String: Entry]?
+        func read(_ wanted: Set<String>) throws(PlistError) -> (files: SealEntries?, rules: [String: PlistValue]) {
+            var files: SealEntries?
             var rules: [String: PlistValue] = [:]
             var reader = try makeReader()
             do {
@@ -73,14 +73,14 @@ extension ResourceSeal {
                         rules[key] = try reader.readValue()
                         return
                     }
-                    var entries: [String: Entry] = [:]
+                    var entries = SealEntries.Builder()
                     try reader.forEachEntry { path, reader throws(PlistError) in
-                        entries[path] = entry(try reader.readValue())
+                        entries.add(path, entry(try reader.readValue()))
                         guard entries.count <= maximumEntries else {
                             throw PlistError("it lists more than \(maximumEntries) files")
                         }
                     }
-                    files = entries
+                    files = entries.finish()
                 }
                 try reader.finish()
             } catch {

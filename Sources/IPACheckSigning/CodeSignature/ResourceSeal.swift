@@ -129,7 +129,7 @@ package struct ResourceSeal: Sendable {
     }
 
     /// Every sealed path (bundle-relative) and what the seal says about it.
-    package let entries: [String: Entry]
+    package let entries: SealEntries
     /// The omit rules that leave nothing out because they cannot be evaluated.
     package let unevaluatedOmitRules: [UnevaluatedRule]
     let omitRules: [SealRuleRegex]
@@ -175,8 +175,7 @@ package struct ResourceSeal: Sendable {
             },
             files: bundleFiles
         )
-        for path in entries.keys.sorted() {
-            guard let entry = entries[path] else { continue }
+        for (path, entry) in entries {
             switch entry {
             case .nestedCode(let cdhash):
                 let bare = path.hasSuffix("/") ? String(path.dropLast()) : path

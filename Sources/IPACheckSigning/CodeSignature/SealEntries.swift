@@ -1,0 +1,135 @@
+/// A seal's entries, each path with what the seal says about it, in tables sorted by path.
+///
+/// A large app's seal lists every file: as a dictionary of entries holding digest arrays it cost about 230 bytes a
+/// file (the path, a 32-byte array for SHA-256 and the dictionary's slot); here about 115 (the path, a byte for the
+/// kind and the SHA-256 inline). Entries of other shapes (SHA-1 only, nested code, links) are kept as they are,
+/// beside the tables. Paths compare as Swift strings, as a dictionary's keys do: two spellings of one path
+/// (Unicode normalisation) are one entry, the later in the seal kept.
+package struct SealEntries: Sendable, Equatable, Sequence {
+    /// The paths, ascending, each once.
+    private var paths: [String] = []
+    /// For each path: an inline file entry (``inlineFile`` or ``inlineOptionalFile``), or ``other``.
+    private var kinds: [UInt8] = []
+    /// For each inline file entry, its SHA-256, 32 bytes a path (zeros for the others).
+    private var sha256: [UInt8] = []
+    /// The entries of other shapes, by position.
+    private var others: [Int: ResourceSeal.Entry] = [:]
+
+    private static let inlineFile: UInt8 = 1
+    private static let inlineOptionalFile: UInt8 = 2
+    private static let other: UInt8 = 3
+    private static let digestSize = 32
+
+    /// No entries.
+    package init() {}
+
+    /// The entries of `dictionary`.
+    package init(_ dictionary: [String: ResourceSeal.Entry]) {
+        var builder = Builder()
+        for (path, entry) in dictionary { builder.add(path, entry) }
+        self = builder.finish()
+    }
+
+    /// The number of paths.
+    package var count: Int { paths.count }
+
+    /// What the seal says about `path`, if it lists it.
+    package subscript(path: String) -> ResourceSeal.Entry? {
+        var low = 0
+        var high = paths.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if paths[middle] < path { low = middle + 1 } else { high = middle }
+        }
+        guard low < paths.count, paths[low] == path else { return nil }
+        return entry(at: low)
+    }
+
+    /// The entry at `position`.
+    private func entry(at position: Int) -> ResourceSeal.Entry? {
+        switch kinds[position] {
+        case Self.inlineFile, Self.inlineOptionalFile:
+            let start = position * Self.digestSize
+            guard start + Self.digestSize <= sha256.count else { return nil }
+            return .file(
+                sha1: nil,
+                sha256: Array(sha256[start..<(start + Self.digestSize)]),
+                optional: kinds[position] == Self.inlineOptionalFile
+            )
+        default:
+            return others[position]
+        }
+    }
+
+    /// The entries, ascending by path.
+    package struct Iterator: IteratorProtocol {
+        fileprivate let entries: SealEntries
+        fileprivate var position = 0
+
+        /// The next path and its entry.
+        package mutating func next() -> (path: String, entry: ResourceSeal.Entry)? {
+            while position < entries.paths.count {
+                defer { position += 1 }
+                if let entry = entries.entry(at: position) { return (entries.paths[position], entry) }
+            }
+            return nil
+        }
+    }
+
+    /// The entries, ascending by path.
+    package func makeIterator() -> Iterator { Iterator(entries: self) }
+
+    /// Entries in the order a seal lists them, sorted once at the end.
+    package struct Builder {
+        private var paths: [String] = []
+        private var digests: [UInt8] = []
+        private var optional: [Bool] = []
+        /// The entries not kept inline, by the order they were added in.
+        private var others: [Int: ResourceSeal.Entry] = [:]
+
+        /// An empty list.
+        package init() {}
+
+        /// The number of entries added (a path listed twice counts twice).
+        package var count: Int { paths.count }
+
+        /// Adds `entry` for `path`; a path added again keeps the later entry.
+        package mutating func add(_ path: String, _ entry: ResourceSeal.Entry) {
+            if case .file(nil, let sha256?, let isOptional) = entry, sha256.count == SealEntries.digestSize {
+                digests.append(contentsOf: sha256)
+                optional.append(isOptional)
+            } else {
+                others[paths.count] = entry
+                digests.append(contentsOf: repeatElement(0, count: SealEntries.digestSize))
+                optional.append(false)
+            }
+            paths.append(path)
+        }
+
+        /// The entries, sorted by path.
+        package consuming func finish() -> SealEntries {
+            // Sorted by path, then by the order added: the last of a run of equal paths is the later entry, and the
+            // run's first spelling is kept, as a dictionary keeps the key it was first given.
+            let order = paths.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }
+            var sorted = SealEntries()
+            sorted.paths.reserveCapacity(order.count)
+            var spelling: String?
+            for (rank, index) in order.enumerated() {
+                if spelling == nil { spelling = paths[index] }
+                if rank + 1 < order.count, paths[order[rank + 1]] == paths[index] { continue }
+                let position = sorted.paths.count
+                sorted.paths.append(spelling ?? paths[index])
+                spelling = nil
+                let start = index * SealEntries.digestSize
+                sorted.sha256.append(contentsOf: digests[start..<(start + SealEntries.digestSize)])
+                if let entry = others[index] {
+                    sorted.kinds.append(SealEntries.other)
+                    sorted.others[position] = entry
+                } else {
+                    sorted.kinds.append(optional[index] ? SealEntries.inlineOptionalFile : SealEntries.inlineFile)
+                }
+            }
+            return sorted
+        }
+    }
+}
