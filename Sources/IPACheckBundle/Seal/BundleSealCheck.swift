@@ -79,7 +79,7 @@ extension SealScan {
             case .success(let seal)? where depth == .everything:
                 let prefix = bundle.path + "/"
                 let check = seal.check(
-                    bundleFiles: ipa.files(of: bundle),
+                    bundleFiles: ipa.bundleFiles(of: bundle),
                     exists: { ipa.contains(prefix + $0) },
                     digests: { digests(of: prefix + $0, in: ipa) },
                     linkTarget: { ipa.linkTargets[prefix + $0] },

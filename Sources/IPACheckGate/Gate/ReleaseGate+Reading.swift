@@ -124,9 +124,10 @@ extension ReleaseGate {
 
     private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
         facts.compactMap { fact in
-            let files = ipa.files(of: fact.bundle).filter {
+            let files = ipa.bundleFiles(of: fact.bundle).filter {
                 !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
             }
+            .sorted()
             guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
             let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
                 let member = fact.bundle.path + "/" + name

@@ -155,7 +155,7 @@ package struct ResourceSeal: Sendable {
     ///   - bundle: The bundle path findings name.
     ///   - omitRuleSteps: The most matcher steps the omit rules may take over all files.
     package func check(
-        bundleFiles: [String],
+        bundleFiles: some Sequence<String>,
         exists: (String) -> Bool,
         digests: (String) -> FileDigests?,
         linkTarget: (String) -> String? = { _ in nil },
@@ -168,13 +168,20 @@ package struct ResourceSeal: Sendable {
         var missingFiles: [String] = []
         var changedCode: [String] = []
         var checked = 0
-        let nested = NestedCodeFolders(
+        var nested = NestedCodeFolders(
             prefixes: entries.compactMap { path, entry in
                 guard case .nestedCode = entry else { return nil }
                 return path.hasSuffix("/") ? path : path + "/"
-            },
-            files: bundleFiles
+            }
         )
+        // One pass over the files: which lie inside nested code, and which the seal does not list (usually a few,
+        // judged below in sorted order; the list of every file is not held).
+        var unlisted: [String] = []
+        for path in bundleFiles {
+            nested.sort(path)
+            if entries[path] == nil { unlisted.append(path) }
+        }
+        unlisted.sort()
         for (path, entry) in entries {
             switch entry {
             case .nestedCode(let cdhash):
@@ -218,7 +225,7 @@ package struct ResourceSeal: Sendable {
         var addedFiles: [String] = []
         var stepsLeft = omitRuleSteps
         var untriedFiles = 0
-        for path in bundleFiles.sorted() where entries[path] == nil {
+        for path in unlisted {
             if path == mainExecutable || path.hasPrefix("_CodeSignature/") { continue }
             // codesign of the 2011 era wrote `CodeResources -> _CodeSignature/CodeResources` at the bundle's root
             // and leaves it out of the seal (Security's BundleDiskRep: "ancient-ish symlink into it").
@@ -315,7 +322,7 @@ package struct ResourceSeal: Sendable {
 }
 
 /// Which bundle files lie inside nested code the seal names (a framework or extension folder, sealed by its own
-/// signature), and which of those folders hold files.
+/// signature), and which of those folders hold files, as the files are sorted into them one by one.
 ///
 /// Each file is cut at its `/`s and the folders found looked up, in time linear in the file names: comparing every
 /// file with every nested-code entry made a seal with many entries and an archive with many files quadratic.
@@ -325,23 +332,28 @@ private struct NestedCodeFolders {
     /// The files that lie under some nested-code prefix.
     private(set) var filesInside = Set<String>()
 
-    /// Sorts `files` into the folders `prefixes` (each ending with `/`) name.
-    init(prefixes: [String], files: [String]) {
-        let prefixSet = Set(prefixes)
-        guard !prefixSet.isEmpty else { return }
-        // No prefix has more `/` than this, so a file is cut no deeper.
-        let deepest = prefixes.map { $0.count { $0 == "/" } }.max() ?? 0
-        for file in files {
-            var slashes = 0
-            var index = file.startIndex
-            while slashes < deepest, let slash = file[index...].firstIndex(of: "/") {
-                slashes += 1
-                index = file.index(after: slash)
-                let folder = String(file[..<index])
-                if prefixSet.contains(folder) {
-                    prefixesWithFiles.insert(folder)
-                    filesInside.insert(file)
-                }
+    private let prefixes: Set<String>
+    /// No prefix has more `/` than this, so a file is cut no deeper.
+    private let deepest: Int
+
+    /// No file yet, for the folders `prefixes` (each ending with `/`) name.
+    init(prefixes: [String]) {
+        self.prefixes = Set(prefixes)
+        deepest = prefixes.map { $0.count { $0 == "/" } }.max() ?? 0
+    }
+
+    /// Sorts `file` into the folders it lies in.
+    mutating func sort(_ file: String) {
+        guard !prefixes.isEmpty else { return }
+        var slashes = 0
+        var index = file.startIndex
+        while slashes < deepest, let slash = file[index...].firstIndex(of: "/") {
+            slashes += 1
+            index = file.index(after: slash)
+            let folder = String(file[..<index])
+            if prefixes.contains(folder) {
+                prefixesWithFiles.insert(folder)
+                filesInside.insert(file)
             }
         }
     }
