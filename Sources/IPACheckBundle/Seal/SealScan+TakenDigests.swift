@@ -1,13 +1,64 @@
 import IPACheckSigning
 
 extension SealScan {
-    /// What a seal pass took from the members it streamed: each one's digests in flat tables aligned with the members,
-    /// and the few results with more than digests beside them.
+    /// What a seal pass took from the members it streamed: each one's digests in flat tables aligned with the
+    /// members, and the few results with more than digests beside them.
     ///
     /// A dictionary of results holding digest arrays cost about 150 bytes a member; these tables about 50 (the index,
-    /// the size, a byte of flags and the 32 bytes of SHA-256 inline; SHA-1's table stays empty unless a seal asks for it).
+    /// the size, a byte of flags and the 32 bytes of SHA-256 inline; SHA-1's table stays empty unless a seal asks
+    /// for it). Each thread's tables are kept as they are, not merged into one (which held every digest twice at its
+    /// peak): a lookup asks each in turn, and there are at most a few.
     struct TakenDigests: Sendable {
-        /// The members streamed, ascending.
+        /// The tables, earlier ones first: a member in several keeps the earliest table's result.
+        private var tables: [Table] = []
+
+        /// No member yet.
+        init() {}
+
+        /// Records what streaming `member` gave.
+        ///
+        /// Members come in ascending order (a share streams in archive order); one that does not starts another
+        /// table, after the others.
+        mutating func append(_ member: Int, _ result: StreamResult) {
+            if tables.isEmpty || !(tables[tables.count - 1].append(member, result)) {
+                var table = Table()
+                _ = table.append(member, result)
+                tables.append(table)
+            }
+        }
+
+        /// Whether `member` was streamed.
+        func contains(_ member: Int) -> Bool { tables.contains { $0.slot(of: member) != nil } }
+
+        /// The digests taken from `member`, if any were.
+        func digests(of member: Int) -> FileDigests? {
+            for table in tables {
+                if let slot = table.slot(of: member) { return table.digests(at: slot) }
+            }
+            return nil
+        }
+
+        /// This record and `other` as one; for a member both streamed, this record's result is kept.
+        func merged(with other: TakenDigests) -> TakenDigests {
+            var merged = self
+            merged.tables += other.tables
+            return merged
+        }
+
+        /// The results with more than digests, ascending by member (the earliest table's for a member in several),
+        /// leaving only digests in the tables.
+        mutating func takeMore() -> [(member: Int, more: StreamResult.More)] {
+            var more: [Int: StreamResult.More] = [:]
+            for index in tables.indices {
+                more.merge(tables[index].more) { earlier, _ in earlier }
+                tables[index].more = [:]
+            }
+            return more.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+    }
+
+    /// One thread's digests, its members ascending.
+    private struct Table: Sendable {
         private var members: [Int] = []
         private var sizes: [Int] = []
         /// For each member, which of ``hasDigests``, ``hasSHA1`` and ``hasSHA256`` it has.
@@ -17,7 +68,7 @@ extension SealScan {
         /// SHA-256 digests, 32 bytes for each member up to the last that has one.
         private var sha256: [UInt8] = []
         /// The results with more than digests (executables, kept bytes, strings found, problems), by member index.
-        private var more: [Int: StreamResult.More] = [:]
+        var more: [Int: StreamResult.More] = [:]
 
         private static let hasDigests: UInt8 = 1
         private static let hasSHA1: UInt8 = 2
@@ -25,20 +76,9 @@ extension SealScan {
         private static let sha1Size = 20
         private static let sha256Size = 32
 
-        /// No member yet.
-        init() {}
-
-        /// Records what streaming `member` gave.
-        ///
-        /// Members come in ascending order (a share streams in archive order); one that does not is merged in its
-        /// place.
-        mutating func append(_ member: Int, _ result: StreamResult) {
-            if let last = members.last, member <= last {
-                var single = TakenDigests()
-                single.append(member, result)
-                self = merged(with: single)
-                return
-            }
+        /// Records `member`'s result, or says it cannot: members are recorded ascending.
+        mutating func append(_ member: Int, _ result: StreamResult) -> Bool {
+            if let last = members.last, member <= last { return false }
             let slot = members.count
             members.append(member)
             var flag: UInt8 = 0
@@ -58,6 +98,7 @@ extension SealScan {
             }
             flags.append(flag)
             if let extra = result.more { more[member] = extra }
+            return true
         }
 
         /// Writes `digest` into `table`'s slot, padding the slots of members without one.
@@ -67,8 +108,8 @@ extension SealScan {
             table.append(contentsOf: digest)
         }
 
-        /// Where `member` is in the tables, if it was streamed.
-        private func slot(of member: Int) -> Int? {
+        /// Where `member` is in the table, if it was streamed.
+        func slot(of member: Int) -> Int? {
             var low = 0
             var high = members.count
             while low < high {
@@ -78,57 +119,19 @@ extension SealScan {
             return low < members.count && members[low] == member ? low : nil
         }
 
-        /// Whether `member` was streamed.
-        func contains(_ member: Int) -> Bool { slot(of: member) != nil }
-
-        /// The result of streaming the member in `slot`, rebuilt from the tables.
-        private func result(at slot: Int) -> StreamResult {
-            var result = StreamResult()
-            result.more = more[members[slot]]
-            guard flags[slot] & Self.hasDigests != 0 else { return result }
+        /// The digests of the member in `slot`, if any were taken.
+        func digests(at slot: Int) -> FileDigests? {
+            guard flags[slot] & Self.hasDigests != 0 else { return nil }
             func digest(_ flag: UInt8, size: Int, in table: [UInt8]) -> [UInt8]? {
                 let start = slot * size
                 guard flags[slot] & flag != 0, start + size <= table.count else { return nil }
                 return Array(table[start..<(start + size)])
             }
-            result.digests = FileDigests(
+            return FileDigests(
                 sha1: digest(Self.hasSHA1, size: Self.sha1Size, in: sha1),
                 sha256: digest(Self.hasSHA256, size: Self.sha256Size, in: sha256),
                 size: sizes[slot]
             )
-            return result
-        }
-
-        /// The digests taken from `member`, if any were.
-        func digests(of member: Int) -> FileDigests? {
-            slot(of: member).flatMap { result(at: $0).digests }
-        }
-
-        /// This table and `other` as one; for a member both streamed, this table's result is kept.
-        func merged(with other: TakenDigests) -> TakenDigests {
-            var merged = TakenDigests()
-            var mine = 0
-            var theirs = 0
-            while mine < members.count || theirs < other.members.count {
-                let takeMine =
-                    theirs == other.members.count
-                    || (mine < members.count && members[mine] <= other.members[theirs])
-                if takeMine {
-                    if theirs < other.members.count, other.members[theirs] == members[mine] { theirs += 1 }
-                    merged.append(members[mine], result(at: mine))
-                    mine += 1
-                } else {
-                    merged.append(other.members[theirs], other.result(at: theirs))
-                    theirs += 1
-                }
-            }
-            return merged
-        }
-
-        /// The results with more than digests, ascending by member, leaving only digests in the tables.
-        mutating func takeMore() -> [(member: Int, more: StreamResult.More)] {
-            defer { more = [:] }
-            return more.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
     }
 }

@@ -107,28 +107,69 @@ package struct SealEntries: Sendable, Equatable, Sequence {
         }
 
         /// The entries, sorted by path.
+        ///
+        /// Sorted in place (the lists permuted along their cycles, runs of one path folded), so that a large seal is
+        /// not held twice while it is sorted.
         package consuming func finish() -> SealEntries {
+            let size = SealEntries.digestSize
             // Sorted by path, then by the order added: the last of a run of equal paths is the later entry, and the
             // run's first spelling is kept, as a dictionary keeps the key it was first given.
-            let order = paths.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }
-            var sorted = SealEntries()
-            sorted.paths.reserveCapacity(order.count)
-            var spelling: String?
-            for (rank, index) in order.enumerated() {
-                if spelling == nil { spelling = paths[index] }
-                if rank + 1 < order.count, paths[order[rank + 1]] == paths[index] { continue }
-                let position = sorted.paths.count
-                sorted.paths.append(spelling ?? paths[index])
-                spelling = nil
-                let start = index * SealEntries.digestSize
-                sorted.sha256.append(contentsOf: digests[start..<(start + SealEntries.digestSize)])
-                if let entry = others[index] {
-                    sorted.kinds.append(SealEntries.other)
-                    sorted.others[position] = entry
-                } else {
-                    sorted.kinds.append(optional[index] ? SealEntries.inlineOptionalFile : SealEntries.inlineFile)
+            var order = paths.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }
+            // Position `target` takes what was at `order[target]`; each cycle is walked once, marked as it goes.
+            var moved: [Int: ResourceSeal.Entry] = [:]
+            for start in order.indices where order[start] >= 0 {
+                let heldPath = paths[start]
+                let heldDigest = Array(digests[(start * size)..<((start + 1) * size)])
+                let heldOptional = optional[start]
+                var target = start
+                while true {
+                    let source = order[target]
+                    order[target] = -1
+                    if let entry = others[source] { moved[target] = entry }
+                    if source == start {
+                        paths[target] = heldPath
+                        digests.replaceSubrange((target * size)..<((target + 1) * size), with: heldDigest)
+                        optional[target] = heldOptional
+                        break
+                    }
+                    paths[target] = paths[source]
+                    digests.replaceSubrange(
+                        (target * size)..<((target + 1) * size),
+                        with: digests[(source * size)..<((source + 1) * size)]
+                    )
+                    optional[target] = optional[source]
+                    target = source
                 }
             }
+            order = []
+            // Fold each run of equal paths into its first position: the first spelling, the last entry.
+            var sorted = SealEntries()
+            sorted.kinds.reserveCapacity(paths.count)
+            var kept = 0
+            var position = 0
+            while position < paths.count {
+                var last = position
+                while last + 1 < paths.count, paths[last + 1] == paths[position] { last += 1 }
+                paths[kept] = paths[position]
+                if kept != last {
+                    digests.replaceSubrange(
+                        (kept * size)..<((kept + 1) * size),
+                        with: digests[(last * size)..<((last + 1) * size)]
+                    )
+                }
+                if let entry = moved[last] {
+                    sorted.kinds.append(SealEntries.other)
+                    sorted.others[kept] = entry
+                } else {
+                    sorted.kinds.append(optional[last] ? SealEntries.inlineOptionalFile : SealEntries.inlineFile)
+                }
+                kept += 1
+                position = last + 1
+            }
+            paths.removeSubrange(kept...)
+            digests.removeSubrange((kept * size)...)
+            sorted.paths = paths
+            sorted.sha256 = digests
             return sorted
         }
     }

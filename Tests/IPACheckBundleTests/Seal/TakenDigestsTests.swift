@@ -49,7 +49,7 @@ struct TakenDigestsTests {
         #expect(merged.digests(of: 0) == Self.result(9, sha1: true, sha256: false, size: 9).digests)
         #expect(merged.digests(of: 6) == Self.result(6, sha1: false, sha256: true, size: 6).digests)
         #expect(merged.digests(of: 1) == Self.result(1, sha1: false, sha256: true, size: 1).digests)
-        // Appended out of order, a member still lands in its place.
+        // Appended out of order (it starts another table), a member is still found.
         var late = merged
         late.append(2, Self.result(2, sha1: true, sha256: true, size: 2))
         #expect(late.digests(of: 2) == Self.result(2, sha1: true, sha256: true, size: 2).digests)
