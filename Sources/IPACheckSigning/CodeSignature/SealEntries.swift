@@ -1,13 +1,13 @@
 /// A seal's entries, each path with what the seal says about it, in tables sorted by path.
 ///
 /// A large app's seal lists every file: as a dictionary of entries holding digest arrays it cost about 230 bytes a
-/// file (the path, a 32-byte array for SHA-256 and the dictionary's slot); here about 115 (the path, a byte for the
-/// kind and the SHA-256 inline). Entries of other shapes (SHA-1 only, nested code, links) are kept as they are,
+/// file (the path, a 32-byte array for SHA-256 and the dictionary's slot); here about 75 (the path's bytes packed,
+/// a byte for the kind and the SHA-256 inline). Entries of other shapes (SHA-1 only, nested code, links) are kept as they are,
 /// beside the tables. Paths compare as Swift strings, as a dictionary's keys do: two spellings of one path
 /// (Unicode normalisation) are one entry, the later in the seal kept.
 package struct SealEntries: Sendable, Equatable, Sequence {
     /// The paths, ascending, each once.
-    private var paths: [String] = []
+    private var paths = PackedPaths()
     /// For each path: an inline file entry (``inlineFile`` or ``inlineOptionalFile``), or ``other``.
     private var kinds: [UInt8] = []
     /// For each inline file entry, its SHA-256, 32 bytes a path (zeros for the others).
@@ -35,13 +35,14 @@ package struct SealEntries: Sendable, Equatable, Sequence {
 
     /// What the seal says about `path`, if it lists it.
     package subscript(path: String) -> ResourceSeal.Entry? {
+        let query = PackedPaths.Query(path)
         var low = 0
         var high = paths.count
         while low < high {
             let middle = low + (high - low) / 2
-            if paths[middle] < path { low = middle + 1 } else { high = middle }
+            if paths.compare(middle, query) < 0 { low = middle + 1 } else { high = middle }
         }
-        guard low < paths.count, paths[low] == path else { return nil }
+        guard low < paths.count, paths.compare(low, query) == 0 else { return nil }
         return entry(at: low)
     }
 
@@ -81,7 +82,7 @@ package struct SealEntries: Sendable, Equatable, Sequence {
 
     /// Entries in the order a seal lists them, sorted once at the end.
     package struct Builder {
-        private var paths: [String] = []
+        private var paths = PackedPaths()
         private var digests: [UInt8] = []
         private var optional: [Bool] = []
         /// The entries not kept inline, by the order they were added in.
@@ -108,17 +109,30 @@ package struct SealEntries: Sendable, Equatable, Sequence {
 
         /// The entries, sorted by path.
         ///
-        /// Sorted in place (the lists permuted along their cycles, runs of one path folded), so that a large seal is
-        /// not held twice while it is sorted.
+        /// The digests are permuted in place along the sort's cycles and the runs of one path folded, so that a
+        /// large seal's digests are not held twice while it is sorted.
         package consuming func finish() -> SealEntries {
             let size = SealEntries.digestSize
+            let added = paths
             // Sorted by path, then by the order added: the last of a run of equal paths is the later entry, and the
             // run's first spelling is kept, as a dictionary keeps the key it was first given.
-            var order = paths.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }
+            var order = (0..<added.count).sorted { left, right in
+                let comparison = added.compare(left, right)
+                return comparison < 0 || (comparison == 0 && left < right)
+            }
+            var sorted = SealEntries()
+            var endsRun = [Bool](repeating: true, count: order.count)
+            for rank in order.indices {
+                if rank > 0, added.compare(order[rank - 1], order[rank]) == 0 {
+                    endsRun[rank - 1] = false
+                } else {
+                    sorted.paths.append(order[rank], of: added)
+                }
+            }
+            paths = PackedPaths()
             // Position `target` takes what was at `order[target]`; each cycle is walked once, marked as it goes.
             var moved: [Int: ResourceSeal.Entry] = [:]
             for start in order.indices where order[start] >= 0 {
-                let heldPath = paths[start]
                 let heldDigest = Array(digests[(start * size)..<((start + 1) * size)])
                 let heldOptional = optional[start]
                 var target = start
@@ -127,12 +141,10 @@ package struct SealEntries: Sendable, Equatable, Sequence {
                     order[target] = -1
                     if let entry = others[source] { moved[target] = entry }
                     if source == start {
-                        paths[target] = heldPath
                         digests.replaceSubrange((target * size)..<((target + 1) * size), with: heldDigest)
                         optional[target] = heldOptional
                         break
                     }
-                    paths[target] = paths[source]
                     digests.replaceSubrange(
                         (target * size)..<((target + 1) * size),
                         with: digests[(source * size)..<((source + 1) * size)]
@@ -142,33 +154,25 @@ package struct SealEntries: Sendable, Equatable, Sequence {
                 }
             }
             order = []
-            // Fold each run of equal paths into its first position: the first spelling, the last entry.
-            var sorted = SealEntries()
-            sorted.kinds.reserveCapacity(paths.count)
+            // Each run of one path keeps its last entry, moved to the run's place in the folded list.
+            sorted.kinds.reserveCapacity(sorted.paths.count)
             var kept = 0
-            var position = 0
-            while position < paths.count {
-                var last = position
-                while last + 1 < paths.count, paths[last + 1] == paths[position] { last += 1 }
-                paths[kept] = paths[position]
-                if kept != last {
+            for position in endsRun.indices where endsRun[position] {
+                if kept != position {
                     digests.replaceSubrange(
                         (kept * size)..<((kept + 1) * size),
-                        with: digests[(last * size)..<((last + 1) * size)]
+                        with: digests[(position * size)..<((position + 1) * size)]
                     )
                 }
-                if let entry = moved[last] {
+                if let entry = moved[position] {
                     sorted.kinds.append(SealEntries.other)
                     sorted.others[kept] = entry
                 } else {
-                    sorted.kinds.append(optional[last] ? SealEntries.inlineOptionalFile : SealEntries.inlineFile)
+                    sorted.kinds.append(optional[position] ? SealEntries.inlineOptionalFile : SealEntries.inlineFile)
                 }
                 kept += 1
-                position = last + 1
             }
-            paths.removeSubrange(kept...)
             digests.removeSubrange((kept * size)...)
-            sorted.paths = paths
             sorted.sha256 = digests
             return sorted
         }

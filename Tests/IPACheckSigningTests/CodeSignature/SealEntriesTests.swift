@@ -21,6 +21,10 @@ struct SealEntriesTests {
             ("b.png", .file(sha1: nil, sha256: Self.digest(6), optional: false)),  // listed again: the later counts
             ("caf\u{E9}.txt", .file(sha1: nil, sha256: Self.digest(7), optional: false)),
             ("cafe\u{301}.txt", .file(sha1: nil, sha256: Self.digest(8), optional: false)),  // the same path, NFD
+            // A combining mark after an ASCII letter sorts by the composed character ("á" after "b"), not by bytes.
+            ("a\u{301}", .file(sha1: nil, sha256: Self.digest(9), optional: false)),
+            ("b", .file(sha1: nil, sha256: Self.digest(10), optional: false)),
+            ("az", .file(sha1: nil, sha256: Self.digest(11), optional: false)),
         ]
         var dictionary: [String: ResourceSeal.Entry] = [:]
         var builder = SealEntries.Builder()
