@@ -212,7 +212,7 @@ package final class ZipArchive {
         }
         try checkPlacement(of: location, endRecordOffset: endRecordOffset, path: path, fileSize: file.size)
         var consistency = ZipConsistency()
-        var table = ZipMemberTable(reservingMembers: Int(location.count), nameBytes: Int(clamping: location.size))
+        var table = ZipMemberTable(reservingMembers: Int(location.count))
         var headers = ZipCentralDirectory.Headers(file: file, location: location)
         while let header = headers.next() {
             if let problem = header.problem {

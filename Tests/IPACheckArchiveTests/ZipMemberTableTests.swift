@@ -1,0 +1,38 @@
+import Testing
+
+@testable import IPACheckArchive
+
+/// The member table gives back every name byte for byte, however much it shares with its neighbours.
+struct ZipMemberTableTests {
+    @Test func frontCodedNamesReadBackExactly() {
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        var names: [[UInt8]] = [
+            [], Array("Payload/".utf8), Array("Payload/A.app/".utf8), Array("Payload/A.app/Info.plist".utf8),
+            Array("Payload/A.app/Info.plist".utf8),  // a name given twice shares all of itself
+            Array("Payload/A.app/Info".utf8),  // a prefix of the one before
+            [0xFF, 0xFE, 0x00, 0x80],  // not UTF-8, a NUL inside
+            Array(repeating: UInt8(ascii: "x"), count: 300),  // lengths past one 7-bit group
+            Array(repeating: UInt8(ascii: "x"), count: 65_535) + [],
+        ]
+        for _ in 0..<1_000 {
+            let base = names[next(names.count)]
+            let kept = base.prefix(next(base.count + 1))
+            names.append(Array(kept) + (0..<next(40)).map { _ in UInt8(truncatingIfNeeded: next(256)) })
+        }
+        var table = ZipMemberTable(reservingMembers: names.count)
+        for (index, name) in names.enumerated() {
+            let added = table.append(headerOffset: UInt32(index), declaredSize: 0, method: 0, traits: [], name: name)
+            #expect(added)
+        }
+        #expect(table.count == names.count)
+        for (index, name) in names.enumerated() {
+            #expect(table.nameBytes(at: index) == name, "member \(index)")
+        }
+        #expect(table.nameBytes(at: names.count) == [])
+        #expect(table.nameBytes(at: -1) == [])
+    }
+}
