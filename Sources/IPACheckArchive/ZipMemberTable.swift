@@ -26,10 +26,11 @@ struct ZipMemberTable: Sendable {
     /// The names, front-coded in blocks of ``namesPerBlock``.
     ///
     /// A block's first name is written whole (its length, then its bytes), each other name as the length it shares
-    /// with the one before, the length of the rest, and the rest. An app's names share most of their bytes with their neighbours (43 bytes a name, 38 shared, in a generated
-    /// 200,000-member app), so a name costs a few bytes instead of all of them.
-    private var names: [UInt8] = []
-    /// Where each block starts in ``names``.
+    /// with the one before, the length of the rest, and the rest. An app's names share most of their bytes with
+    /// their neighbours (43 bytes a name, 38 shared, in a generated 200,000-member app), so a name costs a few bytes
+    /// instead of all of them.
+    private var nameData: [UInt8] = []
+    /// Where each block starts in ``nameData``.
     private var blockStarts: [UInt32] = []
     /// The last name added, which the next is coded against.
     private var lastName: [UInt8] = []
@@ -57,18 +58,21 @@ struct ZipMemberTable: Sendable {
         traits: Traits,
         name: [UInt8]
     ) -> Bool {
-        guard let start = UInt32(exactly: names.count), UInt32(exactly: names.count + name.count + 6) != nil else {
+        guard let start = UInt32(exactly: nameData.count), UInt32(exactly: nameData.count + name.count + 6) != nil
+        else {
             return false
         }
         if count % Self.namesPerBlock == 0 {
             blockStarts.append(start)
-            Self.appendLength(name.count, to: &names)
-            names.append(contentsOf: name)
+            Self.appendLength(name.count, to: &nameData)
+            nameData.append(contentsOf: name)
         } else {
-            let shared = zip(lastName, name).prefix { $0 == $1 }.count
-            Self.appendLength(shared, to: &names)
-            Self.appendLength(name.count - shared, to: &names)
-            names.append(contentsOf: name[shared...])
+            let limit = min(lastName.count, name.count)
+            var shared = 0
+            while shared < limit, lastName[shared] == name[shared] { shared += 1 }
+            Self.appendLength(shared, to: &nameData)
+            Self.appendLength(name.count - shared, to: &nameData)
+            nameData.append(contentsOf: name[shared...])
         }
         lastName = name
         headerOffsets.append(headerOffset)
@@ -83,19 +87,65 @@ struct ZipMemberTable: Sendable {
         let block = index / Self.namesPerBlock
         guard index >= 0, index < count, block < blockStarts.count else { return [] }
         var position = Int(blockStarts[block])
-        guard let length = readLength(at: &position), position + length <= names.count else { return [] }
-        var name = Array(names[position..<(position + length)])
+        guard let length = readLength(at: &position), position + length <= nameData.count else { return [] }
+        var name = Array(nameData[position..<(position + length)])
         position += length
         for _ in 0..<(index % Self.namesPerBlock) {
             guard let shared = readLength(at: &position), let rest = readLength(at: &position),
-                shared <= name.count, position + rest <= names.count
+                shared <= name.count, position + rest <= nameData.count
             else { return [] }
             name.removeLast(name.count - shared)
-            name.append(contentsOf: names[position..<(position + rest)])
+            name.append(contentsOf: nameData[position..<(position + rest)])
             position += rest
         }
         return name
     }
+
+    /// Member `index`'s declared size (saturated at `UInt32.max`), without decoding its name.
+    func declaredSize(at index: Int) -> UInt64 {
+        declaredSizes.indices.contains(index) ? UInt64(declaredSizes[index]) : 0
+    }
+
+    /// Every member's name in order, each decoded from the one before (reading them one by one by index decodes
+    /// half a block each).
+    struct Names: Sequence {
+        let table: ZipMemberTable
+
+        /// The names, from the first.
+        struct Iterator: IteratorProtocol {
+            let table: ZipMemberTable
+            var index = 0
+            var position = 0
+            var name: [UInt8] = []
+
+            /// The next member's name bytes.
+            mutating func next() -> [UInt8]? {
+                guard index < table.count else { return nil }
+                defer { index += 1 }
+                if index % ZipMemberTable.namesPerBlock == 0 {
+                    guard index / ZipMemberTable.namesPerBlock < table.blockStarts.count else { return [] }
+                    position = Int(table.blockStarts[index / ZipMemberTable.namesPerBlock])
+                    guard let length = table.readLength(at: &position), position + length <= table.nameData.count
+                    else { return [] }
+                    name = Array(table.nameData[position..<(position + length)])
+                    position += length
+                    return name
+                }
+                guard let shared = table.readLength(at: &position), let rest = table.readLength(at: &position),
+                    shared <= name.count, position + rest <= table.nameData.count
+                else { return table.nameBytes(at: index) }
+                name.removeLast(name.count - shared)
+                name.append(contentsOf: table.nameData[position..<(position + rest)])
+                position += rest
+                return name
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(table: table) }
+    }
+
+    /// Every member's name bytes in order.
+    var names: Names { Names(table: self) }
 
     /// Writes `length` (at most a name's 65,535 bytes) in 7-bit groups, low first, the high bit saying more follow.
     private static func appendLength(_ length: Int, to bytes: inout [UInt8]) {
@@ -111,8 +161,8 @@ struct ZipMemberTable: Sendable {
     private func readLength(at position: inout Int) -> Int? {
         var value = 0
         var shift = 0
-        while position < names.count, shift <= 21 {
-            let byte = names[position]
+        while position < nameData.count, shift <= 21 {
+            let byte = nameData[position]
             position += 1
             value |= Int(byte & 0x7F) << shift
             if byte < 0x80 { return value }
@@ -123,10 +173,15 @@ struct ZipMemberTable: Sendable {
 
     /// Member `index` as an entry: everything but where its bytes are.
     func entry(at index: Int) -> ZipEntry {
+        entry(at: index, name: nameBytes(at: index))
+    }
+
+    /// Member `index` as an entry, its name already decoded.
+    func entry(at index: Int, name: [UInt8]) -> ZipEntry {
         let traits = traits[index]
         return ZipEntry(
             index: index,
-            name: String(decoding: nameBytes(at: index), as: UTF8.self),
+            name: String(decoding: name, as: UTF8.self),
             nameWasNotUTF8: traits.contains(.nameWasNotUTF8),
             nameMislabelledUTF8: traits.contains(.nameMislabelledUTF8),
             isSymbolicLink: traits.contains(.symbolicLink),

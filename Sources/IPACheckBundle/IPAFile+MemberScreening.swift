@@ -13,8 +13,7 @@ extension IPAFile {
         var index = MemberIndex(memberCount: archive.memberCount)
         var links: [Int] = []
         var names = CaseFoldedNames(capacity: archive.memberCount) { archive.name(at: $0) }
-        for position in 0..<archive.memberCount {
-            let entry = archive.entry(at: position)
+        for (position, entry) in zip(0..., archive.entriesInOrder) {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
                 findings.append(

@@ -91,7 +91,7 @@ package final class IPAMemberReader {
     /// Member `index`'s declared size as an `Int` (0 when out of range): what balances work, never what is
     /// allocated.
     func declaredMemberSize(at index: Int) -> Int {
-        Int(exactly: archive.entry(at: index).declaredSize) ?? 0
+        Int(exactly: archive.declaredSize(at: index)) ?? 0
     }
 
     /// Reads a member whole (bounded by `limit`, default the archive's per-member limit).

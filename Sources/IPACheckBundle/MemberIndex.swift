@@ -89,7 +89,19 @@ package struct MemberNames: Sequence {
     let archive: ZipArchive
     let index: MemberIndex
 
-    package func makeIterator() -> some IteratorProtocol<String> {
-        (0..<archive.memberCount).lazy.filter(index.isLive).map(archive.name(at:)).makeIterator()
+    package struct Iterator: IteratorProtocol {
+        var names: ZipArchive.NamesInOrder.Iterator
+        let index: MemberIndex
+
+        /// The next live member's name.
+        package mutating func next() -> String? {
+            while true {
+                let position = names.index
+                guard let name = names.next() else { return nil }
+                if index.isLive(position) { return name }
+            }
+        }
     }
+
+    package func makeIterator() -> Iterator { Iterator(names: archive.namesInOrder.makeIterator(), index: index) }
 }

@@ -32,6 +32,8 @@ struct ZipMemberTableTests {
         for (index, name) in names.enumerated() {
             #expect(table.nameBytes(at: index) == name, "member \(index)")
         }
+        #expect(Array(table.names) == names)
+        #expect(table.declaredSize(at: 3) == 0)
         #expect(table.nameBytes(at: names.count) == [])
         #expect(table.nameBytes(at: -1) == [])
     }
