@@ -20,8 +20,8 @@ package struct ArchiveLimits: Sendable, Hashable {
     /// The limits without `--max-members`: apps of up to a million members are read without asking.
     ///
     /// Memory grows with the members an ipa has (``approximateBytesPerMember``; scripts/bench-memory,
-    /// docs/performance.md): `info` stays near 50 MiB at 200,000 members, the seal check of `verify` and `check`
-    /// needs about 180 MiB there and 730 MiB at 1,000,000. Files read whole (plists, profiles) are capped at 8 MiB
+    /// docs/performance.md): `info` takes about 42 MiB at 200,000 members, the seal check of `verify` and `check`
+    /// about 84 MiB there and 245 MiB at 1,000,000. Files read whole (plists, profiles) are capped at 8 MiB
     /// whatever the member count; a CodeResources, which lists every file, at ``maximumSealBytes(memberCount:)``.
     package static let standard = ArchiveLimits(
         maximumEntries: 1_000_000,
@@ -29,13 +29,13 @@ package struct ArchiveLimits: Sendable, Hashable {
         maximumStreamedBytes: 4 * 1024 * 1024 * 1024
     )
 
-    /// The most members anyone may ask for (about 1.5 GB through the seal check).
+    /// The most members anyone may ask for (about 500 MB through the seal check).
     package static let largestEntryLimit = 2_000_000
 
     /// About how many bytes of memory each member of an ipa costs through the seal check, at scale: the seal's
-    /// entry, the pass's plan and result, the member table and its index (730 MiB at 1,000,000 members, less the
-    /// 26 MiB any run takes; scripts/bench-memory).
-    package static let approximateBytesPerMember = 750
+    /// entry, the digests taken, the member table and its index (245 MiB at 1,001,009 members, less the 25 MiB any
+    /// run takes; scripts/bench-memory).
+    package static let approximateBytesPerMember = 230
 
     /// The standard limits with room for `entries` members (at least 1, at most ``largestEntryLimit``).
     package static func allowing(entries: Int) -> ArchiveLimits {
