@@ -63,25 +63,14 @@ struct GoldenCLITests {
         let actual = "exit: \(result.status)\n--- stdout\n\(result.stdout)\n--- stderr\n\(result.stderr)"
         let file = Self.folder.appendingPathComponent("\(golden.name).out")
         let expected = try String(contentsOf: file, encoding: .utf8)
-        let difference = Self.firstDifference(expected, actual)
         #expect(
             actual == expected,
-            "\(golden.name) differs from Tests/Golden/\(golden.name).out (\(difference)): run scripts/update-golden"
+            """
+            \(golden.name) differs from Tests/Golden/\(golden.name).out (run scripts/update-golden if the change is \
+            meant):
+            \(UnifiedDiff.hunks(from: expected, to: actual))
+            """
         )
-    }
-
-    /// Where two outputs first part, line by line: the line number and both lines, so a failure shows the change.
-    static func firstDifference(_ expected: String, _ actual: String) -> String {
-        let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let got = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        for index in 0..<max(want.count, got.count) {
-            let old = index < want.count ? String(want[index]) : "(end)"
-            let new = index < got.count ? String(got[index]) : "(end)"
-            if old != new {
-                return "line \(index + 1): expected \(String(reflecting: old)), got \(String(reflecting: new))"
-            }
-        }
-        return "they differ only in line endings"
     }
 
     /// Every pinned JSON output names its published schema (`$schema`, docs/schemas/) and validates against it
@@ -128,8 +117,10 @@ struct GoldenCLITests {
                 .components(separatedBy: "\n--- stderr\n").dropLast().joined(separator: "\n--- stderr\n")
             let expected =
                 "\(name) -->\n```console\n$ ipacheck \(golden.arguments.joined(separator: " "))\n\(stdout)```\n"
-            let difference = Self.firstDifference(expected, shown)
-            #expect(shown == expected, "\(document)'s \(name) run differs from Tests/Golden (\(difference))")
+            #expect(
+                shown == expected,
+                "\(document)'s \(name) run differs from Tests/Golden:\n\(UnifiedDiff.hunks(from: expected, to: shown))"
+            )
         }
     }
 }
