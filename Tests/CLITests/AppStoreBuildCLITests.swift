@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// Issue 19, "The App Store's own builds": an app as the App Store delivers it is FairPlay-encrypted
+/// The App Store's own builds: an app as the App Store delivers it is FairPlay-encrypted
 /// (`LC_ENCRYPTION_INFO_64` `cryptid` 1), signed by Apple's application-signing certificate and has no
 /// `embedded.mobileprovision`.
 ///

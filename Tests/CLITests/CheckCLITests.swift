@@ -146,7 +146,7 @@ struct CheckCLITests {
     }
 
     /// Traversal.ipa's member `../evil` leaves the archive: ARC001 is an error, so no gate passes it, whatever
-    /// the threshold (issue 29: it was a warning, and the default gate passed the archive).
+    /// the threshold (it was a warning, and the default gate passed the archive).
     @Test(arguments: [nil, "error", "warning", "note"] as [String?])
     func aMemberThatLeavesTheArchiveFailsEveryGate(failOn: String?) throws {
         let gate = ["--distribution", "development", "--format", "json"] + (failOn.map { ["--fail-on", $0] } ?? [])

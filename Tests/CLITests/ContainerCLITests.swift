@@ -164,7 +164,7 @@ struct ContainerCLITests {
     }
 
     /// A zip with 1 MiB of data before it, its offsets adjusted as self-extractors write them: every command reads
-    /// it as the archive reader does (issue 29: `check` and `info` read it, `verify`, `entitlements` and `domains`
+    /// it as the archive reader does (`check` and `info` read it, `verify`, `entitlements` and `domains`
     /// said "neither an ipa (zip), a Mach-O nor a property list").
     @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 to write the archive"))
     func aZipWithLeadingDataIsReadTheSameByEveryCommand() throws {

@@ -109,7 +109,7 @@ struct DomainsCLITests {
 
     /// `domains` says what a device does with the build, as `explain` does (contract): Minimal.ipa is a simulator
     /// build, signed ad hoc, with no profile, so no device installs it and none of its entries is usable there —
-    /// the same findings explain's build step stops at (issue 28: domains called the entry usable).
+    /// the same findings explain's build step stops at (domains called the entry usable).
     @Test func aBuildNoDeviceInstallsHasNoUsableEntry() throws {
         let json = try CLI.run(["domains", SampleFiles.minimal, "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -137,7 +137,7 @@ struct DomainsCLITests {
         #expect(text.contains("device: ✗ no device will install or run this build"))
     }
 
-    /// A signature whose entitlements blob cannot be decoded has unknown domains, not none (issue 29: `domains`
+    /// A signature whose entitlements blob cannot be decoded has unknown domains, not none (`domains`
     /// said "no associated domains", exit 0, where `entitlements` exits 2 and `check` raises SIG021).
     @Test func undecodableEntitlementsAreUnknownDomainsAndExitTwo() throws {
         let info = PlistFixture.info(["CFBundleIdentifier": "com.example.a", "CFBundleExecutable": "A"])

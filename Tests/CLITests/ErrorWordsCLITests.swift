@@ -52,7 +52,7 @@ import Testing
             path = folder.path
             words = "is an empty folder (or one this user may not list), not an ipa, an .app or an .xcarchive"
         case "emptyFile", "textFile":
-            // Issue 29: info and check said "not a zip archive" where the others named what the file is.
+            // Info and check said "not a zip archive" where the others named what the file is.
             let file = base.appendingPathComponent("App.entitlements")
             try Data((cause == "textFile" ? "garbage" : "").utf8).write(to: file)
             path = file.path

@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// `ipacheck check` with Firebase email actions and continue URLs in the config file (issue 20, item 4), offline.
+/// `ipacheck check` with Firebase email actions and continue URLs in the config file, offline.
 ///
 /// Acme.ipa (Samples/README.md) claims `applinks:acme.example` and has a GoogleService-Info.plist for project
 /// acme-shop; the config names `acme.example` as the custom Hosting `linkDomain`. The test's copy of the sample AASA

@@ -151,7 +151,7 @@ struct InspectCLITests {
     }
 
     /// `entitlements --format json` names its schema like every JSON output, beside the signed keys; a signed key
-    /// of that name is overwritten only in JSON, and stderr says so and where the signed value is (issue 28).
+    /// of that name is overwritten only in JSON, and stderr says so and where the signed value is.
     @Test func entitlementsJSONNamesItsSchemaAndSaysWhenASignedKeyCollides() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-schema-\(UUID())")
         defer { try? FileManager.default.removeItem(at: path) }

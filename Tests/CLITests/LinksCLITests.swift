@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// `ipacheck links`: every generated link's expectation is what `ipacheck match` answers for it (issue 20), on the
+/// `ipacheck links`: every generated link's expectation is what `ipacheck match` answers for it, on the
 /// samples and on every AASA file of the corpus; the HTML page renders in a real browser with every link in it.
 @Suite(.serialized)
 struct LinksCLITests {

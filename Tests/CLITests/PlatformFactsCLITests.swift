@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// `check` end to end on the platform facts that changed (issue 20, item 5): a browser app's applinks claims
+/// `check` end to end on the platform facts that changed: a browser app's applinks claims
 /// (PLAT001) on an entitlements file, and HTTPS callbacks of `ASWebAuthenticationSession` without the
 /// `webcredentials:` domain they need (PLAT002–PLAT004) on generated ipas whose executable holds the strings.
 ///

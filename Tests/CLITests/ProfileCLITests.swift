@@ -91,7 +91,7 @@ struct ProfileCLITests {
     }
 
     /// A CMS-signed property list that is not a provisioning profile (a signed `.mobileconfig`) is not passed as
-    /// "(unnamed profile) [app-store] ✓ PASS": it is refused, exit 2, saying what it is (issue 29).
+    /// "(unnamed profile) [app-store] ✓ PASS": it is refused, exit 2, saying what it is.
     @Test func refusesASignedConfigurationProfile() throws {
         var builder = ProfileBuilder(payload: ProfileBuilder.payload())
         builder.signedContent = Array(

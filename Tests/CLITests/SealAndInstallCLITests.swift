@@ -67,7 +67,7 @@ struct SealAndInstallCLITests {
         return output.path
     }
 
-    /// Symbolic links in a zip are links, as in a folder (issue 29: they were read as files, so a link to `/` was
+    /// Symbolic links in a zip are links, as in a folder (they were read as files, so a link to `/` was
     /// "✓ valid"): one that leaves the bundle is ARC012 in verify and check; one inside it that the seal does not
     /// name was added after signing (SIG032); the `CodeResources -> _CodeSignature/CodeResources` link codesign
     /// wrote in the 2011 era is left out of the seal, as codesign leaves it (Security's BundleDiskRep).

@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// Nothing an input holds reaches the terminal as a control sequence (issue 11): app IDs and patterns in an AASA
+/// Nothing an input holds reaches the terminal as a control sequence: app IDs and patterns in an AASA
 /// file, entitlement values in an ipa and arguments quoted in a usage error come out with every C0/C1 control and
 /// bidi override written as a visible `\u{…}` escape, in every human-readable format.
 struct TerminalSafetyCLITests {

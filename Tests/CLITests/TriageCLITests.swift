@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// `explain --format json` as data a support tool can use (issue 20): the claim, the copies with what was observed,
+/// `explain --format json` as data a support tool can use: the claim, the copies with what was observed,
 /// which copy devices read, the deciding rule with its trace, the findings on the path, and the causes outside the
 /// files, each only where it applies.
 @Suite(.serialized)

@@ -4,7 +4,7 @@ import IPACheckReport
 import Testing
 
 /// Lint on files far larger than Apple reads: the same findings as on small files, in time linear in the file
-/// (issue 11, hostile inputs).
+/// (hostile inputs).
 struct LintScaleTests {
     static let appID = "A1B2C3D4E5.com.acme.app"
 

@@ -52,7 +52,7 @@ struct PatternCompilerTests {
         }
     }
 
-    /// Issue 11: a pattern of many unterminated `$(` was scanned quadratically (a 1 MiB file took minutes).
+    /// A pattern of many unterminated `$(` was scanned quadratically (a 1 MiB file took minutes).
     ///
     /// Now it is linted (one unterminated-variable warning, no undefined variable) and compiled as the literal text.
     @Test func megabyteOfUnterminatedVariablesIsLintedAndMatchedLiterally() throws {

@@ -3,7 +3,7 @@ import IPACheckAASA
 import Testing
 
 /// The semantic comparison of two documents (the origin file against Apple's CDN copy) on files far larger than
-/// Apple reads: the same answers as on small files, in time and memory linear in the files (issue 11).
+/// Apple reads: the same answers as on small files, in time and memory linear in the files.
 struct RuleSetScaleTests {
     static func document(
         appIDs: Int,

@@ -19,7 +19,7 @@ struct FolderArchiveTests {
         return bundle
     }
 
-    /// An .app folder is listed under its real name (issue 29: it was labelled `Payload/A.app`, a path it has not).
+    /// An .app folder is listed under its real name (it was labelled `Payload/A.app`, a path it has not).
     @Test func anAppIsListedUnderItsOwnName() throws {
         let app = try Self.folder("A.app", files: ["Info.plist", "en.lproj/Main.strings"])
         defer { try? FileManager.default.removeItem(at: app.deletingLastPathComponent()) }

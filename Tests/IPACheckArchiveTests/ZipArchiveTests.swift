@@ -15,7 +15,7 @@ struct ZipArchiveTests {
         #expect(archive.entries[0].isDirectory)
     }
 
-    /// The layouts real tools write are consistent (issue 29: a quarter of real archives were ARC010).
+    /// The layouts real tools write are consistent (a quarter of real archives were ARC010).
     ///
     /// A data descriptor with only some local values zero (macOS's Archive Utility writes the size), or bit 3 set
     /// over filled local values and no descriptor. A real disagreement still is: another name locally, or a
@@ -95,7 +95,7 @@ struct ZipArchiveTests {
     }
 
     /// A member whose local header lies past the end of a 1 KB file is said to run past the end, not libzip's
-    /// "Seek error: File too large" (issue 29).
+    /// "Seek error: File too large".
     @Test func aMemberPastTheEndOfTheFileIsSaidInWords() throws {
         var zip = ZipBuilder()
         zip.add("a", text: "one")
@@ -132,7 +132,7 @@ struct ZipArchiveTests {
         let archive = try ZipArchive(path: try zip.write())
         let entry = try #require(archive.entry(named: "bad"))
         #expect(throws: ArchiveError(.damagedMember, reason: "")) { _ = try archive.read(entry) }
-        // In words, not libzip's "CRC error" (issue 29).
+        // In words, not libzip's "CRC error".
         let error = #expect(throws: ArchiveError.self) { _ = try archive.read(entry) }
         #expect(error?.reason == "its data does not match its CRC (the member is damaged)")
     }

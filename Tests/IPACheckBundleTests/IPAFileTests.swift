@@ -56,7 +56,7 @@ struct IPAFileTests {
 
     /// Duplicates are read as sequential extractors (`unzip -o`, Python's zipfile) write them: the last copy wins.
     ///
-    /// Issue 29: the first was read, so a garbage second executable passed and a foreign first Info.plist failed.
+    /// The first was read, so a garbage second executable passed and a foreign first Info.plist failed.
     /// It is ARC002, an error (which copy iOS keeps is not documented); one cause, so no ARC010 beside it.
     @Test func readsTheLastOfDuplicateMembersAndSaysSo() throws {
         var zip = ZipBuilder()
@@ -155,7 +155,7 @@ struct IPAFileTests {
         #expect(ipa.findings.map(\.rule) == ["ARC007"])
     }
 
-    /// A test bundle in PlugIns is a bundle like an extension (issue 29: neither info nor verify listed it).
+    /// A test bundle in PlugIns is a bundle like an extension (neither info nor verify listed it).
     @Test func listsATestBundleInPlugIns() throws {
         var zip = ZipBuilder()
         zip.add("Payload/A.app/Info.plist", Self.info("com.a"))

@@ -2,7 +2,7 @@ import Testing
 
 @testable import IPACheckBundle
 
-/// ARC001's words for each unsafe name (issue 29): only a name that leaves the archive is said to; one whose `..`
+/// ARC001's words for each unsafe name: only a name that leaves the archive is said to; one whose `..`
 /// stays inside says where it resolves; a drive letter and a backslash say why Windows tools misread them.
 struct UnsafeMemberNameTests {
     @Test(arguments: [

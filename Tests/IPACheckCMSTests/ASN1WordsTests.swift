@@ -3,7 +3,7 @@ import SwiftASN1
 import Testing
 import X509
 
-/// swift-asn1's failures and certificate names in words (issue 29): no `ASN1Identifier(tagNumber: …)`, no
+/// swift-asn1's failures and certificate names in words: no `ASN1Identifier(tagNumber: …)`, no
 /// `invalidASN1Object:`, no `ASN1Any([…])` in what a person reads.
 struct ASN1WordsTests {
     /// Each failure as X.690 would say it, from bytes that really fail that way.

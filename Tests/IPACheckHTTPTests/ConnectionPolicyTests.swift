@@ -8,7 +8,7 @@ import Testing
 
 @testable import IPACheckHTTP
 
-/// How connections are made (issue 11).
+/// How connections are made.
 ///
 /// Every host at once, no retry after a refusal or a rejected certificate, the TLS version recorded, and
 /// `--resolve` bound to its port. Loopback servers only; every assertion is about what the servers saw or what

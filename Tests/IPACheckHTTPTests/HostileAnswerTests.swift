@@ -6,7 +6,7 @@ import IPACheckSites
 import IPACheckTestSupport
 import Testing
 
-/// Answers no honest server sends, written byte for byte by a loopback TLS server (issue 11): each is classified
+/// Answers no honest server sends, written byte for byte by a loopback TLS server: each is classified
 /// for what it is, never as a DNS or reachability problem, and none is ever read as the answer to another request.
 @Suite struct HostileAnswerTests {
     private static let host = "example.test"

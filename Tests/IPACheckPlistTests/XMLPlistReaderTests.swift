@@ -142,7 +142,7 @@ struct XMLPlistReaderTests {
     }
 
     /// Integers above `Int64.max` are kept as written (plists hold unsigned 64-bit values, as libplist does), not
-    /// wrapped to negative numbers (issue 29: `18446744073709551615` printed as -1); XML and JSON write them back.
+    /// wrapped to negative numbers (`18446744073709551615` printed as -1); XML and JSON write them back.
     @Test func keepsUnsigned64BitIntegersAsWritten() throws {
         let value = try Self.read(
             "<plist><array><integer>18446744073709551615</integer><integer>9223372036854775808</integer>"

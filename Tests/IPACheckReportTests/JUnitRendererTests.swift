@@ -107,7 +107,7 @@ struct JUnitRendererTests {
     }
 
     /// XML's special characters survive a round trip through a conforming parser; control characters from the
-    /// input (tab, CR) are shown as visible escapes (issue 11: no control character reaches a CI log), and the
+    /// input (tab, CR) are shown as visible escapes (no control character reaches a CI log), and the
     /// one-line message attribute shows line feeds as `\n`.
     @Test func escapingRoundTripsThroughAParser() throws {
         let message = "a < b && c > \"d\" 'e'\ttab\nnew line\r\nCRLF ✓ 🚀 ]]>"

@@ -6,7 +6,7 @@ import Testing
 @testable import IPACheckSites
 
 /// Apple's CDN cache headers come from a server, so any value may arrive: extreme, negative or malformed ones are
-/// decoded without trapping (issue 11), as RFC 9111 §1.2.2 reads `delta-seconds`.
+/// decoded without trapping, as RFC 9111 §1.2.2 reads `delta-seconds`.
 @Suite struct CDNHeaderTests {
     private static let url = "https://app-site-association.cdn-apple.com/a/v1/example.com"
 
@@ -74,7 +74,7 @@ import Testing
     }
 }
 
-/// `aasa`'s text names each user agent asked without cutting a word (issue 28: "…AppleWebKit/605.1" mid-token).
+/// `aasa`'s text names each user agent asked without cutting a word ("…AppleWebKit/605.1" mid-token).
 struct UserAgentTextTests {
     @Test func aLongAgentIsCutAtAWordsEnd() {
         let browser = AASASiteFetcher.browserUserAgent

@@ -6,7 +6,7 @@ import IPACheckSites
 import IPACheckTestSupport
 import Testing
 
-/// Issue 6 for the live-fetch rules: each `SERVE` and `CDN` rule below is made to fire once and kept quiet once on
+/// For the live-fetch rules: each `SERVE` and `CDN` rule below is made to fire once and kept quiet once on
 /// the closest valid input, through an in-memory web (no network, no clock).
 ///
 /// By default `example.com` serves a valid file at `.well-known` to every user agent and Apple's CDN holds the same

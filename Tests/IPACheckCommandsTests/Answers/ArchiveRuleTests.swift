@@ -7,7 +7,7 @@ import IPACheckReport
 import IPACheckTestSupport
 import Testing
 
-/// Issue 6: archive rules made to fire on a hand-built zip and kept quiet on the closest valid one.
+/// Archive rules made to fire on a hand-built zip and kept quiet on the closest valid one.
 ///
 /// Zip facts are PKWARE's APPNOTE (4.4.4 general-purpose flag, 4.4.5 compression method,
 /// appendix D: names are CP437 unless bit 11 says UTF-8).
@@ -71,7 +71,7 @@ struct ArchiveRuleTests {
         #expect(found.first?.severity == .note)
     }
 
-    /// A name flagged UTF-8 (bit 11) over bytes that are not is a finding, not a damaged archive (issue 28).
+    /// A name flagged UTF-8 (bit 11) over bytes that are not is a finding, not a damaged archive.
     ///
     /// libzip refused the whole archive as "damaged zip archive: Zip archive inconsistent" while `unzip -t` passes
     /// it. It is read, and the name is the finding: the bytes taken as a legacy (CP437) name, with what was wrong

@@ -64,7 +64,7 @@ struct RuleCatalogTests {
         #expect(profile.contains("PROF009"), "PROF009 is declared with the other profile rules")
     }
 
-    /// Every rule has tests that make it fire and keep it quiet (issue 6).
+    /// Every rule has tests that make it fire and keep it quiet.
     ///
     /// A rule that declares examples is shown by them (RuleExampleTests runs every one); for the others, whose input
     /// is a build or a server, this guard catches a rule nobody tests: some test other than this file must name it,

@@ -223,7 +223,7 @@ struct AppFlipResponseTests {
         #expect(invalid.contains("error: state \"y\""))
     }
 
-    /// An answer Google refuses never says linking completes or what Google does next (issue 28's example: a
+    /// An answer Google refuses never says linking completes or what Google does next (an example: a
     /// redirect to another host was INVALID and "linking completes" at once).
     @Test func anInvalidAnswerNeverSaysLinkingCompletes() {
         let foreign = AppFlipResponse.judge(url: "https://evil.example/a?code=x", expectState: nil).text

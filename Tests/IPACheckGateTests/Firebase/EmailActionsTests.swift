@@ -6,7 +6,7 @@ import Testing
 
 @testable import IPACheckGate
 
-/// Firebase email actions and continue URLs (issue 20, item 4).
+/// Firebase email actions and continue URLs.
 ///
 /// Facts from appflip-firebase.md: the modes are `signIn`, `verifyEmail`, `resetPassword`, `recoverEmail`,
 /// `verifyAndChangeEmail`, `revertSecondFactorAddition` (§7); an action the app handles arrives as the Hosting mobile

@@ -9,7 +9,7 @@ import Testing
 @testable import IPACheckBundle
 @testable import IPACheckGate
 
-/// The platform facts that changed (issue 20, item 5; `aasa.md` §8): browser apps and universal links (PLAT001),
+/// The platform facts that changed (docs/ios-model.md I17 and beside it): browser apps and universal links (PLAT001),
 /// HTTPS callbacks of `ASWebAuthenticationSession` and `webcredentials:` (PLAT002–PLAT004), and what a failing
 /// `appclips` entry breaks, by the clip's minimum OS (the LINK rules' wording).
 ///

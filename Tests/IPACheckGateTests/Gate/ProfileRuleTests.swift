@@ -7,7 +7,7 @@ import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
-/// Issue 6: profile rules made to fire, and kept quiet on the closest valid input.
+/// Profile rules made to fire, and kept quiet on the closest valid input.
 ///
 /// Profiles come from ``ProfileBuilder`` (a fresh CA each run); codesign.md: a profile is a DER CMS `SignedData`
 /// whose `eContent` is an XML property list.

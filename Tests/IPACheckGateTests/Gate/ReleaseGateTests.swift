@@ -8,7 +8,7 @@ import IPACheckSites
 import IPACheckTestSupport
 import Testing
 
-/// The release gate's cross-check rules (LINK001–LINK010), each made to fire and kept quiet (issue 6).
+/// The release gate's cross-check rules (LINK001–LINK010), each made to fire and kept quiet.
 ///
 /// Expected outcomes come from the sample design (Samples/README.md: which entry of Acme.ipa meets which AASA
 /// file, and what each is designed to give) and from the rules' definitions in CrossCheckRules.swift. Each test

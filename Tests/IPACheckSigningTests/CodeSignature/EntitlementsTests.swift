@@ -51,7 +51,7 @@ struct EntitlementsTests {
     }
 
     /// An unsigned 64-bit value above `Int64.max` is nine DER bytes with a leading zero: kept as written, so the
-    /// DER form equals the XML form of the same entitlements (issue 29).
+    /// DER form equals the XML form of the same entitlements.
     @Test func unsigned64BitIntegersAreKept() throws {
         let bytes = B.derEntitlementsSet([("k", B.der(0x02, [0] + [UInt8](repeating: 0xFF, count: 8)))])
         #expect(try DEREntitlements.decode(bytes) == .dictionary(["k": .unsignedInteger(.max)]))

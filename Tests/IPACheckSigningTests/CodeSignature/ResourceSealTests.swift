@@ -91,7 +91,7 @@ struct ResourceSealTests {
         #expect(result.findings.map(\.rule).sorted() == ["SIG030", "SIG031", "SIG032"])
     }
 
-    /// Issue 11: 50 files against one catastrophic omit rule took NSRegularExpression over a minute.
+    /// 50 files against one catastrophic omit rule took NSRegularExpression over a minute.
     ///
     /// Each file is judged right, and all of them together stay far inside the default step budget (none is left
     /// untried).

@@ -6,7 +6,7 @@ import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
-/// Issue 6: code-signature rules made to fire, and kept quiet on the closest valid input.
+/// Code-signature rules made to fire, and kept quiet on the closest valid input.
 ///
 /// Signatures are generated (real hashes; CMS messages signed by a throwaway CA over the primary
 /// CodeDirectory blob, as codesign.md says the CMS signs) and damaged one field at a time; field offsets are

@@ -87,7 +87,7 @@ struct TrustFindingsTests {
     }
 
     @Test(
-        "genuine Apple Distribution signatures raise no trust finding (issue 19)",
+        "genuine Apple Distribution signatures raise no trust finding",
         .enabled(if: Corpus.isAvailable, "\(Corpus.absentReason)"),
         arguments: [
             "macho/appinfo_FMDB.framework_bin", "macho/appinfo_NotificationService.appex_exec",
