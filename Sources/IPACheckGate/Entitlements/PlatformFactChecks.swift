@@ -159,18 +159,16 @@ package enum PlatformFactChecks {
     /// - Parameters:
     ///   - main: The main app's facts.
     ///   - strings: The needles found in its executable (``executableNeedles`` among them).
-    ///   - literals: The hosts the app associates (any service) that the executable holds as strings of their own;
-    ///     asked for only when the strings show HTTPS callbacks.
+    ///   - literals: Which of ``callbackHostCandidates(main:strings:)`` the executable holds as strings of their own
+    ///     (read with the build, ``hostLiterals(_:executable:in:)``).
     static func httpsCallbacks(
         main: BundleFacts,
         strings: BinaryStrings,
-        literals: (_ candidates: [String]) -> [String]
+        literals: [String]
     ) -> [Finding] {
         guard strings.contains(httpsCallbackSelector) else { return [] }
         let bundle = main.bundle.path
-        let used = main.domains.filter {
-            ReleaseGate.fetchTarget($0, signing: main.signingKind, mdmDirectDownloads: false) != nil
-        }
+        let used = usedDomains(main)
         let webCredentials = used.filter { $0.service == .webcredentials }
         guard !webCredentials.isEmpty else {
             let ignored = main.domains.filter { $0.service == .webcredentials }.map(\.entry)
@@ -188,7 +186,7 @@ package enum PlatformFactChecks {
             ]
         }
         let candidates = Self.candidateHosts(used)
-        let evident = literals(candidates)
+        let evident = literals.filter(candidates.contains)
         let covered = evident.filter { host in webCredentials.contains { $0.covers(host: host) } }
         let uncovered = evident.filter { host in !webCredentials.contains { $0.covers(host: host) } }
         if !covered.isEmpty { return [] }
@@ -218,6 +216,23 @@ package enum PlatformFactChecks {
         ]
     }
 
+    /// The entries a build of this signing kind uses (a device ignores the others).
+    private static func usedDomains(_ main: BundleFacts) -> [AssociatedDomain] {
+        main.domains.filter {
+            ReleaseGate.fetchTarget($0, signing: main.signingKind, mdmDirectDownloads: false) != nil
+        }
+    }
+
+    /// The hosts whose literal in the main executable ``httpsCallbacks(main:strings:literals:)`` asks about: none
+    /// unless the strings show HTTPS callbacks and the app uses a `webcredentials:` entry, so the executable is
+    /// read again only then.
+    static func callbackHostCandidates(main: BundleFacts, strings: BinaryStrings) -> [String] {
+        guard strings.contains(httpsCallbackSelector) else { return [] }
+        let used = usedDomains(main)
+        guard used.contains(where: { $0.service == .webcredentials }) else { return [] }
+        return candidateHosts(used)
+    }
+
     /// The hosts whose literal would show the callback host: each host the app associates, wildcards left out
     /// (their subdomains are not known), each once.
     static func candidateHosts(_ domains: [AssociatedDomain]) -> [String] {
@@ -228,24 +243,15 @@ package enum PlatformFactChecks {
         }
     }
 
-    /// Which of `hosts` the executable `member` of the ipa at `ipaPath` holds as a string of its own (`\0HOST\0`,
-    /// how a C string or a Swift literal of 16 bytes or more lies in `__cstring`).
+    /// Which of `hosts` the executable `member` of `ipa` holds as a string of its own (`\0HOST\0`, how a C string
+    /// or a Swift literal of 16 bytes or more lies in `__cstring`).
     ///
-    /// A second read of that one member, made only when the strings show HTTPS callbacks. A Swift literal of 15
-    /// bytes or fewer is stored inside the instructions, so a short host is never found: absence proves nothing,
-    /// and only a host found is used. An executable that cannot be read again shows no host.
-    static func hostLiterals(
-        _ hosts: [String],
-        executable member: String?,
-        ipaPath: String,
-        limits: ArchiveLimits
-    )
-        -> [String]
-    {
-        guard !hosts.isEmpty, let member,
-            let ipa = try? IPAFile(path: ipaPath, limits: limits),
-            let stream = try? ipa.stream(member)
-        else { return [] }
+    /// A second read of that one member from the archive already open, made only when there are hosts to look for
+    /// (``callbackHostCandidates(main:strings:)``). A Swift literal of 15 bytes or fewer is stored inside the
+    /// instructions, so a short host is never found: absence proves nothing, and only a host found is used. An
+    /// executable that cannot be read again shows no host.
+    static func hostLiterals(_ hosts: [String], executable member: String?, in ipa: IPAFile) -> [String] {
+        guard !hosts.isEmpty, let member, let stream = try? ipa.stream(member) else { return [] }
         var search = LiteralSearch(hosts)
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         while !search.foundAll, let count = try? stream.read(into: &buffer), count > 0 {

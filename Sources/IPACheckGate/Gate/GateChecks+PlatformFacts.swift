@@ -10,14 +10,11 @@ extension GateChecks {
         if !input.build.isEntitlementsFile, let main = input.facts.first,
             let strings = input.build.mainExecutableStrings
         {
-            outcome.findings += PlatformFactChecks.httpsCallbacks(main: main, strings: strings) { hosts in
-                PlatformFactChecks.hostLiterals(
-                    hosts,
-                    executable: main.bundle.executable,
-                    ipaPath: input.build.path,
-                    limits: input.options.archiveLimits
-                )
-            }
+            outcome.findings += PlatformFactChecks.httpsCallbacks(
+                main: main,
+                strings: strings,
+                literals: input.build.callbackHostLiterals
+            )
         }
         if !input.build.isEntitlementsFile, let main = input.facts.first {
             outcome.findings += PlatformFactChecks.sceneLifeCycle(main: main)

@@ -20,6 +20,9 @@ extension ReleaseGate {
         let seals: [BundleSealCheck]
         let firebase: [FirebaseBundleFacts]
         let mainExecutableStrings: BinaryStrings?
+        /// The associated hosts the main executable holds as strings of their own, when its HTTPS callbacks make
+        /// them matter (``PlatformFactChecks/callbackHostCandidates(main:strings:)``).
+        var callbackHostLiterals: [String] = []
         var targets: [AASAFetchTarget]
         /// Whether this is a project's entitlements file rather than a build: only what it says is checked.
         var isEntitlementsFile = false
@@ -73,7 +76,7 @@ extension ReleaseGate {
                 AASAFetchTarget(host: $0)
             }
         }
-        return InspectedBuild(
+        var build = InspectedBuild(
             path: path,
             archiveFindings: ipa.findings + scan.findings,
             facts: facts,
@@ -82,6 +85,14 @@ extension ReleaseGate {
             mainExecutableStrings: scan.mainExecutableStrings,
             targets: targets
         )
+        if let main = facts.first, let strings = scan.mainExecutableStrings {
+            build.callbackHostLiterals = PlatformFactChecks.hostLiterals(
+                PlatformFactChecks.callbackHostCandidates(main: main, strings: strings),
+                executable: main.bundle.executable,
+                in: ipa
+            )
+        }
+        return build
     }
 
     /// An entitlements file read as the one bundle it will be signed into: its domains and app ID, no archive,

@@ -215,11 +215,12 @@ struct PlatformFactTests {
         let main = file.facts()
         let used = BinaryStrings(found: [Self.selector])
         let unused = BinaryStrings(found: [])
+        #expect(
+            PlatformFactChecks.callbackHostCandidates(main: main, strings: used) == ["a.example.com", "b.example.com"]
+        )
+        #expect(PlatformFactChecks.callbackHostCandidates(main: main, strings: unused).isEmpty)
         func rules(_ strings: BinaryStrings, _ literals: [String]) -> [String] {
-            PlatformFactChecks.httpsCallbacks(main: main, strings: strings) { candidates in
-                #expect(candidates == ["a.example.com", "b.example.com"])
-                return literals.filter(candidates.contains)
-            }.map(\.rule)
+            PlatformFactChecks.httpsCallbacks(main: main, strings: strings, literals: literals).map(\.rule)
         }
         #expect(rules(unused, ["a.example.com"]).isEmpty)
         #expect(rules(used, []) == ["PLAT004"])
