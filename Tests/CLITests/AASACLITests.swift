@@ -6,7 +6,7 @@ import Testing
 ///
 /// Verdicts are derived by hand from Samples/aasa/acme.example's rules for `7QX3KD52VH.com.acme.shop`
 /// (details[0]: 0 exclude /account/*, 1 /products/*, 2 /cart, 3 /* with ?promo=?*, 4 /appflip/link) and Apple's
-/// semantics (aasa.md M1: first matching rule wins; a missing query item counts as empty, which `?*` rejects).
+/// semantics (docs/matching.md M1: first matching rule wins; a missing query item counts as empty, which `?*` rejects).
 struct AASACLITests {
     static let appID = "7QX3KD52VH.com.acme.shop"
 
@@ -87,7 +87,7 @@ struct AASACLITests {
         #expect(results.count == 2)
     }
 
-    /// contract.md: a URL iOS never treats as a universal link (no scheme, another scheme) is an input error with
+    /// A URL iOS never treats as a universal link (no scheme, another scheme) is an input error with
     /// one line naming it, never a verdict; the other URLs are still answered, and the run exits 2.
     @Test(arguments: ["acme.example/cart", "ftp://acme.example/cart", "https:///cart", "mailto:someone@acme.example"])
     func matchRefusesWhatIsNotAUniversalLink(url: String) throws {
@@ -120,7 +120,7 @@ struct AASACLITests {
         #expect((files.first?["findings"] as? [Any])?.isEmpty == true)
     }
 
-    /// Content that is not JSON is its rule's finding (AASA003, exit 1), as linters report parse errors (contract,
+    /// Content that is not JSON is its rule's finding (AASA003, exit 1), as linters report parse errors (README,
     /// lint); it was an input error (exit 2, nothing on stdout), as if the file could not be read.
     @Test func lintTrailingCommaIsAParseFinding() throws {
         let path = SampleFiles.brokenAASA("trailing-comma.json")

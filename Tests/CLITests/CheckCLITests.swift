@@ -6,7 +6,7 @@ import Testing
 import FoundationXML
 #endif
 
-/// `ipacheck check`: the release gate's exit codes, JSON shape and the CI formats (contract.md, "check").
+/// `ipacheck check`: the release gate's exit codes, JSON shape and the CI formats (README and docs/output-formats.md).
 ///
 /// Outcomes come from Samples/README.md ("Designed findings"): Acme has errors (exit 1), Minimal has none (exit
 /// 0), Traversal.ipa has one error, ARC001 (exit 1 in every gate).
@@ -134,7 +134,7 @@ struct CheckCLITests {
         #expect(summary["errors"] as? Int == 0)
     }
 
-    /// contract.md: no profile, a simulator build, ad hoc code fail every gate but `--distribution development`.
+    /// No profile, a simulator build, ad hoc code fail every gate but `--distribution development`.
     @Test func minimalFailsEveryOtherGate() throws {
         for gate in [[], ["--distribution", "app-store"], ["--distribution", "ad-hoc"]] {
             let result = try check(SampleFiles.minimal, ["--format", "json"] + gate)

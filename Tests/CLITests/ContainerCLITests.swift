@@ -2,7 +2,7 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// The same bytes give the same answers in every container (the contract).
+/// The same bytes give the same answers in every container (README, targets).
 ///
 /// TARGET may be an `.ipa`, an `.app` folder, an `.xcarchive` or an unpacked ipa. Real ipas from the corpus are
 /// unpacked with Python's zipfile and every command that reads a build is run on each form; the outputs, with the

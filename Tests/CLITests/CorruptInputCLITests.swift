@@ -2,10 +2,10 @@ import Foundation
 import IPACheckTestSupport
 import Testing
 
-/// No input, however malformed, may crash or trap the process (the contract).
+/// No input, however malformed, may crash or trap the process (README, exit codes).
 ///
 /// The sample app with one member damaged (bytes flipped or cut short, the zip itself intact) goes through every
-/// command that reads it; each run must end with a contract exit code (0, 1 or 2), never a signal.
+/// command that reads it; each run must end with a documented exit code (0, 1 or 2), never a signal.
 struct CorruptInputCLITests {
     /// The members whose parsers matter: the Mach-O, the profile, Info.plist and the resource seal.
     static let targets = [

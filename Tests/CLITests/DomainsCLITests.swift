@@ -107,7 +107,7 @@ struct DomainsCLITests {
         #expect(result.stderr.contains("ipacheck check --format \(format)"), "\(result.stderr)")
     }
 
-    /// `domains` says what a device does with the build, as `explain` does (contract): Minimal.ipa is a simulator
+    /// `domains` says what a device does with the build, as `explain` does (README): Minimal.ipa is a simulator
     /// build, signed ad hoc, with no profile, so no device installs it and none of its entries is usable there —
     /// the same findings explain's build step stops at (domains called the entry usable).
     @Test func aBuildNoDeviceInstallsHasNoUsableEntry() throws {

@@ -255,8 +255,8 @@ struct InspectCLITests {
         }
     }
 
-    /// NoPayload.ipa is a zipped .app (Samples/README.md): a target every command reads (contract, Targets), and
-    /// an ipa iOS does not install, so ARC004 fails every gate of check (contract: no Payload/ at the root).
+    /// NoPayload.ipa is a zipped .app (Samples/README.md): a target every command reads (README, targets), and
+    /// an ipa iOS does not install, so ARC004 fails every gate of check (no Payload/ at the root).
     @Test func aZippedAppIsReadAndFailsEveryGate() throws {
         let path = SampleFiles.broken("NoPayload.ipa")
         for command in [["info", path], ["domains", path], ["entitlements", path]] {

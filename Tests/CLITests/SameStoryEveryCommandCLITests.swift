@@ -354,7 +354,7 @@ struct SameStoryEveryCommandCLITests {
         let server = try await TLSTestServer.start(identity: identity, host: address, port: 443) { request in
             let host = request.header("Host")?.split(separator: ":").first.map(String.init) ?? ""
             if host == "cdn.test" {
-                // Cache headers as Apple's CDN sends them (aasa.md §1.5): an answer held 600 s of its 3,600.
+                // Cache headers as Apple's CDN sends them (docs/ios-model.md, copy): an answer held 600 s of its 3,600.
                 let cache = [("Cache-Control", "max-age=3600,public"), ("Age", "600")]
                 switch cdn {
                 case .current: return .ok(current)

@@ -3,7 +3,7 @@ import IPACheckTestSupport
 import Testing
 
 /// `verify` checks the resource seal by default, as `codesign --verify` does, and `check` fails every distribution
-/// gate on an ipa iOS refuses to install (contract.md, "verify" and "check").
+/// gate on an ipa iOS refuses to install (README, `verify` and `check`).
 ///
 /// Each case changes a copy of a sample unpacked by Python's zipfile and rezipped; the same rezip without the change
 /// passes, so only the change makes the difference.

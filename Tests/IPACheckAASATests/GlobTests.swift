@@ -2,7 +2,7 @@ import Testing
 
 @testable import IPACheckAASA
 
-/// Patterns with substitution variables (aasa.md §2.4, M19: each value is one alternative, values may hold `*` and
+/// Patterns with substitution variables (docs/matching.md M19: each value is one alternative, values may hold `*` and
 /// `?`): the compiled glob agrees with a direct reading of that rule, and a variable used many times with many
 /// values costs its values once per start position, not once per use.
 struct GlobTests {

@@ -55,7 +55,7 @@ struct LintScaleTests {
         #expect(!findings.contains { $0.rule == "AASA104" || $0.rule == "AASA105" })
     }
 
-    /// Rules are compared for coverage while the paths read so far fit in Apple's 128 KB file limit (aasa.md §1.3):
+    /// Rules are compared for coverage while the paths read so far fit in Apple's 128 KB file limit (docs/rules.md, AASA010):
     /// a broad rule first, then narrower ones it covers, each reported until the paths exceed the limit.
     @Test func coverageIsComparedWithinApplesSizeLimit() throws {
         let stem = "/" + String(repeating: "b", count: 1_000)

@@ -2,7 +2,7 @@ import IPACheckAASA
 import IPACheckReport
 import Testing
 
-/// Each lint rule against a minimal document that has (or lacks) the problem; rule semantics from aasa.md §2.4,
+/// Each lint rule against a minimal document that has (or lacks) the problem; rule semantics from docs/matching.md,
 /// §2.2 and §6E.
 @Suite("AASA lint")
 struct LintTests {

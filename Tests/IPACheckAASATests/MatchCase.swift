@@ -2,7 +2,7 @@ import IPACheckAASA
 import Testing
 
 /// One expectation: under `document`, would iOS open `url` in `appID`? Every expected verdict comes from Apple's
-/// documentation or from the recorded `swcutil` behaviour in ../shared/docs/aasa.md §2.4 (the row is in the name).
+/// documentation or from recorded `swcutil` behaviour, as docs/matching.md cites it (the row is in the name).
 struct MatchCase: CustomTestStringConvertible, Sendable {
     var name: String
     var document: String

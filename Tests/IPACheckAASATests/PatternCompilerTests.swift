@@ -3,7 +3,7 @@ import Testing
 
 @testable import IPACheckAASA
 
-/// Finding `$(name)` references in patterns: the meaning of aasa.md §2.4 (`$(` up to the first `)`; a `$(` with no
+/// Finding `$(name)` references in patterns: the meaning docs/matching.md gives them (`$(` up to the first `)`; a `$(` with no
 /// `)` after it is literal), in time linear in the pattern however many `$(` it holds.
 struct PatternCompilerTests {
     /// The scan as first written, one search for `)` per `$(`: the reference the linear scan must agree with.

@@ -2,7 +2,7 @@ import Foundation
 import IPACheckAASA
 import Testing
 
-/// The result shapes the CLI prints: the contract's JSON keys, one-line `why`, explain traces, and the semantic
+/// The result shapes the CLI prints: the documented JSON keys (docs/output-formats.md), one-line `why`, explain traces, and the semantic
 /// comparison of two documents.
 @Suite("AASA results and comparison")
 struct ResultTests {
@@ -14,7 +14,7 @@ struct ResultTests {
         try AASADocument.parse(Array(Self.document.utf8)).document.matcher(for: Self.app)
     }
 
-    @Test("JSON uses the contract's keys, with rule null when nothing decided (contract.md, match)")
+    @Test("JSON uses the documented keys, with rule null when nothing decided (docs/output-formats.md, match)")
     func json() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

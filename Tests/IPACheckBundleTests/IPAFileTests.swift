@@ -165,14 +165,14 @@ struct IPAFileTests {
         #expect(ipa.bundles.last?.kind == .xctest)
     }
 
-    /// A zipped .app is read where it is, its bundle at the archive's root (contract, Targets).
+    /// A zipped .app is read where it is, its bundle at the archive's root (README, targets).
     @Test func readsAZippedAppAtTheRoot() throws {
         var zip = ZipBuilder()
         zip.add("A.app/Info.plist", Self.info("com.a"))
         zip.add("A.app/PlugIns/X.appex/Info.plist", Self.info("com.a.x"))
         let ipa = try IPAFile(path: try zip.write(named: "A.app.zip"))
         #expect(ipa.bundles.map(\.path) == ["A.app", "A.app/PlugIns/X.appex"])
-        // iOS installs no ipa without Payload/ at its root: every gate fails it (contract).
+        // iOS installs no ipa without Payload/ at its root: every gate fails it (README, targets).
         #expect(ipa.findings.map(\.rule) == ["ARC004"])
     }
 

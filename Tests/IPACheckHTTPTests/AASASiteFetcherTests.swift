@@ -10,7 +10,7 @@ import Testing
 /// AASASiteFetcher end to end: origin and a stand-in for Apple's CDN on one local TLS server, told apart by the
 /// Host header, exactly as `--resolve` routes them.
 @Suite struct AASASiteFetcherTests {
-    /// CDN headers captured from the real CDN (aasa.md §1.5 table, wildcatraffle and marvel.com captures).
+    /// CDN headers captured from the real CDN (docs/ios-model.md, copy; wildcatraffle and marvel.com captures).
     private static let blockedCDNHeaders: [(String, String)] = [
         ("Content-Type", "text/plain; charset=utf-8"),
         ("Apple-Failure-Details", #"{"status":"403 Forbidden"}"#),

@@ -3,8 +3,8 @@ import IPACheckReport
 import IPACheckSites
 import Testing
 
-/// The serving rules against a real nginx: each site is a common real-world setup (aasa.md §5), and the expected
-/// rule comes from aasa.md §1 (redirects, Content-Type policy, 128 KB, .well-known vs root).
+/// The serving rules against a real nginx: each site is a common real-world setup, and the expected
+/// rule comes from docs/ios-model.md, copy, and docs/rules.md (redirects, Content-Type policy, 128 KB, .well-known vs root).
 @Suite struct NginxServingTests {
     private static let aasaPath = ".well-known/apple-app-site-association"
     private static let exactFile =

@@ -4,7 +4,7 @@ import Testing
 
 /// The report model and the `--fail-on` gate.
 ///
-/// Expected orders and counts follow contract.md ("findings ... worst
+/// Expected orders and counts follow docs/output-formats.md ("findings ... worst
 /// first", exit 1 for "problems at or above `--fail-on`") and style.md §4.5 (deterministic, sorted).
 struct ReportModelTests {
     @Test func sortsWorstFirstThenByInputOrder() {
@@ -127,7 +127,7 @@ struct ReportModelTests {
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// contract.md: `{"findings": [...], "summary": {"errors": n, "warnings": n, "notes": n}}`; findings carry
+    /// docs/output-formats.md: `{"findings": [...], "summary": {"errors": n, "warnings": n, "notes": n}}`; findings carry
     /// `rule`, `severity`, `message` and, where they apply, `bundle`, `domain`, `url`, `fix`.
     @Test func jsonHasTheContractShape() throws {
         let object = try jsonObject(Sample.report())

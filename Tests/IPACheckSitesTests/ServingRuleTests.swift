@@ -11,15 +11,15 @@ import Testing
 ///
 /// By default `example.com` serves a valid file at `.well-known` to every user agent and Apple's CDN holds the same
 /// file, fetched from that URL; each test changes one answer. Expected outcomes follow the rules' definitions
-/// (`ServingRules`, `CDNRules`) and aasa.md §1.
+/// (`ServingRules`, `CDNRules`) and docs/ios-model.md, copy.
 @Suite struct ServingRuleTests {
     static let host = "example.com"
     static let wellKnownURL = "https://example.com/.well-known/apple-app-site-association"
     static let rootURL = "https://example.com/apple-app-site-association"
-    /// Apple's public CDN lookup URL for the host (aasa.md §1.5: `…/a/v1/<domain>`).
+    /// Apple's public CDN lookup URL for the host (docs/configuration.md, `--cdn-url`: `…/a/v1/<domain>`).
     static let cdnURL = "https://app-site-association.cdn-apple.com/a/v1/example.com"
 
-    /// A valid modern file (aasa.md §2.3): one app ID with a 10-character team prefix, one component.
+    /// A valid modern file (docs/matching.md): one app ID with a 10-character team prefix, one component.
     static let goodFile = """
         {"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/buy/*"}]}]}}
         """
@@ -54,7 +54,7 @@ import Testing
             ServingRuleTests.status(503), ServingRuleTests.status(404),
             .failure(FetchFailure(.connectionRefused, "refused")),
             .failure(FetchFailure(.tlsExpired, "certificate expired")),
-            // A 200 whose body is an SPA's HTML page: the origin has no usable file either (aasa.md §5, item 6).
+            // A 200 whose body is an SPA's HTML page: the origin has no usable file either.
             .response(
                 FetchResponse(
                     status: 200,
@@ -270,7 +270,7 @@ import Testing
     }
 
     @Test(
-        "SERVE012 is quiet for a CMS-signed file served as application/pkcs7-mime (aasa.md §1.2, §1.4)",
+        "SERVE012 is quiet for a CMS-signed file served as application/pkcs7-mime",
         .enabled(if: Corpus.isAvailable, "needs ../shared/corpus")
     )
     func serve012QuietForSignedFile() async throws {
@@ -513,7 +513,7 @@ import Testing
         .response(FetchResponse(status: code, headers: [HTTPHeaderField("Content-Type", "text/plain")], body: []))
     }
 
-    /// Apple's CDN answering with its copy (aasa.md §1.5 table: 200, `Apple-From`, `Apple-Origin-Format: json`).
+    /// Apple's CDN answering with its copy (docs/ios-model.md, copy: 200, `Apple-From`, `Apple-Origin-Format: json`).
     static func cdnCopy(_ body: String, from: String? = wellKnownURL) -> FetchOutcome {
         var headers = [
             HTTPHeaderField("Content-Type", "application/json"), HTTPHeaderField("Apple-Origin-Format", "json"),
@@ -523,7 +523,7 @@ import Testing
         return .response(FetchResponse(status: 200, headers: headers, body: Array(body.utf8)))
     }
 
-    /// Apple's CDN without a copy (aasa.md §1.5 table: 404, body `Not Found`, `Apple-Failure-Reason`).
+    /// Apple's CDN without a copy (docs/ios-model.md, copy: 404, body `Not Found`, `Apple-Failure-Reason`).
     static func cdnNoCopy(reason: String) -> FetchOutcome {
         .response(
             FetchResponse(

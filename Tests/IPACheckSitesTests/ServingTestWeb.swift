@@ -8,7 +8,7 @@ import Testing
 
 /// An in-memory web for ``AASASiteFetcher``: each absolute URL answers per user agent; any other URL answers 404.
 ///
-/// As the `HTTPFetching` contract says of a real fetcher, a body longer than the request's `bodyLimit` comes back
+/// As `HTTPFetching`'s documentation says of a real fetcher, a body longer than the request's `bodyLimit` comes back
 /// cut at the limit and marked truncated.
 struct Web: HTTPFetching {
     typealias Answer = @Sendable (_ userAgent: String) -> FetchOutcome

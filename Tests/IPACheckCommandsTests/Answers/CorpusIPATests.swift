@@ -59,7 +59,7 @@ struct CorpusIPATests {
         #expect(ipa.bundles.contains { $0.kind == .watch })
     }
 
-    /// A zipped .app (the bundle at the archive's root, as device farms ship it) is a target (contract, Targets):
+    /// A zipped .app (the bundle at the archive's root, as device farms ship it) is a target (README, targets):
     /// MANIFEST.tsv says isign's TestSimulator.app.zip holds `isignTestApp.app/` at its root, unsigned.
     @Test func readsAZippedApp() throws {
         let ipa = try open("isign_TestSimulator.app.zip")

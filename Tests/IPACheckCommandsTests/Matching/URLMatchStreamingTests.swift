@@ -6,7 +6,7 @@ import Testing
 @testable import IPACheckLinks
 @testable import IPACheckReport
 
-/// `match --urls` streams (contract: memory does not grow with the number of URLs): the list is read in chunks,
+/// `match --urls` streams (README: memory does not grow with the number of URLs): the list is read in chunks,
 /// and results are written as they are decided, in JSON that any reader decodes to exactly what was written.
 struct URLMatchStreamingTests {
     static func file(_ text: String) throws -> String {

@@ -72,7 +72,7 @@ struct AASADocumentSetTests {
         #expect(try flipFindings(json).map(\.rule) == ["FLIP005", "FLIP005"])
     }
 
-    /// A `*.` entry is served by the apex file (aasa.md §1.7, TN3155).
+    /// A `*.` entry is served by the apex file (docs/ios-model.md I30; TN3155).
     @Test func wildcardAsksTheApexFile() throws {
         let json = #"{"applinks":{"details":[{"appIDs":["\#(Self.appID)"],"components":[{"/":"/appflip"}]}]}}"#
         let findings = try flipFindings(json, entry: "applinks:*.lightbulb-co.net", aasaHost: "lightbulb-co.net")

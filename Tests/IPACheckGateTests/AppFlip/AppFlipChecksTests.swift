@@ -11,7 +11,7 @@ import Testing
 /// The App Flip config checks with sample data.
 ///
 /// Sources: appflip-firebase.md §1.4 (applinks entitlement and AASA),
-/// §1.6 (Google Home redirect by Oct 30, 2026), §5.1 (AF-1…AF-9); aasa.md §1.7 (`*.x` covers subdomains only and
+/// §1.6 (Google Home redirect by Oct 30, 2026), §5.1 (AF-1…AF-9); docs/ios-model.md I30 (`*.x` covers subdomains only and
 /// is served by the apex file; developer mode ignored in distribution builds).
 struct AppFlipChecksTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"

@@ -6,7 +6,7 @@ import Testing
 
 @testable import IPACheckLinks
 
-/// Entry syntax, case by case, from Apple's rules as quoted in aasa.md §1.6–§1.7 and §6 B.
+/// Entry syntax, case by case, from Apple's rules as quoted in docs/ios-model.md, entries.
 struct AssociatedDomainTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let entry: String
@@ -292,7 +292,7 @@ struct AssociatedDomainTests {
         #expect(domain.isUsable == !domain.problems.contains { $0.rule.severity == .error })
     }
 
-    @Test("JSON uses the contract's keys, with mode null when absent")
+    @Test("JSON uses the documented keys (docs/output-formats.md), with mode null when absent")
     func json() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
