@@ -3,10 +3,14 @@ package import Foundation
 /// The network options every fetching subcommand shares (`--timeout`, `--ca-file`, `--resolve`, `--cdn-url`,
 /// `--no-cdn`, `--offline --aasa-dir`), as one value the CLI fills and the fetchers read.
 package struct FetchOptions: Hashable, Sendable {
-    /// Apple's public AASA CDN lookup base; the host name is appended.
-    package static let appleCDNBase = URL(string: "https://app-site-association.cdn-apple.com/a/v1/")
-    /// The default per-request timeout (`--timeout`'s documented default, docs/configuration.md).
-    package static let defaultTimeout: Duration = .seconds(10)
+    /// Apple's public AASA CDN lookup base, as text (`--cdn-url`'s default); the host name is appended.
+    package static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
+    /// Apple's public AASA CDN lookup base.
+    package static let appleCDNBase = URL(string: appleCDN)
+    /// The default per-request timeout in seconds (`--timeout`'s documented default, docs/configuration.md).
+    package static let defaultTimeoutSeconds = 10
+    /// The default per-request timeout.
+    package static let defaultTimeout: Duration = .seconds(defaultTimeoutSeconds)
     /// The default body cap: well above Apple's 128 KB limit, so an oversize file's real size can be reported.
     package static let defaultBodyLimit = 1 << 20
 

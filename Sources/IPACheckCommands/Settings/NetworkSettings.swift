@@ -6,13 +6,13 @@ import IPACheckHTTP
 /// one place that makes (and shuts down) the HTTP client.
 package struct NetworkSettings: Sendable {
     /// Seconds per request.
-    package var timeout: Double = 10
+    package var timeout = Double(FetchOptions.defaultTimeoutSeconds)
     /// Extra trust anchors (PEM), on top of the system's.
     package var caFile: String?
     /// `HOST:PORT:ADDRESS` overrides, as curl's `--resolve`.
     package var resolve: [String] = []
     /// The base URL of Apple's AASA CDN.
-    package var cdnURL = NetworkSettings.appleCDN
+    package var cdnURL = FetchOptions.appleCDN
     /// Do not ask Apple's CDN.
     package var noCDN = false
     /// Touch no network: read `aasaDir/HOST/apple-app-site-association`.
@@ -22,9 +22,6 @@ package struct NetworkSettings: Sendable {
     /// When expiries, signers and dated requirements are judged (``JudgementTime``): every command that fetches
     /// also judges a build or a file at this time.
     package var now = Date()
-
-    /// Apple's CDN, the default `--cdn-url`.
-    package static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
 
     /// Settings with every default.
     package init() {}

@@ -1,11 +1,12 @@
 import ArgumentParser
 import IPACheckCommands
 
-/// The network options every fetching subcommand shares (see the README's contract table).
+/// The network options every fetching subcommand shares (docs/configuration.md); their defaults are
+/// ``NetworkSettings``'.
 struct NetworkOptions: ParsableArguments {
     // Unconditional: `--timeout -5` is a value to refuse with its reason, not a missing one.
-    @Option(parsing: .unconditional, help: "Seconds per request (default 10).")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: "Seconds per request (default \(Int(NetworkSettings().timeout))).")
+    var timeout: Double = NetworkSettings().timeout
 
     @Option(help: ArgumentHelp("Extra trust anchors (PEM), on top of the system's.", valueName: "pem"))
     var caFile: String?
@@ -19,7 +20,7 @@ struct NetworkOptions: ParsableArguments {
     var resolve: [String] = []
 
     @Option(help: ArgumentHelp("Base URL of Apple's AASA CDN.", valueName: "url"))
-    var cdnURL: String = NetworkSettings.appleCDN
+    var cdnURL: String = NetworkSettings().cdnURL
 
     @Flag(help: "Do not ask Apple's CDN.")
     var noCDN = false
