@@ -84,15 +84,16 @@ package final class ZipArchive {
         }
     }
 
-    /// Every member in order, each made when it is reached (a zip's are not held as entries).
-    package var entries: LazyMapCollection<Range<Int>, ZipEntry> {
-        (0..<memberCount).lazy.map(entry(at:))
-    }
 
-    /// Every member in order, each made as it is reached from the one before: a zip's names are decoded in sequence
-    /// (cheaper than ``entries`` when every member is visited).
-    package struct EntriesInOrder: Sequence {
+    /// Every member, each made when it is reached (a zip's are not held as entries): by index, or in order, where
+    /// each name is decoded from the one before (cheaper when every member is visited).
+    package struct Entries: RandomAccessCollection {
         fileprivate let archive: ZipArchive
+
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { archive.memberCount }
+
+        package subscript(index: Int) -> ZipEntry { archive.entry(at: index) }
 
         /// The members, from the first.
         package struct Iterator: IteratorProtocol {
@@ -146,8 +147,8 @@ package final class ZipArchive {
         }
     }
 
-    /// Every member in order (see ``EntriesInOrder``).
-    package var entriesInOrder: EntriesInOrder { EntriesInOrder(archive: self) }
+    /// Every member (see ``Entries``).
+    package var entries: Entries { Entries(archive: self) }
 
     /// Every member's name in order (see ``NamesInOrder``).
     package var namesInOrder: NamesInOrder { NamesInOrder(archive: self) }

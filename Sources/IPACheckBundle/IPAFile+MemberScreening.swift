@@ -13,7 +13,7 @@ extension IPAFile {
         var index = MemberIndex(memberCount: archive.memberCount)
         var links: [Int] = []
         var names = CaseFoldedNames(capacity: archive.memberCount) { archive.name(at: $0) }
-        for (position, entry) in zip(0..., archive.entriesInOrder) {
+        for (position, entry) in zip(0..., archive.entries) {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
                 findings.append(
