@@ -84,7 +84,6 @@ package final class ZipArchive {
         }
     }
 
-
     /// Every member, each made when it is reached (a zip's are not held as entries): by index, or in order, where
     /// each name is decoded from the one before (cheaper when every member is visited).
     package struct Entries: RandomAccessCollection {
