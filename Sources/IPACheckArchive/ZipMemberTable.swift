@@ -131,9 +131,15 @@ struct ZipMemberTable: Sendable {
                     position += length
                     return name
                 }
-                guard let shared = table.readLength(at: &position), let rest = table.readLength(at: &position),
-                    shared <= name.count, position + rest <= table.nameData.count
-                else { return table.nameBytes(at: index) }
+                // A name that does not decode leaves the rest of its block to be read by index (the block's next
+                // start is found afresh), never built on a wrong name.
+                guard position >= 0, let shared = table.readLength(at: &position),
+                    let rest = table.readLength(at: &position), shared <= name.count,
+                    position + rest <= table.nameData.count
+                else {
+                    position = -1
+                    return table.nameBytes(at: index)
+                }
                 name.removeLast(name.count - shared)
                 name.append(contentsOf: table.nameData[position..<(position + rest)])
                 position += rest

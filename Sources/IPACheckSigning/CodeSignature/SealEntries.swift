@@ -107,6 +107,13 @@ package struct SealEntries: Sendable, Equatable, Sequence {
             paths.append(path)
         }
 
+        /// Copies the digest in slot `source` over slot `target`, byte by byte: a slice of the array passed to its
+        /// own `replaceSubrange` would share its storage and could make the whole table be copied.
+        private static func moveDigest(from source: Int, to target: Int, in digests: inout [UInt8]) {
+            let size = SealEntries.digestSize
+            for offset in 0..<size { digests[target * size + offset] = digests[source * size + offset] }
+        }
+
         /// The entries, sorted by path.
         ///
         /// The digests are permuted in place along the sort's cycles and the runs of one path folded, so that a
@@ -145,10 +152,7 @@ package struct SealEntries: Sendable, Equatable, Sequence {
                         optional[target] = heldOptional
                         break
                     }
-                    digests.replaceSubrange(
-                        (target * size)..<((target + 1) * size),
-                        with: digests[(source * size)..<((source + 1) * size)]
-                    )
+                    Self.moveDigest(from: source, to: target, in: &digests)
                     optional[target] = optional[source]
                     target = source
                 }
@@ -159,10 +163,7 @@ package struct SealEntries: Sendable, Equatable, Sequence {
             var kept = 0
             for position in endsRun.indices where endsRun[position] {
                 if kept != position {
-                    digests.replaceSubrange(
-                        (kept * size)..<((kept + 1) * size),
-                        with: digests[(position * size)..<((position + 1) * size)]
-                    )
+                    Self.moveDigest(from: position, to: kept, in: &digests)
                 }
                 if let entry = moved[position] {
                     sorted.kinds.append(SealEntries.other)
