@@ -52,8 +52,8 @@ extension AASAAppIDDifference {
     private static func firstDifference(
         cdn: [AASAEffectiveRule],
         origin: [AASAEffectiveRule],
-        cdnWritten: [AASARule],
-        originWritten: [AASARule]
+        cdnWritten: [AASAPathRule],
+        originWritten: [AASAPathRule]
     ) -> String {
         let index =
             zip(cdn, origin).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cdn.count, origin.count)

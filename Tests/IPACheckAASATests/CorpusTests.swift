@@ -75,7 +75,7 @@ struct CorpusTests {
         // paths[0] is "NOT /about"; paths[33] "/settings/account" precedes paths[40] "NOT /settings/*"; the last is "/*".
         let about = document.matcher(for: app).evaluate("https://twitter.com/about")
         #expect(about.verdict == .block)
-        #expect(about.rule == AASARuleReference(detail: 0, component: 0))
+        #expect(about.rule == AASAPathRuleReference(detail: 0, component: 0))
         #expect(verdict(document, app, "https://twitter.com/settings/account") == .match)
         #expect(verdict(document, app, "https://twitter.com/settings/other") == .block)
         #expect(verdict(document, app, "https://twitter.com/jack/status/20") == .match)
@@ -145,7 +145,7 @@ struct CorpusTests {
             + "&pieceDark=000000&borders=000000&squares=000000"
         let result = document.matcher(for: games).evaluate(theme)
         #expect(result.verdict == .match)
-        #expect(result.rule == AASARuleReference(detail: 0, component: 4))
+        #expect(result.rule == AASAPathRuleReference(detail: 0, component: 4))
         let sync = "J8P6BA4WGF.com.sammcb.SyncSong"
         #expect(verdict(document, sync, "https://sammcb.github.io/syncsong/spotify-callback/?code=a&state=b") == .match)
         #expect(verdict(document, sync, "https://sammcb.github.io/syncsong/spotify-callback/?code=a") == .none)

@@ -9,7 +9,7 @@ struct MatchCase: CustomTestStringConvertible, Sendable {
     var url: String
     var appID = MatchCase.app
     var verdict: AASAVerdict
-    var rule: AASARuleReference? = nil
+    var rule: AASAPathRuleReference? = nil
     var domain: String? = nil
 
     static let app = "A1B2C3D4E5.com.acme.app"

@@ -154,7 +154,7 @@ struct ParserRobustnessTests {
         #expect(findings.count { $0.rule == "AASA112" } == FindingList.perRule + 1)
         #expect(findings.contains { $0.rule == "AASA112" && $0.message.hasPrefix("4950 more AASA112 findings") })
         let matcher = document.matcher(for: "A1B2C3D4E5.com.a.b")
-        #expect(matcher.decide("https://example.com/fr/k3/x").rule == AASARuleReference(detail: 0, component: 3))
+        #expect(matcher.decide("https://example.com/fr/k3/x").rule == AASAPathRuleReference(detail: 0, component: 3))
     }
 
     @Test("random and mutated input never crashes")

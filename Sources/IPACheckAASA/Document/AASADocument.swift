@@ -216,7 +216,7 @@ package struct AASADocument: Sendable {
         } else {
             appIDs = []
         }
-        var rules: [AASARule] = []
+        var rules: [AASAPathRule] = []
         let source: AASADetail.RuleSource
         if let components = entry["components"]?.arrayValue {
             source = .components  // M21: components wins, even when empty
@@ -224,7 +224,7 @@ package struct AASADocument: Sendable {
                 guard let members = component.members else { continue }
                 let unknown = members.map(\.key).filter { !knownComponentKeys.contains($0) }
                 rules.append(
-                    AASARule(
+                    AASAPathRule(
                         index: ruleIndex,
                         kind: .component,
                         fields: AASAFields(object: component),
@@ -240,7 +240,7 @@ package struct AASADocument: Sendable {
                 let excluded = text.hasPrefix("NOT ")
                 let pattern = excluded ? String(text.dropFirst(4)) : text
                 rules.append(
-                    AASARule(
+                    AASAPathRule(
                         index: ruleIndex,
                         kind: .legacyPath,
                         fields: AASAFields(path: pattern, exclude: excluded),

@@ -20,7 +20,7 @@ package struct AASAEffectiveRule: Sendable, Hashable, Codable {
     package var variables: [String: [String]]
 
     /// The effective form of `rule` in `detail`, given the domain-level defaults and variables.
-    package init(rule: AASARule, detail: AASADetail, appLinks: AASAAppLinks) {
+    package init(rule: AASAPathRule, detail: AASADetail, appLinks: AASAAppLinks) {
         let inherited = detail.defaults.overlaid(on: appLinks.defaults)
         let fields: AASAFields
         switch rule.kind {

@@ -106,8 +106,9 @@ package enum AASAQueryPattern: Sendable, Hashable, Codable {
     }
 }
 
-/// One rule of a details entry: a modern `components` element or a legacy `paths` string.
-package struct AASARule: Sendable, Hashable {
+/// One path rule of a details entry: a modern `components` element or a legacy `paths` string (not to be confused
+/// with ``AASARules``, the diagnostic rules a lint raises).
+package struct AASAPathRule: Sendable, Hashable {
     /// Which list the rule comes from.
     package enum Kind: String, Sendable, Hashable, Codable {
         /// An element of `components` (iOS 13+).
@@ -154,7 +155,7 @@ package struct AASADetail: Sendable, Hashable {
     /// Which list the rules come from.
     package var ruleSource: RuleSource
     /// The rules, in evaluation order.
-    package var rules: [AASARule]
+    package var rules: [AASAPathRule]
     /// The entry as written (for the legacy dictionary form: the value object).
     package var source: AASAJSON
 }

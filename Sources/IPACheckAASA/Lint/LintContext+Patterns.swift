@@ -85,7 +85,7 @@ extension LintContext {
         }
     }
 
-    mutating func lintRule(_ rule: AASARule, detail: AASADetail, applinks: AASAAppLinks) {
+    mutating func lintRule(_ rule: AASAPathRule, detail: AASADetail, applinks: AASAAppLinks) {
         let location = "\(detail.location).\(rule.kind == .component ? "components" : "paths")[\(rule.index)]"
         for pattern in Self.patterns(of: rule.fields) { lintPattern(pattern, at: location) }
         if let path = rule.fields.path {

@@ -114,7 +114,7 @@ package struct AASAMatcher: Sendable {
     }
 
     /// Only the verdict and the deciding rule, without building the `why` text: for bulk matching (sitemaps).
-    package func decide(_ url: String) -> (verdict: AASAVerdict, rule: AASARuleReference?) {
+    package func decide(_ url: String) -> (verdict: AASAVerdict, rule: AASAPathRuleReference?) {
         let parts = URLParts(url)
         if let domain, let host = parts.host, !Self.host(host, isOn: domain) { return (.none, nil) }
         switch scope {
@@ -140,7 +140,7 @@ package struct AASAMatcher: Sendable {
     private func run(_ url: String, trace: Bool) -> AASAMatchExplanation {
         func finish(
             _ verdict: AASAVerdict,
-            _ rule: AASARuleReference?,
+            _ rule: AASAPathRuleReference?,
             _ why: String,
             _ steps: [AASATraceStep] = []
         )
@@ -304,7 +304,7 @@ final class CompiledRule: Sendable {
         case items([(name: [UInt32], displayName: String, glob: Glob, pattern: String)])
     }
 
-    let reference: AASARuleReference
+    let reference: AASAPathRuleReference
     let text: String
     let label: String
     let exclude: Bool
@@ -317,8 +317,8 @@ final class CompiledRule: Sendable {
     /// What the path (in ``variant``) must start with for this rule to match; nil when it never matches.
     let requiredPathPrefix: [UInt32]?
 
-    init(rule: AASARule, detail: AASADetail, domainDefaults: AASAFields, compiler: PatternCompiler) {
-        reference = AASARuleReference(detail: detail.index, component: rule.index)
+    init(rule: AASAPathRule, detail: AASADetail, domainDefaults: AASAFields, compiler: PatternCompiler) {
+        reference = AASAPathRuleReference(detail: detail.index, component: rule.index)
         text = rule.text
         let inherited = detail.defaults.overlaid(on: domainDefaults)
         let fields: AASAFields

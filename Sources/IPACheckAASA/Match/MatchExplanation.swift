@@ -25,7 +25,7 @@ package enum AASATraceOutcome: String, Sendable, Hashable, Codable {
 /// One rule tried while explaining a URL.
 package struct AASATraceStep: Sendable, Hashable, Codable {
     /// The rule.
-    package var rule: AASARuleReference
+    package var rule: AASAPathRuleReference
     /// The rule as written (compact JSON).
     package var ruleText: String
     /// What happened.

@@ -10,7 +10,7 @@ package enum AASAVerdict: String, Sendable, Hashable, Codable {
 
 /// Which rule decided: indices into the document (`applinks.details[detail].components[component]`, or the index
 /// in `paths` for legacy entries).
-package struct AASARuleReference: Sendable, Hashable, Codable {
+package struct AASAPathRuleReference: Sendable, Hashable, Codable {
     /// Index of the details entry (source order for the legacy dictionary form).
     package var detail: Int
     /// Index in `components`, or in `paths` for legacy entries.
@@ -32,7 +32,7 @@ package struct AASAMatchResult: Sendable, Hashable, Codable {
     /// What iOS would do.
     package var verdict: AASAVerdict
     /// The deciding rule, or nil when no rule decided.
-    package var rule: AASARuleReference?
+    package var rule: AASAPathRuleReference?
     /// One sentence a person understands: which rule did what to which part of the URL.
     package var why: String
     /// The origin's answer, when devices read another copy (Apple's CDN) and the origin's file answers otherwise:
@@ -54,7 +54,7 @@ package struct AASAMatchResult: Sendable, Hashable, Codable {
     }
 
     /// Creates a result.
-    package init(url: String, appID: String, verdict: AASAVerdict, rule: AASARuleReference?, why: String) {
+    package init(url: String, appID: String, verdict: AASAVerdict, rule: AASAPathRuleReference?, why: String) {
         self.url = url
         self.appID = appID
         self.verdict = verdict

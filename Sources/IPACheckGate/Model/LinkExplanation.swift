@@ -81,7 +81,7 @@ package struct LinkExplanation: Encodable, Sendable {
         /// `match`, `block` or `none`, as `ipacheck match` says.
         package let verdict: AASAVerdict
         /// The deciding rule, when one decides.
-        package let rule: AASARuleReference?
+        package let rule: AASAPathRuleReference?
         /// Why, in one sentence.
         package let why: String
         /// Every rule tried, in order.
@@ -160,7 +160,7 @@ package struct LinkExplanation: Encodable, Sendable {
     /// The AASA copies looked at.
     package let copies: [Copy]
     /// The deciding rule of the copy devices read, when one decides.
-    package let rule: AASARuleReference?
+    package let rule: AASAPathRuleReference?
     /// The gate's findings that bear on this URL, worst first.
     package let findings: [Finding]
     /// One sentence saying where it breaks, or which bundle opens it.

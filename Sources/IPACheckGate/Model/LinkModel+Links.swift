@@ -37,7 +37,7 @@ package struct LinkSheet: Encodable, Sendable {
         /// The entry that claims it (`applinks:example.com`).
         package let entry: String
         /// The rule that decides the URL.
-        package let rule: AASARuleReference
+        package let rule: AASAPathRuleReference
         /// What that rule of the copy devices read decides (an accepting rule opens, an exclude rule stays): the
         /// expectation once nothing before the rules stands in the way.
         package let rulesDecide: Expected
@@ -68,7 +68,7 @@ package struct LinkSheet: Encodable, Sendable {
         /// The entry.
         package let entry: String
         /// The rule, when one rule was passed over.
-        package let rule: AASARuleReference?
+        package let rule: AASAPathRuleReference?
         /// Why no link is given.
         package let reason: String
     }
@@ -122,7 +122,7 @@ extension LinkModel {
             }
             let host = claim.domain.wildcard ? "ipacheck-test." + claim.domain.host : claim.domain.host
             for (index, rule) in judged.document.effectiveRules(for: appID).enumerated() {
-                let reference = AASARuleReference(detail: detail, component: index)
+                let reference = AASAPathRuleReference(detail: detail, component: index)
                 let wanted: AASAVerdict = rule.exclude ? .block : .match
                 let decided = LinkSheet.candidates(for: rule, host: host).lazy.map { matcher.evaluate($0) }
                     .first { $0.rule == reference && $0.verdict == wanted }

@@ -107,7 +107,7 @@ struct URLMatchStreamingTests {
                 url: "https://a.example/r/1",
                 appID: "ABCDE12345.com.x",
                 verdict: .match,
-                rule: AASARuleReference(detail: 0, component: 2),
+                rule: AASAPathRuleReference(detail: 0, component: 2),
                 why: "component 2 {\"/\": \"/r/*\"} matches /r/1"
             ),
             AASAMatchResult(
