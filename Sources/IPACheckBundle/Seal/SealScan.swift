@@ -258,10 +258,11 @@ package struct SealScan {
             budget: Int
         ) -> (digests: (digests: FileDigests?, bytes: [UInt8]?), seal: Result<ResourceSeal, CodeSignatureError>) {
             let head: [UInt8]
+            let headStream: ZipMemberStream
             do {
-                let stream = try ipa.stream(member)
+                headStream = try ipa.stream(member)
                 do {
-                    head = try stream.read(exactly: 64)
+                    head = try headStream.read(exactly: 64)
                 } catch {
                     let reason = "\(member): \(error.reason)"
                     return ((nil, nil), .failure(CodeSignatureError("CodeResources", reason)))
@@ -282,17 +283,24 @@ package struct SealScan {
             }
             var digester: FileDigester? = FileDigester(kinds: [.sha1, .sha256])
             let limit = ipa.reader.maximumSealBytes
-            // Each pass opens the member again; the first also takes the digests, and reads to the end whatever the
-            // parser left unread, so the digests cover every byte.
+            // The first pass goes on with the stream the head was read from (its 64 bytes given first), takes the
+            // digests, and reads to the end whatever the parser left unread, so the digests cover every byte; a
+            // second pass (a seal without files2) opens the member again.
             var streams: [ZipMemberStream] = []
             let seal = Result { () throws(CodeSignatureError) in
                 try ResourceSeal.parseXML(
                     pulling: {
-                        let stream = try? ipa.stream(member)
+                        let stream = streams.isEmpty ? headStream : try? ipa.stream(member)
                         if let stream { streams.append(stream) }
                         let digesting = streams.count == 1
+                        var unread: [UInt8]? = digesting ? head : nil
                         return {
                             guard let stream else { return .failed("\(member) cannot be read") }
+                            if let bytes = unread {
+                                unread = nil
+                                digester?.update(bytes[...])
+                                return .bytes(bytes)
+                            }
                             do throws(ArchiveError) {
                                 let chunk = try stream.read(maximumCount: 64 * 1024)
                                 if digesting { digester?.update(chunk[...]) }
