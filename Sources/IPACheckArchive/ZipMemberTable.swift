@@ -23,20 +23,23 @@ struct ZipMemberTable: Sendable {
     private var declaredSizes: [UInt32] = []
     private var methods: [UInt16] = []
     private var traits: [Traits] = []
-    /// The names, front-coded in blocks of ``namesPerBlock``.
+    /// The names, front-coded in blocks of ``namesPerBlock``, in chunks of about ``chunkSize`` bytes.
     ///
     /// A block's first name is written whole (its length, then its bytes), each other name as the length it shares
     /// with the one before, the length of the rest, and the rest. An app's names share most of their bytes with
     /// their neighbours (43 bytes a name, 38 shared, in a generated 200,000-member app), so a name costs a few bytes
-    /// instead of all of them.
-    private var nameData: [UInt8] = []
-    /// Where each block starts in ``nameData``.
-    private var blockStarts: [UInt32] = []
+    /// instead of all of them. A block lies within one chunk; chunks, not one array, so that the names never sit in
+    /// an array grown by doubling (17 MiB reserved for 7 at a million members, and both copies held while it grew).
+    private var chunks: [[UInt8]] = []
+    /// Where each block starts: its chunk over its offset in the chunk.
+    private var blockStarts: [UInt64] = []
     /// The last name added, which the next is coded against.
     private var lastName: [UInt8] = []
 
     /// Names in a block: reading one decodes at most this many.
     static let namesPerBlock = 16
+    /// A block starting once a chunk holds this many bytes starts a new chunk.
+    static let chunkSize = 1 << 20
 
     /// An empty table with room for `count` members.
     init(reservingMembers count: Int) {
@@ -50,7 +53,7 @@ struct ZipMemberTable: Sendable {
     /// How many members the table holds.
     var count: Int { traits.count }
 
-    /// Adds a member; false (and nothing added) when the names would pass 4 GiB together.
+    /// Adds a member; false (and nothing added) when a chunk's offsets would pass 4 GiB.
     mutating func append(
         headerOffset: UInt32,
         declaredSize: UInt64,
@@ -58,21 +61,25 @@ struct ZipMemberTable: Sendable {
         traits: Traits,
         name: [UInt8]
     ) -> Bool {
-        guard let start = UInt32(exactly: nameData.count), UInt32(exactly: nameData.count + name.count + 6) != nil
-        else {
-            return false
-        }
         if count % Self.namesPerBlock == 0 {
-            blockStarts.append(start)
-            Self.appendLength(name.count, to: &nameData)
-            nameData.append(contentsOf: name)
+            if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.chunkSize {
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(Self.chunkSize + 64 * 1024)
+                chunks.append(chunk)
+            }
+            let last = chunks.count - 1
+            guard let offset = UInt32(exactly: chunks[last].count) else { return false }
+            blockStarts.append(UInt64(last) << 32 | UInt64(offset))
+            Self.appendLength(name.count, to: &chunks[last])
+            chunks[last].append(contentsOf: name)
         } else {
             let limit = min(lastName.count, name.count)
             var shared = 0
             while shared < limit, lastName[shared] == name[shared] { shared += 1 }
-            Self.appendLength(shared, to: &nameData)
-            Self.appendLength(name.count - shared, to: &nameData)
-            nameData.append(contentsOf: name[shared...])
+            let last = chunks.count - 1
+            Self.appendLength(shared, to: &chunks[last])
+            Self.appendLength(name.count - shared, to: &chunks[last])
+            chunks[last].append(contentsOf: name[shared...])
         }
         lastName = name
         headerOffsets.append(headerOffset)
@@ -82,20 +89,33 @@ struct ZipMemberTable: Sendable {
         return true
     }
 
+    /// Where block `block` starts: its chunk and the offset in it; nil when out of range.
+    private func start(ofBlock block: Int) -> (chunk: Int, offset: Int)? {
+        guard blockStarts.indices.contains(block) else { return nil }
+        let chunk = Int(blockStarts[block] >> 32)
+        guard chunks.indices.contains(chunk) else { return nil }
+        return (chunk, Int(blockStarts[block] & 0xFFFF_FFFF))
+    }
+
     /// The UTF-8 bytes of member `index`'s name, decoded from its block.
     func nameBytes(at index: Int) -> [UInt8] {
-        let block = index / Self.namesPerBlock
-        guard index >= 0, index < count, block < blockStarts.count else { return [] }
-        var position = Int(blockStarts[block])
-        guard let length = readLength(at: &position), position + length <= nameData.count else { return [] }
-        var name = Array(nameData[position..<(position + length)])
+        guard index >= 0, index < count, let (chunk, offset) = start(ofBlock: index / Self.namesPerBlock) else {
+            return []
+        }
+        let data = chunks[chunk]
+        var position = offset
+        guard let length = Self.readLength(in: data, at: &position), position + length <= data.count else {
+            return []
+        }
+        var name = Array(data[position..<(position + length)])
         position += length
         for _ in 0..<(index % Self.namesPerBlock) {
-            guard let shared = readLength(at: &position), let rest = readLength(at: &position),
-                shared <= name.count, position + rest <= nameData.count
+            guard let shared = Self.readLength(in: data, at: &position),
+                let rest = Self.readLength(in: data, at: &position),
+                shared <= name.count, position + rest <= data.count
             else { return [] }
             name.removeLast(name.count - shared)
-            name.append(contentsOf: nameData[position..<(position + rest)])
+            name.append(contentsOf: data[position..<(position + rest)])
             position += rest
         }
         return name
@@ -115,6 +135,7 @@ struct ZipMemberTable: Sendable {
         struct Iterator: IteratorProtocol {
             let table: ZipMemberTable
             var index = 0
+            var chunk = 0
             var position = 0
             var name: [UInt8] = []
 
@@ -123,25 +144,35 @@ struct ZipMemberTable: Sendable {
                 guard index < table.count else { return nil }
                 defer { index += 1 }
                 if index % ZipMemberTable.namesPerBlock == 0 {
-                    guard index / ZipMemberTable.namesPerBlock < table.blockStarts.count else { return [] }
-                    position = Int(table.blockStarts[index / ZipMemberTable.namesPerBlock])
-                    guard let length = table.readLength(at: &position), position + length <= table.nameData.count
-                    else { return [] }
-                    name = Array(table.nameData[position..<(position + length)])
+                    guard let (chunk, offset) = table.start(ofBlock: index / ZipMemberTable.namesPerBlock) else {
+                        position = -1
+                        return []
+                    }
+                    self.chunk = chunk
+                    position = offset
+                    let data = table.chunks[chunk]
+                    guard let length = ZipMemberTable.readLength(in: data, at: &position),
+                        position + length <= data.count
+                    else {
+                        position = -1
+                        return []
+                    }
+                    name = Array(data[position..<(position + length)])
                     position += length
                     return name
                 }
                 // A name that does not decode leaves the rest of its block to be read by index (the block's next
                 // start is found afresh), never built on a wrong name.
-                guard position >= 0, let shared = table.readLength(at: &position),
-                    let rest = table.readLength(at: &position), shared <= name.count,
-                    position + rest <= table.nameData.count
+                let data = table.chunks[chunk]
+                guard position >= 0, let shared = ZipMemberTable.readLength(in: data, at: &position),
+                    let rest = ZipMemberTable.readLength(in: data, at: &position), shared <= name.count,
+                    position + rest <= data.count
                 else {
                     position = -1
                     return table.nameBytes(at: index)
                 }
                 name.removeLast(name.count - shared)
-                name.append(contentsOf: table.nameData[position..<(position + rest)])
+                name.append(contentsOf: data[position..<(position + rest)])
                 position += rest
                 return name
             }
@@ -163,12 +194,12 @@ struct ZipMemberTable: Sendable {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
-    /// Reads a length ``appendLength(_:to:)`` wrote at `position`, moving past it.
-    private func readLength(at position: inout Int) -> Int? {
+    /// Reads a length ``appendLength(_:to:)`` wrote at `position` of `data`, moving past it.
+    private static func readLength(in data: [UInt8], at position: inout Int) -> Int? {
         var value = 0
         var shift = 0
-        while position < nameData.count, shift <= 21 {
-            let byte = nameData[position]
+        while position >= 0, position < data.count, shift <= 21 {
+            let byte = data[position]
             position += 1
             value |= Int(byte & 0x7F) << shift
             if byte < 0x80 { return value }

@@ -37,4 +37,30 @@ struct ZipMemberTableTests {
         #expect(table.nameBytes(at: names.count) == [])
         #expect(table.nameBytes(at: -1) == [])
     }
+
+    /// Names that fill several chunks (long ones among them, so a chunk runs past its size) read back exactly, by
+    /// index and in order.
+    @Test func namesSpanningSeveralChunksReadBackExactly() {
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        var names: [[UInt8]] = []
+        for index in 0..<3_000 {
+            let length = index % 97 == 0 ? 65_535 : next(3_000)
+            names.append((0..<length).map { _ in UInt8(truncatingIfNeeded: next(256)) })
+        }
+        let bytes = names.reduce(0) { $0 + $1.count }
+        #expect(bytes > 3 * ZipMemberTable.chunkSize)
+        var table = ZipMemberTable(reservingMembers: names.count)
+        for (index, name) in names.enumerated() {
+            let added = table.append(headerOffset: UInt32(index), declaredSize: 1, method: 8, traits: [], name: name)
+            #expect(added)
+        }
+        #expect(Array(table.names) == names)
+        for index in stride(from: 0, to: names.count, by: 7) {
+            #expect(table.nameBytes(at: index) == names[index], "member \(index)")
+        }
+    }
 }

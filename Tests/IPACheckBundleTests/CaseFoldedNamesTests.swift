@@ -25,4 +25,19 @@ struct CaseFoldedNamesTests {
         let twins = members.indices.map { names.sameButForCase(members[$0], member: $0) }
         #expect(twins == [nil, nil, nil, "A", "b", "c", nil])
     }
+
+    /// More names than the capacity given: the table grows, and twins on either side of a growth are still found,
+    /// as a dictionary of lower-case names finds them.
+    @Test("past its capacity the table grows and still finds every twin")
+    func growsPastItsCapacity() {
+        let members = (0..<300).map { "Payload/A.app/File\($0 % 200)" + ($0 >= 200 ? ".PNG" : ".png") }
+        var names = CaseFoldedNames(capacity: 4) { members[$0] }
+        var reference: [String: String] = [:]
+        for (member, name) in members.enumerated() {
+            let expected = reference[name.lowercased()]
+            if expected == nil { reference[name.lowercased()] = name }
+            #expect(names.sameButForCase(name, member: member) == expected)
+        }
+        #expect(reference.count == 200)
+    }
 }
