@@ -164,12 +164,17 @@ package final class IPAFile {
     /// The files of ``files(of:)`` in archive order, each made as it is reached: a large app's list is never held
     /// (it took about 80 bytes a file).
     package func bundleFiles(of bundle: AppBundle) -> some Sequence<String> {
+        bundleMembers(of: bundle).lazy.map(\.path)
+    }
+
+    /// The bundle's files as ``bundleFiles(of:)`` gives them, each with its member index.
+    func bundleMembers(of bundle: AppBundle) -> some Sequence<(member: Int, path: String)> {
         let prefix = bundle.path + "/"
         let nestedPrefixes = bundles.filter { $0.parent == bundle.path }.map { $0.path + "/" }
-        return memberNames.lazy.filter { name in
+        return reader.memberNames.withIndices.lazy.filter { _, name in
             name.hasPrefix(prefix) && !name.hasSuffix("/") && !nestedPrefixes.contains { name.hasPrefix($0) }
         }
-        .map { String($0.dropFirst(prefix.count)) }
+        .map { (member: $0.member, path: String($0.name.dropFirst(prefix.count))) }
     }
 
     /// The declared uncompressed size of a member (informative only).

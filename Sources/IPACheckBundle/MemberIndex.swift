@@ -95,13 +95,24 @@ package struct MemberNames: Sequence {
 
         /// The next live member's name.
         package mutating func next() -> String? {
+            nextMember()?.name
+        }
+
+        /// The next live member: its index and name.
+        mutating func nextMember() -> (member: Int, name: String)? {
             while true {
                 let position = names.index
                 guard let name = names.next() else { return nil }
-                if index.isLive(position) { return name }
+                if index.isLive(position) { return (position, name) }
             }
         }
     }
 
     package func makeIterator() -> Iterator { Iterator(names: archive.namesInOrder.makeIterator(), index: index) }
+
+    /// The live members with their indices, in archive order.
+    var withIndices: some Sequence<(member: Int, name: String)> {
+        var iterator = makeIterator()
+        return AnyIterator { iterator.nextMember() }
+    }
 }

@@ -78,10 +78,13 @@ extension SealScan {
                 valid = false
             case .success(let seal)? where depth == .everything:
                 let prefix = bundle.path + "/"
+                let listed = scanned.listed
                 let check = seal.check(
-                    bundleFiles: ipa.bundleFiles(of: bundle),
+                    bundleFiles: ipa.bundleMembers(of: bundle).lazy.map { member, path in
+                        (path: path, isListedFile: listed?.contains(member) ?? false)
+                    },
+                    streamed: scanned.streamed,
                     exists: { ipa.contains(prefix + $0) },
-                    digests: { digests(of: prefix + $0, in: ipa) },
                     linkTarget: { ipa.linkTargets[prefix + $0] },
                     nestedCodeHashes: { path in
                         if let nestedBundle = byPath[prefix + path] {

@@ -131,19 +131,19 @@ extension SealScan {
     struct OtherShares: Sendable {
         /// What the threads streamed, and how many are still at it.
         struct Progress: Sendable {
-            var results = TakenDigests()
+            var results = StreamedMembers()
             var running: Int
             /// The async caller, suspended until `running` is 0.
             var waiting: Waiting?
 
             /// The results, handed over once: the threads keep no copy.
-            mutating func take() -> TakenDigests {
-                defer { results = TakenDigests() }
+            mutating func take() -> StreamedMembers {
+                defer { results = StreamedMembers() }
                 return results
             }
         }
 
-        typealias Waiting = CheckedContinuation<TakenDigests, Never>
+        typealias Waiting = CheckedContinuation<StreamedMembers, Never>
 
         private let progress: Locked<Progress>
 
@@ -157,8 +157,9 @@ extension SealScan {
             for share in shares {
                 let thread = Thread {
                     let taken =
-                        (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) } ?? TakenDigests()
-                    let done = progress.withLock { progress -> (Waiting, TakenDigests)? in
+                        (try? reopening.open()).map { streamShare(share, plans: plans, reader: $0) }
+                        ?? StreamedMembers()
+                    let done = progress.withLock { progress -> (Waiting, StreamedMembers)? in
                         progress.results = progress.results.merged(with: taken)
                         progress.running -= 1
                         guard progress.running == 0, let waiting = progress.waiting else { return nil }
@@ -173,9 +174,9 @@ extension SealScan {
         }
 
         /// Suspends until every thread is done, then returns what they streamed.
-        func results() async -> TakenDigests {
+        func results() async -> StreamedMembers {
             await withCheckedContinuation { continuation in
-                let done = progress.withLock { progress -> TakenDigests? in
+                let done = progress.withLock { progress -> StreamedMembers? in
                     if progress.running == 0 { return progress.take() }
                     progress.waiting = continuation
                     return nil
@@ -185,7 +186,7 @@ extension SealScan {
         }
 
         /// Sleeps until every thread is done, then returns what they streamed.
-        func waitForResults() -> TakenDigests {
+        func waitForResults() -> StreamedMembers {
             progress.withLock(when: { $0.running == 0 }) { $0.take() }
         }
     }
@@ -215,9 +216,9 @@ extension SealScan {
         _ members: [Int],
         plans: MemberPlans,
         reader: IPAMemberReader
-    ) -> TakenDigests {
+    ) -> StreamedMembers {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var taken = TakenDigests()
+        var taken = StreamedMembers()
         for member in members {
             guard let plan = plans[member] else { continue }
             taken.append(member, stream(member, plan: plan, reader: reader, buffer: &buffer))

@@ -41,6 +41,11 @@ package struct SealScan {
         package let seal: Result<ResourceSeal, CodeSignatureError>?
         /// The digests of its CodeResources file.
         package let codeResourcesDigests: FileDigests?
+        /// What comparing the seal's files with the archive found while the seal streamed past; nil when they were
+        /// not compared.
+        let streamed: ResourceSeal.StreamedFiles?
+        /// The members the seal's file entries list.
+        let listed: MemberBits?
     }
 
     /// The bundles, in ``IPAFile/bundles`` order.
@@ -51,11 +56,6 @@ package struct SealScan {
     package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
     package let findings: [Finding]
-    /// The digests streaming took from each member, by member index (a name a member would cost more than its
-    /// digests).
-    private let taken: TakenDigests
-    /// The digests of the members read whole before the pass (Info.plists, CodeResources), by member index.
-    private let wholeDigests: [Int: FileDigests]
     private let kept: [String: [UInt8]]
     private let nested: [String: Result<Executable, InputError>]
 
@@ -91,6 +91,7 @@ package struct SealScan {
         bytesPerThread: Int = bytesWorthAThread
     ) async throws(InputError) -> SealScan {
         let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
+        let compared = await ResourceComparison(ipa, depth: depth, keep: keep, threads: threads).results()
         var pass = Pass(
             ipa,
             depth: depth,
@@ -98,7 +99,8 @@ package struct SealScan {
             needles: needles,
             threads: threads,
             bytesPerThread: bytesPerThread,
-            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0)
+            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0),
+            compared: compared
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
@@ -121,6 +123,7 @@ package struct SealScan {
         bytesPerThread: Int = bytesWorthAThread
     ) throws(InputError) -> SealScan {
         let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
+        let compared = ResourceComparison(ipa, depth: depth, keep: keep, threads: threads).waitForResults()
         var pass = Pass(
             ipa,
             depth: depth,
@@ -128,7 +131,8 @@ package struct SealScan {
             needles: needles,
             threads: threads,
             bytesPerThread: bytesPerThread,
-            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0)
+            streamedEarly: early?.plans ?? MemberPlans(memberCount: 0),
+            compared: compared
         )
         let others = OtherShares(pass.shares.dropFirst(), plans: pass.plans, reopening: ipa.reader.reopening)
         var results = streamShare(pass.shares[0], plans: pass.plans, reader: ipa.reader)
@@ -137,21 +141,18 @@ package struct SealScan {
         return try pass.finish(consume results, ipa: ipa)
     }
 
-    /// One pass: what it plans to take from which member, split into shares for the threads, and what it read
-    /// whole before streaming.
+    /// One pass: what it plans to take from which member (executables, kept files, the main executable's
+    /// strings), split into shares for the threads, after the seals were read and their files compared
+    /// (``ResourceComparison``).
     private struct Pass {
         let depth: Depth
         /// The members to stream, by index, in archive order.
         let order: [Int]
         let shares: [[Int]]
         private(set) var plans: MemberPlans
-        private var seals: [String: Result<ResourceSeal, CodeSignatureError>] = [:]
-        /// The digests of each CodeResources, by member name (they are read whole, before the pass) and index.
-        private var sealDigests: [String: FileDigests] = [:]
-        private var sealMembers: [Int: FileDigests] = [:]
+        /// Each bundle's seal as the comparison read it, by bundle path.
+        private let compared: ComparedSeals
         private var kept: [String: [UInt8]] = [:]
-        /// Each bundle's Info.plist digests (read when the bundle was found), by member index.
-        private let infoPlists: [Int: FileDigests]
 
         init(
             _ ipa: IPAFile,
@@ -160,40 +161,22 @@ package struct SealScan {
             needles: [String],
             threads: Int,
             bytesPerThread: Int,
-            streamedEarly early: MemberPlans
+            streamedEarly early: MemberPlans,
+            compared: ComparedSeals
         ) {
             self.depth = depth
+            self.compared = compared
             let reader = ipa.reader
             plans = MemberPlans(memberCount: reader.memberCount)
-            infoPlists = Dictionary(
-                ipa.bundles.compactMap { bundle in
-                    reader.memberIndex(of: bundle.infoPlistPath).map { ($0, bundle.infoPlistDigests) }
-                },
-                uniquingKeysWith: { first, _ in first }
-            )
-
-            // The seals first: they say which digest each resource needs. Together they may list as many files as
-            // the archive may hold members, so hostile seals cannot outgrow the memory budget.
-            var sealBudget = ipa.reader.maximumEntries
             for bundle in ipa.bundles {
-                guard let member = bundle.codeResources else { continue }
-                let (digests, seal) = Self.readSeal(member, of: ipa, keep: keep(member), budget: sealBudget)
-                if case .success(let parsed) = seal { sealBudget -= parsed.entries.count }
-                seals[bundle.path] = seal
-                sealDigests[member] = digests.digests
-                if let bytes = digests.bytes { kept[member] = bytes }
-                if let index = reader.memberIndex(of: member) { sealMembers[index] = digests.digests }
-            }
-            for bundle in ipa.bundles {
+                if let member = bundle.codeResources, let bytes = compared.seals[bundle.path]?.kept {
+                    kept[member] = bytes
+                }
                 if let executable = bundle.executable.flatMap(reader.memberIndex(of:)) {
                     plans[executable, default: MemberPlan()].isExecutable = true
                 }
-                guard depth == .everything, case .success(let seal)? = seals[bundle.path] else { continue }
-                for (path, kind) in seal.requiredDigests {
-                    guard let member = reader.memberIndex(of: bundle.path + "/" + path), infoPlists[member] == nil,
-                        sealMembers[member] == nil
-                    else { continue }
-                    plans[member, default: MemberPlan()].insert(kind)
+                guard depth == .everything, case .success(let seal)? = compared.seals[bundle.path]?.seal else {
+                    continue
                 }
                 for (path, entry) in seal.entries {
                     guard case .nestedCode = entry, let member = reader.memberIndex(of: bundle.path + "/" + path)
@@ -211,8 +194,7 @@ package struct SealScan {
                 plans[main, default: MemberPlan()].needles = needles
             }
             order = plans.members
-            // A member streamed early is left out of the shares when the seals asked nothing more of it (a seal that
-            // lists the main executable has it streamed again, and that result is kept).
+            // A member streamed early is left out of the shares when nothing more is asked of it.
             let planned = plans
             shares = SealScan.split(
                 order.filter { early[$0] != planned[$0] },
@@ -247,90 +229,10 @@ package struct SealScan {
             return (plans, OtherShares([[main]], plans: plans, reopening: reader.reopening))
         }
 
-        /// A bundle's CodeResources: its digests (for the CodeDirectory's special slot) and its seal.
-        ///
-        /// An XML seal (what codesign writes) is parsed as it streams past, never held whole; one that is kept for
-        /// other checks, or a binary one, is read whole.
-        private static func readSeal(
-            _ member: String,
-            of ipa: IPAFile,
-            keep: Bool,
-            budget: Int
-        ) -> (digests: (digests: FileDigests?, bytes: [UInt8]?), seal: Result<ResourceSeal, CodeSignatureError>) {
-            let head: [UInt8]
-            let headStream: ZipMemberStream
-            do {
-                headStream = try ipa.stream(member)
-                do {
-                    head = try headStream.read(exactly: 64)
-                } catch {
-                    let reason = "\(member): \(error.reason)"
-                    return ((nil, nil), .failure(CodeSignatureError("CodeResources", reason)))
-                }
-            } catch {
-                return ((nil, nil), .failure(CodeSignatureError("CodeResources", error.message)))
-            }
-            guard !keep, XMLPlistReader.looksLikeXML(head) else {
-                do {
-                    let bytes = try ipa.read(member, limit: ipa.reader.maximumSealBytes)
-                    let seal = Result { () throws(CodeSignatureError) in
-                        try ResourceSeal.parse(bytes, maximumEntries: budget)
-                    }
-                    return ((FileDigests(of: bytes), keep ? bytes : nil), seal)
-                } catch {
-                    return ((nil, nil), .failure(CodeSignatureError("CodeResources", error.message)))
-                }
-            }
-            var digester: FileDigester? = FileDigester(kinds: [.sha1, .sha256])
-            let limit = ipa.reader.maximumSealBytes
-            // The first pass goes on with the stream the head was read from (its 64 bytes given first), takes the
-            // digests, and reads to the end whatever the parser left unread, so the digests cover every byte; a
-            // second pass (a seal without files2) opens the member again.
-            var streams: [ZipMemberStream] = []
-            let seal = Result { () throws(CodeSignatureError) in
-                try ResourceSeal.parseXML(
-                    pulling: {
-                        let stream = streams.isEmpty ? headStream : try? ipa.stream(member)
-                        if let stream { streams.append(stream) }
-                        let digesting = streams.count == 1
-                        var unread: [UInt8]? = digesting ? head : nil
-                        return {
-                            guard let stream else { return .failed("\(member) cannot be read") }
-                            if let bytes = unread {
-                                unread = nil
-                                digester?.update(bytes[...])
-                                return .bytes(bytes)
-                            }
-                            do throws(ArchiveError) {
-                                let chunk = try stream.read(maximumCount: 64 * 1024)
-                                if digesting { digester?.update(chunk[...]) }
-                                return .bytes(chunk)
-                            } catch {
-                                return .failed("\(member): \(error.reason)")
-                            }
-                        }
-                    },
-                    maximumEntries: budget,
-                    maximumBytes: limit
-                )
-            }
-            guard let first = streams.first else { return ((nil, nil), seal) }
-            do {
-                while true {
-                    let chunk = try first.read(maximumCount: 64 * 1024)
-                    if chunk.isEmpty { break }
-                    digester?.update(chunk[...])
-                }
-            } catch {
-                digester = nil
-            }
-            return ((digester?.finish(), nil), seal)
-        }
-
         /// The scan, from `results` (the members the other threads streamed included): any member no thread read
         /// (a share whose thread could not open the file again) is read now, with the first handle.
         mutating func finish(
-            _ results: consuming TakenDigests,
+            _ results: consuming StreamedMembers,
             ipa: IPAFile
         ) throws(InputError) -> SealScan {
             let unread = order.filter { !results.contains($0) }
@@ -340,28 +242,33 @@ package struct SealScan {
             plans = MemberPlans(memberCount: 0)
             var executables: [String: Result<Executable, InputError>] = [:]
             var mainStrings: BinaryStrings?
-            var findings: [Finding] = []
-            // The tables the threads filled become the scan's; the few results with more than digests are unpacked
-            // and the tables keep the digests only.
+            var problems: [(member: Int, problem: String)] = []
             for (member, result) in results.takeMore() {
                 if let found = result.found { mainStrings = BinaryStrings(found: found) }
                 let name = ipa.reader.name(at: member)
                 if let bytes = result.bytes { kept[name] = bytes }
                 if let executable = result.executable { executables[name] = executable }
-                if let problem = result.problem {
-                    findings.append(ArchiveRules.rules.unreadableSealedMember.finding(problem, location: name))
-                }
+                if let problem = result.problem { problems.append((member, problem)) }
+            }
+            // A member read for the seal comparison and again as an executable is reported once.
+            var reported = Set(problems.map(\.member))
+            problems += compared.problems.filter { reported.insert($0.member).inserted }
+            let findings = problems.sorted { $0.member < $1.member }.map { member, problem in
+                ArchiveRules.rules.unreadableSealedMember.finding(problem, location: ipa.reader.name(at: member))
             }
 
             var bundles: [Bundle] = []
             for bundle in ipa.bundles {
                 let executable = bundle.executable.flatMap { executables[$0] }
+                let read = compared.seals[bundle.path]
                 bundles.append(
                     Bundle(
                         bundle: bundle,
                         executable: executable,
-                        seal: seals[bundle.path],
-                        codeResourcesDigests: bundle.codeResources.flatMap { sealDigests[$0] }
+                        seal: read?.seal,
+                        codeResourcesDigests: read?.digests,
+                        streamed: read?.streamed,
+                        listed: read?.listed
                     )
                 )
             }
@@ -371,18 +278,10 @@ package struct SealScan {
                 mainExecutableStrings: mainStrings,
                 depth: depth,
                 findings: findings,
-                taken: results,
-                wholeDigests: infoPlists.merging(sealMembers) { first, _ in first },
                 kept: kept,
                 nested: executables.filter { !mainExecutables.contains($0.key) }
             )
         }
-    }
-
-    /// The digests of a member of `ipa` taken during the pass (those a seal asked for, Info.plists,
-    /// CodeResources).
-    package func digests(of member: String, in ipa: IPAFile) -> FileDigests? {
-        ipa.reader.memberIndex(of: member).flatMap { wholeDigests[$0] ?? taken.digests(of: $0) }
     }
 
     /// The bytes of a member the pass was asked to keep.

@@ -37,7 +37,11 @@ extension ResourceSeal {
     /// A large app's seal lists every file twice (`files`, `files2`), and building it whole through libplist took
     /// about a kilobyte a file (100 MB for 100,000 files). `files` is read only when there is no `files2`.
     private static func parseXML(_ bytes: [UInt8], maximumEntries: Int) throws(CodeSignatureError) -> ResourceSeal {
-        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in try XMLPlistReader(bytes) }
+        let parsed = try parseXML(maximumEntries: maximumEntries, eachFile: nil) { () throws(PlistError) in
+            try XMLPlistReader(bytes)
+        }
+        guard case .parsed(let seal) = parsed else { throw CodeSignatureError("CodeResources", "it cannot be read") }
+        return seal
     }
 
     /// An XML seal pulled from a stream a chunk at a time, never held whole (a million-file seal is 300 MB of
@@ -53,15 +57,51 @@ extension ResourceSeal {
         maximumEntries: Int = ArchiveLimits.standard.maximumEntries,
         maximumBytes: Int = PlistParser.maximumSize
     ) throws(CodeSignatureError) -> ResourceSeal {
-        try parseXML(maximumEntries: maximumEntries) { () throws(PlistError) in
+        let parsed = try parseXML(maximumEntries: maximumEntries, eachFile: nil) { () throws(PlistError) in
             try XMLPlistReader(pulling: open(), maximumSize: maximumBytes)
+        }
+        guard case .parsed(let seal) = parsed else {
+            throw CodeSignatureError("CodeResources", "it cannot be read")
+        }
+        return seal
+    }
+
+    /// What reading a seal while its files are handed out gave.
+    package enum StreamedParse {
+        /// The seal, its ``entries`` holding only nested code and links: every file entry went to the caller.
+        case parsed(ResourceSeal)
+        /// The caller declined an entry (`eachFile` returned false), or the document names its files twice: read
+        /// it whole instead, with ``parseXML(pulling:maximumEntries:maximumBytes:)``.
+        case needsWholeRead
+    }
+
+    /// An XML seal pulled from a stream, each file entry handed to `eachFile` as it is read and not kept, so that
+    /// a million-file seal is compared with the archive in the memory of a few entries.
+    ///
+    /// Only what the seal says about files of the bundle is handed out; nested code and links, which are few, stay
+    /// in the seal's ``entries``. `eachFile` may decline an entry (return false): a seal whose paths are not in
+    /// ascending order may list a path twice, and only a whole read gives the later entry as a dictionary does.
+    ///
+    /// - Throws: ``CodeSignatureError`` as ``parseXML(pulling:maximumEntries:maximumBytes:)`` does.
+    package static func parseXML(
+        pulling open: () -> (() -> XMLPlistInput.PullResult),
+        maximumEntries: Int,
+        maximumBytes: Int,
+        eachFile: (String, Entry) -> Bool
+    ) throws(CodeSignatureError) -> StreamedParse {
+        try withoutActuallyEscaping(eachFile) { eachFile throws(CodeSignatureError) in
+            try parseXML(maximumEntries: maximumEntries, eachFile: eachFile) { () throws(PlistError) in
+                try XMLPlistReader(pulling: open(), maximumSize: maximumBytes)
+            }
         }
     }
 
     private static func parseXML(
         maximumEntries: Int,
+        eachFile: ((String, Entry) -> Bool)?,
         reader makeReader: () throws(PlistError) -> XMLPlistReader
-    ) throws(CodeSignatureError) -> ResourceSeal {
+    ) throws(CodeSignatureError) -> StreamedParse {
+        var declined = false
         func read(_ wanted: Set<String>) throws(PlistError) -> (files: SealEntries?, rules: [String: PlistValue]) {
             var files: SealEntries?
             var rules: [String: PlistValue] = [:]
@@ -73,17 +113,30 @@ extension ResourceSeal {
                         rules[key] = try reader.readValue()
                         return
                     }
+                    // A second files dictionary replaces the first, which the caller has already been given.
+                    if eachFile != nil, files != nil {
+                        declined = true
+                        throw PlistError("it lists its files twice")
+                    }
                     var entries = SealEntries.Builder()
+                    var count = 0
                     try reader.forEachEntry { path, reader throws(PlistError) in
-                        entries.add(path, entry(try reader.readValue()))
-                        guard entries.count <= maximumEntries else {
+                        let entry = entry(try reader.readValue())
+                        count += 1
+                        guard count <= maximumEntries else {
                             throw PlistError("it lists more than \(maximumEntries) files")
+                        }
+                        guard let eachFile, case .file = entry else { return entries.add(path, entry) }
+                        if !eachFile(path, entry) {
+                            declined = true
+                            throw PlistError("declined")
                         }
                     }
                     files = entries.finish()
                 }
                 try reader.finish()
             } catch {
+                if declined { throw error }
                 // A stream that ended early (a NUL byte, a read error) is reported for what it is.
                 throw reader.inputFailure ?? error
             }
@@ -94,10 +147,11 @@ extension ResourceSeal {
             if files == nil { files = try read(["files"]).files }
             guard let files else { throw CodeSignatureError("CodeResources", "it has no files2 or files dictionary") }
             let (omitRules, unevaluated) = compileOmitRules(rules["rules2"] ?? rules["rules"])
-            return ResourceSeal(entries: files, unevaluatedOmitRules: unevaluated, omitRules: omitRules)
+            return .parsed(ResourceSeal(entries: files, unevaluatedOmitRules: unevaluated, omitRules: omitRules))
         } catch let error as CodeSignatureError {
             throw error
         } catch {
+            if declined { return .needsWholeRead }
             throw CodeSignatureError("CodeResources", (error as? PlistError)?.reason ?? "\(error)")
         }
     }

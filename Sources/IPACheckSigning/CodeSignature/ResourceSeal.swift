@@ -134,13 +134,32 @@ package struct ResourceSeal: Sendable {
     package let unevaluatedOmitRules: [UnevaluatedRule]
     let omitRules: [SealRuleRegex]
 
-    /// The digest each sealed file is compared with: SHA-256 when the seal has it, else SHA-1.
-    package var requiredDigests: some Sequence<(path: String, kind: DigestKind)> {
-        entries.lazy.compactMap { path, entry in
-            guard case .file(let sha1, let sha256, _) = entry else { return nil }
-            if sha256 != nil { return (path, .sha256) }
-            return sha1 != nil ? (path, .sha1) : nil
+    /// The seal without its file entries, once they are compared elsewhere (nested code and links stay).
+    package func withoutFiles() -> ResourceSeal {
+        var others: [String: Entry] = [:]
+        for (path, entry) in entries {
+            if case .file = entry { continue }
+            others[path] = entry
         }
+        return ResourceSeal(
+            entries: SealEntries(others),
+            unevaluatedOmitRules: unevaluatedOmitRules,
+            omitRules: omitRules
+        )
+    }
+
+    /// What comparing a seal's file entries with the archive gave while the seal streamed past
+    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachFile:)``): its ``entries`` then hold no files.
+    package struct StreamedFiles: Sendable {
+        /// Sealed files whose bytes differ from their hash (or that are links now), as the seal spells them.
+        package var modified: [String] = []
+        /// Sealed, non-optional files that are absent.
+        package var missing: [String] = []
+        /// How many sealed files were compared.
+        package var checked = 0
+
+        /// Nothing compared yet.
+        package init() {}
     }
 
     /// Checks the bundle against the seal.
@@ -164,8 +183,35 @@ package struct ResourceSeal: Sendable {
         bundle: String?,
         omitRuleSteps: Int = maximumOmitSteps
     ) -> ResourceSealCheck {
-        var modifiedFiles: [String] = []
-        var missingFiles: [String] = []
+        check(
+            bundleFiles: bundleFiles.lazy.map { (path: $0, isListedFile: false) },
+            streamed: nil,
+            exists: exists,
+            digests: digests,
+            linkTarget: linkTarget,
+            nestedCodeHashes: nestedCodeHashes,
+            mainExecutable: mainExecutable,
+            bundle: bundle,
+            omitRuleSteps: omitRuleSteps
+        )
+    }
+
+    /// Checks the bundle against a seal whose files were compared as it streamed past: `streamed` says what that
+    /// comparison found, and each bundle file whether a file entry listed it.
+    package func check(
+        bundleFiles: some Sequence<(path: String, isListedFile: Bool)>,
+        streamed: StreamedFiles?,
+        exists: (String) -> Bool,
+        digests: (String) -> FileDigests? = { _ in nil },
+        linkTarget: (String) -> String? = { _ in nil },
+        nestedCodeHashes: (String) -> [[UInt8]]?,
+        mainExecutable: String?,
+        bundle: String?,
+        omitRuleSteps: Int = maximumOmitSteps
+    ) -> ResourceSealCheck {
+        // Each problem with the seal's path, which orders them as the seal's entries are ordered.
+        var modified: [(path: String, shown: String)] = []
+        var missing: [(path: String, shown: String)] = []
         var changedCode: [String] = []
         var checked = 0
         var nested = NestedCodeFolders(
@@ -177,9 +223,9 @@ package struct ResourceSeal: Sendable {
         // One pass over the files: which lie inside nested code, and which the seal does not list (usually a few,
         // judged below in sorted order; the list of every file is not held).
         var unlisted: [String] = []
-        for path in bundleFiles {
+        for (path, isListedFile) in bundleFiles {
             nested.sort(path)
-            if entries[path] == nil { unlisted.append(path) }
+            if !isListedFile, entries[path] == nil { unlisted.append(path) }
         }
         unlisted.sort()
         for (path, entry) in entries {
@@ -188,7 +234,7 @@ package struct ResourceSeal: Sendable {
                 let bare = path.hasSuffix("/") ? String(path.dropLast()) : path
                 guard let cdhash, let hashes = nestedCodeHashes(bare) else {
                     if !exists(bare) && !nested.prefixesWithFiles.contains(bare + "/") {
-                        missingFiles.append(bare)
+                        missing.append((path, bare))
                     }
                     continue
                 }
@@ -197,31 +243,40 @@ package struct ResourceSeal: Sendable {
             case .symlink(let target):
                 // codesign seals a link by its target: the same link must be there, pointing at the same path.
                 guard exists(path) else {
-                    missingFiles.append(path)
+                    missing.append((path, path))
                     continue
                 }
                 checked += 1
-                if linkTarget(path) != target { modifiedFiles.append(path) }
+                if linkTarget(path) != target { modified.append((path, path)) }
             case .file(let sha1, let sha256, let optional):
                 guard exists(path) else {
-                    if !optional { missingFiles.append(path) }
+                    if !optional { missing.append((path, path)) }
                     continue
                 }
                 if linkTarget(path) != nil {
                     // Sealed as a file, now a link.
                     checked += 1
-                    modifiedFiles.append(path)
+                    modified.append((path, path))
                     continue
                 }
                 guard let taken = digests(path) else { continue }
                 checked += 1
                 if let sha256 {
-                    if taken.sha256 != sha256 { modifiedFiles.append(path) }
+                    if taken.sha256 != sha256 { modified.append((path, path)) }
                 } else if let sha1, taken.sha1 != sha1 {
-                    modifiedFiles.append(path)
+                    modified.append((path, path))
                 }
             }
         }
+        if let streamed {
+            checked += streamed.checked
+            modified += streamed.modified.map { ($0, $0) }
+            missing += streamed.missing.map { ($0, $0) }
+            modified.sort { $0.path < $1.path }
+            missing.sort { $0.path < $1.path }
+        }
+        let modifiedFiles = modified.map(\.shown)
+        let missingFiles = missing.map(\.shown)
         var addedFiles: [String] = []
         var stepsLeft = omitRuleSteps
         var untriedFiles = 0

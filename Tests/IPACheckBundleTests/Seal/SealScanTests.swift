@@ -129,17 +129,17 @@ struct SealScanTests {
         #expect(fired.allSatisfy { $0.location == "\(Self.app)/a.png" })
     }
 
-    /// Each member is read once: the pass takes digests of every sealed file, the executable's pages and the kept
-    /// files in one stream each, so a member asked for twice (sealed and kept) is still one read.
-    @Test("the pass keeps what it is asked to keep and digests every sealed file")
-    func keepsAndDigests() throws {
+    /// The pass keeps the files it is asked to keep, and compares every sealed file with its seal: a file kept is
+    /// compared too.
+    @Test("the pass keeps what it is asked to keep and compares every sealed file")
+    func keepsAndCompares() throws {
         let ipa = try Self.sealedApp(resources: ["a.png": [1, 2, 3], "GoogleService-Info.plist": [4, 5]])
         let scan = try SealScan.scan(ipa, depth: .everything) { $0.hasSuffix("GoogleService-Info.plist") }
         #expect(scan.bytes(of: "\(Self.app)/GoogleService-Info.plist") == [4, 5])
-        #expect(
-            scan.digests(of: "\(Self.app)/a.png", in: ipa)?.sha256 == Array(SHA256.hash(data: [1, 2, 3] as [UInt8]))
-        )
         #expect(scan.bytes(of: "\(Self.app)/a.png") == nil)
+        let resources = try #require(scan.verify(ipa: ipa, now: Self.now).first?.resources)
+        #expect(resources.checkedCount == 2)
+        #expect(resources.modified.isEmpty && resources.missing.isEmpty && resources.added.isEmpty)
     }
 
     /// Chunks that arrive wholly after the signature's start carry no code and must not mark the pages incomplete.
@@ -207,10 +207,9 @@ struct SealScanTests {
         let three = try SealScan.scan(ipa, depth: .everything, keep: keep, threads: 3, bytesPerThread: 1)
         #expect(one.findings == three.findings)
         #expect(one.findings.map(\.rule) == ["ARC011"])
-        for name in resources.keys {
-            let member = "\(Self.app)/\(name)"
-            #expect(one.digests(of: member, in: ipa) == three.digests(of: member, in: ipa), "\(name)")
-        }
+        let compared = { (scan: SealScan) in scan.verify(ipa: ipa, now: Self.now).map(\.resources) }
+        #expect(compared(one) == compared(three))
+        #expect(compared(three).first??.checkedCount == resources.count - 1)
         #expect(three.bytes(of: "\(Self.app)/r5.png") == resources["r5.png"])
         let pages = { (scan: SealScan) in try scan.bundles.first?.executable?.get().pages }
         #expect(try pages(one) == pages(three))
@@ -221,12 +220,16 @@ struct SealScanTests {
     }
 
     /// The main executable starts streaming before the seals are read; a seal that also lists it (no codesign writes
-    /// one, a crafted build can) has it streamed again with its digests, and nothing of the early reading is lost.
-    @Test("a seal listing the main executable still gets its digests when the executable streams early")
-    func sealListingTheMainExecutableGetsItsDigests() throws {
+    /// one, a crafted build can) has it compared like any sealed file, and nothing of the early reading is lost.
+    @Test(
+        "a seal listing the main executable still has it compared when the executable streams early",
+        arguments: [true, false]
+    )
+    func sealListingTheMainExecutableHasItCompared(sealsTheRealHash: Bool) throws {
         let info = PlistFixture.info(["CFBundleIdentifier": "com.example.app", "CFBundleExecutable": "App"])
         let executable = MachOBuilder.slice(signing: MachOBuilder.Signing())
-        let seal = Self.codeResources(files: ["App": executable, "a.png": [1, 2, 3]])
+        let sealed = sealsTheRealHash ? executable : executable + [0]
+        let seal = Self.codeResources(files: ["App": sealed, "a.png": [1, 2, 3]])
         var zip = ZipBuilder()
         zip.add("\(Self.app)/Info.plist", info)
         zip.add("\(Self.app)/App", executable)
@@ -235,9 +238,9 @@ struct SealScanTests {
         let ipa = try IPAFile(path: try zip.write())
         let one = try SealScan.scan(ipa, depth: .everything, threads: 1)
         let two = try SealScan.scan(ipa, depth: .everything, threads: 2, bytesPerThread: 1)
-        let main = "\(Self.app)/App"
-        #expect(two.digests(of: main, in: ipa)?.sha256 == FileDigests(of: executable).sha256)
-        #expect(one.digests(of: main, in: ipa) == two.digests(of: main, in: ipa))
+        let resources = try #require(two.verify(ipa: ipa, now: Self.now).first?.resources)
+        #expect(resources.checkedCount == 2)
+        #expect(resources.modified == (sealsTheRealHash ? [] : ["App"]))
         let pages = { (scan: SealScan) in try scan.bundles.first?.executable?.get().pages }
         #expect(try pages(two) != nil)
         #expect(try pages(one) == pages(two))
