@@ -46,7 +46,7 @@ struct FolderArchive: Sendable {
                 name: item.name,
                 nameWasNotUTF8: false,
                 isSymbolicLink: isLink,
-                declaredSize: item.size,
+                sizeEstimate: item.size,
                 compressionMethod: 0,
                 isEncrypted: false,
                 isCompressionSupported: true

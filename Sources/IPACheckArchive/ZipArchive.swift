@@ -152,11 +152,16 @@ package final class ZipArchive {
     /// Every member's name in order (see ``NamesInOrder``).
     package var namesInOrder: NamesInOrder { NamesInOrder(archive: self) }
 
-    /// Member `index`'s declared size, without the rest (0 when out of range).
+    /// Member `index`'s declared uncompressed size, read again from its central header (0 when out of range or
+    /// unreadable): exact, unlike an entry's ``ZipEntry/sizeEstimate``.
     package func declaredSize(at index: Int) -> UInt64 {
         switch backend {
-        case .zip(let table, _, _): table.declaredSize(at: index)
-        case .folder(let folder): folder.entries.indices.contains(index) ? folder.entries[index].declaredSize : 0
+        case .zip(let table, let directoryOffset, let file):
+            guard index >= 0, index < table.count else { return 0 }
+            let offset = directoryOffset + UInt64(table.headerOffsets[index])
+            return ZipCentralDirectory.header(in: file, at: offset)?.size ?? table.sizeEstimate(at: index)
+        case .folder(let folder):
+            return folder.entries.indices.contains(index) ? folder.entries[index].sizeEstimate : 0
         }
     }
 
@@ -382,7 +387,7 @@ package final class ZipArchive {
         var result: [UInt8] = []
         // The declared size is untrusted but the cap bounds it; reserving it whole spares the doubling copies of a
         // growing buffer (a peak of twice the member), and a lying size costs at most the cap.
-        result.reserveCapacity(Int(min(entry.declaredSize, UInt64(cap))))
+        result.reserveCapacity(Int(min(declaredSize(at: entry.index), UInt64(cap))))
         while true {
             let chunk = try stream.read(maximumCount: 64 * 1024)
             if chunk.isEmpty { break }

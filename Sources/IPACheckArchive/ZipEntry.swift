@@ -13,9 +13,12 @@ package struct ZipEntry: Sendable, Hashable {
     /// Whether the member is a symbolic link (its Unix mode, in the external attributes, says `S_IFLNK`): its content
     /// is the link's target, as zip tools store links and as a folder's links are read.
     package var isSymbolicLink = false
-    /// The uncompressed size the archive declares; informative only, never used to allocate (a zip's is saturated
-    /// at 4 GiB − 1 in the member table).
-    package let declaredSize: UInt64
+    /// About the uncompressed size the archive declares.
+    ///
+    /// A folder's file's size, or for a zip's member an upper bound within a factor of two (its member table keeps
+    /// the magnitude only; ``ZipArchive/declaredSize(at:)`` reads the exact value). Informative only, never used to
+    /// allocate.
+    package let sizeEstimate: UInt64
     /// The zip compression method number (0 stored, 8 deflate, …).
     package let compressionMethod: UInt16
     /// Whether the member is encrypted.

@@ -1,4 +1,4 @@
-/// The members of a zip as its central directory lists them, in about 11 bytes each plus their names, front-coded.
+/// The members of a zip as its central directory lists them, in about 6 bytes each plus their names, front-coded.
 ///
 /// libzip kept each member in about 340 bytes and a `ZipEntry` array another 170, so a large app cost more memory
 /// than the rest of a run together (docs/performance.md). This keeps only what listing, screening and lookups need;
@@ -13,15 +13,21 @@ struct ZipMemberTable: Sendable {
         static let nameWasNotUTF8 = Traits(rawValue: 1 << 2)
         static let nameMislabelledUTF8 = Traits(rawValue: 1 << 3)
         static let compressionSupported = Traits(rawValue: 1 << 4)
+        /// Stored (method 0).
+        static let stored = Traits(rawValue: 1 << 5)
+        /// Deflated (method 8).
+        static let deflated = Traits(rawValue: 1 << 6)
     }
 
     /// Where each member's central header starts, counted from the directory's first byte (a directory is read
     /// only when it is smaller than 4 GiB).
     private(set) var headerOffsets: [UInt32] = []
-    /// Each member's declared size, saturated at `UInt32.max` (informative: it sizes buffers' first guess and the
-    /// seal pass's shares, never what is read).
-    private var declaredSizes: [UInt32] = []
-    private var methods: [UInt16] = []
+    /// Each member's declared size as its bit length: its magnitude, which is all a listing needs (the exact size is
+    /// read again from the member's central header: ``ZipArchive/declaredSize(at:)``).
+    private var sizeClasses: [UInt8] = []
+    /// Each member's compression method, kept only once some member is neither stored nor deflated (the traits
+    /// say those two); until then empty.
+    private var otherMethods: [UInt16] = []
     private var traits: [Traits] = []
     /// The names, front-coded in blocks of ``namesPerBlock``, in chunks of about ``chunkSize`` bytes.
     ///
@@ -44,8 +50,7 @@ struct ZipMemberTable: Sendable {
     /// An empty table with room for `count` members.
     init(reservingMembers count: Int) {
         headerOffsets.reserveCapacity(count)
-        declaredSizes.reserveCapacity(count)
-        methods.reserveCapacity(count)
+        sizeClasses.reserveCapacity(count)
         traits.reserveCapacity(count)
         blockStarts.reserveCapacity(count / Self.namesPerBlock + 1)
     }
@@ -83,8 +88,17 @@ struct ZipMemberTable: Sendable {
         }
         lastName = name
         headerOffsets.append(headerOffset)
-        declaredSizes.append(UInt32(clamping: declaredSize))
-        methods.append(method)
+        sizeClasses.append(UInt8(UInt64.bitWidth - declaredSize.leadingZeroBitCount))
+        var traits = traits
+        switch method {
+        case 0: traits.insert(.stored)
+        case 8: traits.insert(.deflated)
+        default:
+            if otherMethods.isEmpty {
+                otherMethods = self.traits.map { $0.contains(.stored) ? 0 : 8 }
+            }
+        }
+        if !otherMethods.isEmpty { otherMethods.append(method) }
         self.traits.append(traits)
         return true
     }
@@ -121,9 +135,18 @@ struct ZipMemberTable: Sendable {
         return name
     }
 
-    /// Member `index`'s declared size (saturated at `UInt32.max`), without decoding its name.
-    func declaredSize(at index: Int) -> UInt64 {
-        declaredSizes.indices.contains(index) ? UInt64(declaredSizes[index]) : 0
+    /// An upper bound of member `index`'s declared size, within a factor of two (0 for an empty member), without
+    /// decoding its name.
+    func sizeEstimate(at index: Int) -> UInt64 {
+        guard sizeClasses.indices.contains(index) else { return 0 }
+        let bits = sizeClasses[index]
+        return bits >= 64 ? .max : (1 << UInt64(bits)) - 1
+    }
+
+    /// Member `index`'s compression method.
+    private func method(at index: Int) -> UInt16 {
+        if otherMethods.indices.contains(index) { return otherMethods[index] }
+        return traits[index].contains(.stored) ? 0 : 8
     }
 
     /// Every member's name in order, each decoded from the one before (reading them one by one by index decodes
@@ -222,8 +245,8 @@ struct ZipMemberTable: Sendable {
             nameWasNotUTF8: traits.contains(.nameWasNotUTF8),
             nameMislabelledUTF8: traits.contains(.nameMislabelledUTF8),
             isSymbolicLink: traits.contains(.symbolicLink),
-            declaredSize: UInt64(declaredSizes[index]),
-            compressionMethod: methods[index],
+            sizeEstimate: sizeEstimate(at: index),
+            compressionMethod: method(at: index),
             isEncrypted: traits.contains(.encrypted),
             isCompressionSupported: traits.contains(.compressionSupported)
         )

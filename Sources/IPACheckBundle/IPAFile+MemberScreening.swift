@@ -10,9 +10,9 @@ extension IPAFile {
         _ archive: ZipArchive,
         findings: inout [Finding]
     ) -> (index: MemberIndex, links: [Int]) {
+        let twins = caseTwins(archive)
         var index = MemberIndex(memberCount: archive.memberCount)
         var links: [Int] = []
-        var names = CaseFoldedNames(capacity: archive.memberCount) { archive.name(at: $0) }
         for (position, entry) in zip(0..., archive.entries) {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
@@ -52,7 +52,7 @@ extension IPAFile {
                 )
                 continue
             }
-            if let other = names.sameButForCase(name, member: position), !entry.isDirectory {
+            if let other = twins[position], !entry.isDirectory {
                 findings.append(
                     ArchiveRules.rules.caseCollision.finding(
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
@@ -69,6 +69,25 @@ extension IPAFile {
             }
         }
         return (index, links)
+    }
+
+    /// Each member whose name differs from an earlier one's only in case, with that earlier name; a later copy of a
+    /// member is not its own twin (it is a duplicate).
+    ///
+    /// A pass of its own before the members are indexed, so that its table is gone before the index is built: at a
+    /// million members the two together were the largest thing a run held.
+    private static func caseTwins(_ archive: ZipArchive) -> [Int: String] {
+        var names = CaseFoldedNames(capacity: archive.memberCount, members: archive.memberCount) {
+            archive.name(at: $0)
+        }
+        var twins: [Int: String] = [:]
+        var position = 0
+        for name in archive.namesInOrder {
+            defer { position += 1 }
+            guard unsafeNameProblem(name) == nil else { continue }
+            if case .sameButForCase(let other) = names.note(name, member: position) { twins[position] = other }
+        }
+        return twins
     }
 
     /// The symbolic links among the live members, judged as a folder's are: a link whose target is absolute or

@@ -179,7 +179,7 @@ package final class IPAFile {
 
     /// The declared uncompressed size of a member (informative only).
     package func declaredSize(of member: String) -> UInt64? {
-        reader.entry(named: member)?.declaredSize
+        reader.memberIndex(of: member).map { reader.archive.declaredSize(at: $0) }
     }
 
     /// Every readable member's name, in archive order (decoded as they are walked).

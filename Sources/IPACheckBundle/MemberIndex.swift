@@ -1,84 +1,63 @@
 import IPACheckArchive
 
-/// An archive's readable members by name, in about 12 bytes each: the names themselves stay in the archive's member
-/// table, and a lookup compares a name only where its hash matches.
+/// An archive's readable members by name, in about 5.5 bytes each: the names themselves stay in the archive's
+/// member table, and a lookup compares a name only where its hash's tag matches (``TaggedSlots``).
 ///
 /// Names are equal as Swift compares strings, by canonical equivalence, as Apple's file systems compare them: two
 /// spellings of one name in different Unicode normalisation forms are one member (the later copy, as a sequential
 /// extractor leaves it). A member is live while its name leads to it: not replaced by a later copy, not removed.
 struct MemberIndex: Sendable {
-    /// Open addressing with linear probing; a slot is 0 (empty), ``removed``, or the name hash's high 32 bits over
-    /// the member index + 1.
-    private var slots: [UInt64]
+    private var slots: TaggedSlots
     /// One bit a member: whether it is live.
     private var live: [UInt64]
-    private static let removed = UInt64.max
 
-    /// An empty index for an archive of `memberCount` members (at most three quarters of the slots are filled).
+    /// An empty index for an archive of `memberCount` members.
     init(memberCount: Int) {
-        slots = [UInt64](repeating: 0, count: max(16, memberCount + memberCount / 3 + 1))
-        live = [UInt64](repeating: 0, count: (memberCount + 63) / 64)
+        slots = TaggedSlots(capacity: memberCount, members: memberCount)
+        live = [UInt64](repeating: 0, count: (max(memberCount, 0) + 63) / 64)
     }
 
     /// Whether member `index` is live.
     func isLive(_ index: Int) -> Bool {
-        live[index >> 6] & (1 << UInt64(index & 63)) != 0
+        index >= 0 && index >> 6 < live.count && live[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
 
     /// The live member named `name`, if any.
     func index(of name: String, in archive: ZipArchive) -> Int? {
-        guard case .found(let slot) = find(name, hash: name.hashValue, in: archive) else { return nil }
-        return Int(slots[slot] & 0xFFFF_FFFF) - 1
+        guard case .found(_, let member) = slots.probe(hash: name.hashValue, matches: { archive.name(at: $0) == name })
+        else { return nil }
+        return member
     }
 
     /// Makes member `index` the one named `name`; the member it replaces (an earlier copy of the name), if any.
     mutating func insert(_ name: String, index: Int, in archive: ZipArchive) -> Int? {
         let hash = name.hashValue
-        let value = UInt64(UInt32(truncatingIfNeeded: hash >> 32)) << 32 | UInt64(index + 1)
         setLive(index, true)
-        switch find(name, hash: hash, in: archive) {
-        case .found(let slot):
-            let earlier = Int(slots[slot] & 0xFFFF_FFFF) - 1
-            slots[slot] = value
+        switch slots.probe(hash: hash, matches: { archive.name(at: $0) == name }) {
+        case .found(let slot, let earlier):
+            slots.store(index, hash: hash, at: slot)
             setLive(earlier, false)
             return earlier
         case .vacant(let slot):
-            slots[slot] = value
+            slots.store(index, hash: hash, at: slot)
             return nil
         }
     }
 
     /// Removes the member named `name` (a link that leaves its bundle is not a member).
     mutating func remove(_ name: String, in archive: ZipArchive) {
-        guard case .found(let slot) = find(name, hash: name.hashValue, in: archive) else { return }
-        setLive(Int(slots[slot] & 0xFFFF_FFFF) - 1, false)
-        slots[slot] = Self.removed
-    }
-
-    private enum Probe {
-        case found(Int)
-        case vacant(Int)
-    }
-
-    /// The slot holding `name`, or the first free one on its probe sequence (the index is never full: it has a
-    /// third more slots than members).
-    private func find(_ name: String, hash: Int, in archive: ZipArchive) -> Probe {
-        let tag = UInt64(UInt32(truncatingIfNeeded: hash >> 32))
-        var slot = Int((UInt64(UInt32(truncatingIfNeeded: hash)) * UInt64(slots.count)) >> 32)
-        var firstRemoved: Int?
-        while true {
-            let value = slots[slot]
-            if value == 0 { return .vacant(firstRemoved ?? slot) }
-            if value == Self.removed {
-                firstRemoved = firstRemoved ?? slot
-            } else if value >> 32 == tag, archive.name(at: Int(value & 0xFFFF_FFFF) - 1) == name {
-                return .found(slot)
-            }
-            slot = slot + 1 == slots.count ? 0 : slot + 1
-        }
+        guard
+            case .found(let slot, let member) = slots.probe(
+                hash: name.hashValue,
+                matches: { archive.name(at: $0) == name }
+            )
+        else { return }
+        setLive(member, false)
+        slots.remove(at: slot)
     }
 
     private mutating func setLive(_ index: Int, _ isLive: Bool) {
+        guard index >= 0, index >> 6 < live.count else { return }
         let bit: UInt64 = 1 << UInt64(index & 63)
         if isLive { live[index >> 6] |= bit } else { live[index >> 6] &= ~bit }
     }

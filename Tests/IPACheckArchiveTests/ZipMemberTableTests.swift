@@ -33,7 +33,7 @@ struct ZipMemberTableTests {
             #expect(table.nameBytes(at: index) == name, "member \(index)")
         }
         #expect(Array(table.names) == names)
-        #expect(table.declaredSize(at: 3) == 0)
+        #expect(table.sizeEstimate(at: 3) == 0)
         #expect(table.nameBytes(at: names.count) == [])
         #expect(table.nameBytes(at: -1) == [])
     }
@@ -61,6 +61,30 @@ struct ZipMemberTableTests {
         #expect(Array(table.names) == names)
         for index in stride(from: 0, to: names.count, by: 7) {
             #expect(table.nameBytes(at: index) == names[index], "member \(index)")
+        }
+    }
+
+    /// A member's size is kept as its magnitude (an upper bound within a factor of two) and its method exactly,
+    /// also once a method other than stored and deflate appears among them.
+    @Test func sizesAndMethodsReadBack() {
+        let sizes: [UInt64] = [0, 1, 2, 3, 4, 1_000, 65_536, UInt64(UInt32.max), 1 << 40, .max]
+        let methods: [UInt16] = [0, 8, 8, 0, 12, 8, 0, 99, 8, 0]
+        var table = ZipMemberTable(reservingMembers: sizes.count)
+        for (index, size) in sizes.enumerated() {
+            let added = table.append(
+                headerOffset: 0,
+                declaredSize: size,
+                method: methods[index],
+                traits: [],
+                name: Array("m\(index)".utf8)
+            )
+            #expect(added)
+        }
+        for (index, size) in sizes.enumerated() {
+            let estimate = table.sizeEstimate(at: index)
+            #expect(estimate >= size && (estimate - size) <= size, "size \(size): \(estimate)")
+            #expect(table.entry(at: index).compressionMethod == methods[index])
+            #expect(table.entry(at: index).sizeEstimate == estimate)
         }
     }
 }

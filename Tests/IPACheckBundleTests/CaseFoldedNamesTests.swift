@@ -11,10 +11,10 @@ struct CaseFoldedNamesTests {
             "Payload/a.app/OTHER.plist",
         ]
         var names = CaseFoldedNames { members[$0] }
-        #expect(names.sameButForCase(members[0], member: 0) == nil)
-        #expect(names.sameButForCase(members[1], member: 1) == "Payload/A.app/Info.plist")
-        #expect(names.sameButForCase(members[2], member: 2) == nil)
-        #expect(names.sameButForCase(members[3], member: 3) == "Payload/A.app/Other.plist")
+        #expect(names.note(members[0], member: 0) == .new)
+        #expect(names.note(members[1], member: 1) == .sameButForCase("Payload/A.app/Info.plist"))
+        #expect(names.note(members[2], member: 2) == .new)
+        #expect(names.note(members[3], member: 3) == .sameButForCase("Payload/A.app/Other.plist"))
     }
 
     /// Every name hashed alike: the second distinct name is kept apart, and its own twin is still found.
@@ -22,8 +22,8 @@ struct CaseFoldedNamesTests {
     func collidingHashes() {
         let members = ["A", "b", "c", "a", "B", "C", "d"]
         var names = CaseFoldedNames(hash: { _ in 0 }) { members[$0] }
-        let twins = members.indices.map { names.sameButForCase(members[$0], member: $0) }
-        #expect(twins == [nil, nil, nil, "A", "b", "c", nil])
+        let twins = members.indices.map { names.note(members[$0], member: $0) }
+        #expect(twins == [.new, .new, .new, .sameButForCase("A"), .sameButForCase("b"), .sameButForCase("c"), .new])
     }
 
     /// More names than the capacity given: the table grows, and twins on either side of a growth are still found,
@@ -36,8 +36,20 @@ struct CaseFoldedNamesTests {
         for (member, name) in members.enumerated() {
             let expected = reference[name.lowercased()]
             if expected == nil { reference[name.lowercased()] = name }
-            #expect(names.sameButForCase(name, member: member) == expected)
+            #expect(names.note(name, member: member) == (expected.map { .sameButForCase($0) } ?? .new))
         }
         #expect(reference.count == 200)
+    }
+
+    /// A later copy of a name is the same name, not a twin, even after a twin of it was seen, and however it is
+    /// normalised; the twin named is always the first name seen.
+    @Test("a later copy of a name is the same name, not a case twin")
+    func laterCopiesAreTheSameName() {
+        let members = ["A", "a", "A", "a", "\u{C9}", "E\u{301}", "\u{E9}"]
+        var names = CaseFoldedNames(capacity: 2) { members[$0] }
+        let outcomes = members.indices.map { names.note(members[$0], member: $0) }
+        #expect(
+            outcomes == [.new, .sameButForCase("A"), .sameName, .sameName, .new, .sameName, .sameButForCase("\u{C9}")]
+        )
     }
 }
