@@ -20,22 +20,24 @@ package struct ArchiveLimits: Sendable, Hashable {
     /// The limits without `--max-members`: apps of up to a million members are read without asking.
     ///
     /// Memory grows with the members an ipa has (``approximateBytesPerMember``; scripts/bench-memory,
-    /// docs/performance.md): `info` takes about 42 MiB at 200,000 members, the seal check of `verify` and `check`
-    /// about 84 MiB there and 245 MiB at 1,000,000. Files read whole (plists, profiles) are capped at 8 MiB
-    /// whatever the member count; a CodeResources, which lists every file, at ``maximumSealBytes(memberCount:)``.
+    /// docs/performance.md): `info` takes about 34 MiB at 200,000 members and 50 MiB at 1,000,000, the seal check
+    /// of `verify` and `check` about 44 MiB there and 61 MiB at 1,000,000. Files read whole (plists, profiles) are
+    /// capped at 8 MiB whatever the member count; a CodeResources, which lists every file, at
+    /// ``maximumSealBytes(memberCount:)`` (it streams past, never held).
     package static let standard = ArchiveLimits(
         maximumEntries: 1_000_000,
         maximumMemberBytes: 8 * 1024 * 1024,
         maximumStreamedBytes: 4 * 1024 * 1024 * 1024
     )
 
-    /// The most members anyone may ask for (about 500 MB through the seal check).
+    /// The most members anyone may ask for (the member index keeps an index below it beside an 11-bit tag in 4
+    /// bytes).
     package static let largestEntryLimit = 2_000_000
 
-    /// About how many bytes of memory each member of an ipa costs through the seal check, at scale: the seal's
-    /// entry, the digests taken, the member table and its index (245 MiB at 1,001,009 members, less the 25 MiB any
-    /// run takes; scripts/bench-memory).
-    package static let approximateBytesPerMember = 230
+    /// About how many bytes of memory each member of an ipa costs through the seal check, at scale: the member
+    /// table (its name front-coded, its size's magnitude, where its header is) and the index by name (44 MiB at
+    /// 200,209 members, 61 MiB at 1,001,009; scripts/bench-memory). The seal's entries stream past, never held.
+    package static let approximateBytesPerMember = 22
 
     /// The standard limits with room for `entries` members (at least 1, at most ``largestEntryLimit``).
     package static func allowing(entries: Int) -> ArchiveLimits {

@@ -1,3 +1,4 @@
+import IPACheckArchive
 import Testing
 
 @testable import IPACheckBundle
@@ -51,7 +52,7 @@ struct TaggedSlotsTests {
 
     /// At the largest member count an archive may have, the last member's index still fits beside its tag.
     @Test func theLargestMemberIndexFits() {
-        let members = 2_000_000
+        let members = ArchiveLimits.largestEntryLimit
         var table = TaggedSlots(capacity: 4, members: members)
         for member in [0, 1, members - 1] {
             guard case .vacant(let slot) = table.probe(hash: member * 31, matches: { $0 == member }) else {

@@ -5,11 +5,12 @@ import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning
 
-/// Comparing every bundle's sealed files with the archive while the seals stream past: a thread of our own reads
-/// each CodeResources and hands every file entry, with the digest it names, to reading threads that hash the member
-/// and keep only a mismatch. Nothing is held a file: a million-file seal is compared in the memory of a few batches
-/// of entries and one bit a member (which files the seal lists), where holding the seal's entries and the digests
-/// taken cost about 125 bytes a file (docs/performance.md).
+/// Comparing every bundle's sealed files with the archive while the seals stream past.
+///
+/// A thread of our own reads each CodeResources and hands every file entry, with the digest it names, to hashing
+/// threads that read the member and keep only a mismatch. Nothing is held for each file but a bit (whether the seal
+/// lists it): a million-file seal is compared in the memory of a few batches of entries, where holding the seal's
+/// entries and the digests taken cost about 125 bytes a file (docs/performance.md).
 extension SealScan {
     /// One bit for each member of an archive.
     struct MemberBits: Sendable {
