@@ -34,9 +34,11 @@ package struct ArchiveLimits: Sendable, Hashable {
     /// bytes).
     package static let largestEntryLimit = 2_000_000
 
-    /// About how many bytes of memory each member of an ipa costs through the seal check, at scale: the member
-    /// table (its name front-coded, its size's magnitude, where its header is) and the index by name (44 MiB at
-    /// 200,209 members, 61 MiB at 1,001,009; scripts/bench-memory). The seal's entries stream past, never held.
+    /// About how many bytes of memory each member of an ipa costs through the seal check, at scale.
+    ///
+    /// The member table (its name front-coded, its size's magnitude, where its header is) and the index by name: 44
+    /// MiB at 200,209 members, 61 MiB at 1,001,009 (scripts/bench-memory). The seal's entries stream past, never
+    /// held.
     package static let approximateBytesPerMember = 22
 
     /// The standard limits with room for `entries` members (at least 1, at most ``largestEntryLimit``).
