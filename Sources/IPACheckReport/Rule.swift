@@ -16,6 +16,9 @@ package struct Rule: Hashable, Sendable, Codable {
     /// Inputs that raise the rule and inputs that do not, for a rule whose input is text (an AASA document, an
     /// associated-domains entry, a config file); a test runs every one, and `ipacheck rules ID` prints them.
     package private(set) var examples: RuleExamples? = nil
+    /// Where the rule's findings stand on a link's path, when the rule says so itself; otherwise its set says
+    /// (``RuleSet/linkPath``), and a rule not listed through its set stands where its findings say.
+    private var declaredLinkPath: LinkPathPlace? = nil
 
     private enum CodingKeys: String, CodingKey {
         case id, severity, title, summary, fix
@@ -28,7 +31,8 @@ package struct Rule: Hashable, Sendable, Codable {
         _ title: String,
         summary: String,
         fix: String,
-        examples: RuleExamples? = nil
+        examples: RuleExamples? = nil,
+        linkPath: LinkPathPlace? = nil
     ) {
         self.id = id
         self.severity = severity
@@ -36,6 +40,33 @@ package struct Rule: Hashable, Sendable, Codable {
         self.summary = summary
         self.fix = fix
         self.examples = examples
+        declaredLinkPath = linkPath
+    }
+
+    /// Two rules are the same rule when they say the same; where a set placed one on the link's path is not part of
+    /// it (a rule taken from its set's ``RuleSet/all`` equals the rule as declared).
+    package static func == (left: Rule, right: Rule) -> Bool {
+        left.id == right.id && left.severity == right.severity && left.title == right.title
+            && left.summary == right.summary && left.fix == right.fix && left.examples == right.examples
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(severity)
+        hasher.combine(title)
+        hasher.combine(summary)
+        hasher.combine(fix)
+        hasher.combine(examples)
+    }
+
+    /// Where the rule's findings stand on a link's path (docs/ios-model.md).
+    package var linkPath: LinkPathPlace { declaredLinkPath ?? .byFinding }
+
+    /// The rule placed as `setDefault` says, unless it says otherwise itself.
+    func placed(_ setDefault: LinkPathPlace) -> Rule {
+        var placed = self
+        placed.declaredLinkPath = declaredLinkPath ?? setDefault
+        return placed
     }
 
     /// A finding of this rule, with the rule's severity (a report may raise or lower it for the whole rule, as
@@ -70,7 +101,7 @@ package struct Rule: Hashable, Sendable, Codable {
     /// The same rule with another severity: what a report's catalogue lists when an option (`verify --strict`)
     /// makes a rule fail the run.
     package func withSeverity(_ severity: Severity) -> Rule {
-        Rule(id, severity, title, summary: summary, fix: fix, examples: examples)
+        Rule(id, severity, title, summary: summary, fix: fix, examples: examples, linkPath: declaredLinkPath)
     }
 }
 

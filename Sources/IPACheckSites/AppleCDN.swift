@@ -9,6 +9,9 @@ package enum CDNRules {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// Apple's copy of the host's file.
+        package var linkPath: LinkPathPlace { .hostFile }
+
         /// The CDN has no usable copy and says why.
         package let noCopy = Rule(
             "CDN001",

@@ -7,6 +7,9 @@ package enum ServingRules {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// How the host serves its file.
+        package var linkPath: LinkPathPlace { .hostFile }
+
         /// The file is missing: 404/410 at `.well-known` and at the root.
         package let notFound = Rule(
             "SERVE001",

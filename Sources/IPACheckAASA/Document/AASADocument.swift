@@ -275,6 +275,9 @@ extension AASARules {
         /// The set, its rules as declared below.
         init() {}
 
+        /// The content of the host's file.
+        package var linkPath: LinkPathPlace { .hostFile }
+
         let byteOrderMark = Rule(
             "AASA008",
             .warning,

@@ -17,6 +17,9 @@ package enum AASARules {
         /// The set, its rules as declared below.
         init() {}
 
+        /// The content of the host's file.
+        var linkPath: LinkPathPlace { .hostFile }
+
         let emptyFile = Rule(
             "AASA001",
             .error,

@@ -7,6 +7,9 @@ extension AASARules {
         /// The set, its rules as declared below.
         init() {}
 
+        /// The content of the host's file.
+        var linkPath: LinkPathPlace { .hostFile }
+
         let mixedPathsAndComponents = Rule(
             "AASA101",
             .warning,

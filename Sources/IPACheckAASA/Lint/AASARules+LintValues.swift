@@ -6,6 +6,9 @@ extension AASARules {
         /// The set, its rules as declared below.
         init() {}
 
+        /// The content of the host's file.
+        var linkPath: LinkPathPlace { .hostFile }
+
         let trailingExclude = Rule(
             "AASA111",
             .warning,

@@ -13,6 +13,9 @@ package enum EntitlementComparison {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// An entitlement the profile does not grant keeps the build from installing: every link stops there.
+        package var linkPath: LinkPathPlace { .install }
+
         /// ENT101.
         package let applicationIdentifierNotGranted = Rule(
             "ENT101",

@@ -14,6 +14,9 @@ package enum AppFlipChecks {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// App Flip decides how Google opens the app, never whether a universal link does.
+        package var linkPath: LinkPathPlace { .offPath }
+
         /// FLIP001: the configured App Flip link cannot be a universal link Google appends its query to.
         package let linkShape = Rule(
             "FLIP001",

@@ -113,7 +113,8 @@ package enum PlatformFactChecks {
                 + "accepts at the time of the check, so the upload is refused. Release policy: a device runs the "
                 + "build all the same.",
             fix: "Build with the Xcode and iOS SDK App Store Connect requires (Apple's \"Upcoming requirements\" "
-                + "news), then export again."
+                + "news), then export again.",
+            linkPath: .offPath
         )
     }
 

@@ -12,6 +12,9 @@ package enum FirebaseChecks {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// Firebase's configuration never stops a universal link (but a claimed Dynamic Links domain, FIRE007, says so itself).
+        package var linkPath: LinkPathPlace { .offPath }
+
         /// FIRE001: `BUNDLE_ID` is not the bundle's identifier.
         package let bundleIDMismatch = Rule(
             "FIRE001",
@@ -84,7 +87,8 @@ package enum FirebaseChecks {
             summary: "Firebase Dynamic Links shut down on Aug 25, 2025 (SDK removed in firebase-ios-sdk 12.0.0); "
                 + "*.page.link and *.app.goo.gl links no longer open apps.",
             fix: "Migrate email links to Firebase Hosting (applinks:PROJECT_ID.firebaseapp.com, FirebaseAuth ≥ 11.8.0) "
-                + "and other deep links to your own universal links; then remove the Dynamic Links domain."
+                + "and other deep links to your own universal links; then remove the Dynamic Links domain.",
+            linkPath: .byFinding
         )
 
         /// FIRE008: leftover Dynamic Links configuration in Info.plist.

@@ -10,6 +10,9 @@ package enum CrossCheckRules {
         /// The set, its rules as declared below.
         package init() {}
 
+        /// A claim held against its host's file is about the file (but the rules that say otherwise, below).
+        package var linkPath: LinkPathPlace { .hostFile }
+
         /// The host's AASA does not list the bundle's app ID for the service its entry claims.
         package let appIDNotListed = Rule(
             "LINK001",
@@ -55,7 +58,8 @@ package enum CrossCheckRules {
             summary: "An entry uses ?mode=managed (or developer+managed), but the app is not signed with "
                 + "com.apple.developer.associated-domains.mdm-managed = true, so iOS never accepts the MDM-supplied "
                 + "domain for it.",
-            fix: "Request the managed associated domains entitlement for the App ID and sign with it, or drop the mode."
+            fix: "Request the managed associated domains entitlement for the App ID and sign with it, or drop the mode.",
+            linkPath: .byFinding
         )
 
         /// The CDN copy would answer differently from the origin for this app.
@@ -88,7 +92,8 @@ package enum CrossCheckRules {
             "expected associated domain missing",
             summary: "The config file says this build must claim the domain, but no bundle's signed entitlements do: "
                 + "a capability lost in a target or configuration change.",
-            fix: "Add the entry to the target's Associated Domains capability (and its provisioning profile)."
+            fix: "Add the entry to the target's Associated Domains capability (and its provisioning profile).",
+            linkPath: .offPath
         )
 
         /// The App Clip's domain has no applinks entry for the clip.

@@ -52,7 +52,8 @@ package enum DistributionChecks {
             "provisioning profile of another kind",
             summary: "The build is gated for one distribution (--distribution or the config file) but its profile is "
                 + "for another: an ad hoc build uploaded to App Store Connect, an App Store build sent to testers.",
-            fix: "Export again with the profile for the intended distribution, or correct --distribution."
+            fix: "Export again with the profile for the intended distribution, or correct --distribution.",
+            linkPath: .offPath
         )
 
         /// DIST005: an app as the App Store delivers it, which needs no profile.
@@ -104,16 +105,6 @@ package enum DistributionChecks {
 
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
     package static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
-
-    /// The rules that judge release policy, not what a device does.
-    ///
-    /// A development profile installs on the devices it lists, a profile of another kind than the one asked for
-    /// installs where that kind installs (docs/ios-model.md#install), and an SDK App Store Connect no longer
-    /// accepts still runs on devices. `check` reports them; they never stop a link on a device.
-    package static let releasePolicyRules: [Rule] = [
-        ProfileChecks.rules.developmentProfileInRelease, DistributionChecks.rules.profileKindMismatch,
-        PlatformFactChecks.rules.sdkBelowUploadMinimum,
-    ]
 
     /// What stops every device from installing or running a bundle, whatever the distribution asked for: no
     /// profile (and not an App Store delivery), a simulator build, code signed without an identity.

@@ -158,16 +158,19 @@ package struct LinkModel: Sendable {
     ///
     /// Findings about App Flip, Firebase and the config's expected domains never stop a universal link.
     func blocksEveryLink(_ finding: Finding) -> Bool {
-        guard finding.severity == .error, !Self.offPath.contains(finding.rule) else { return false }
+        guard finding.severity == .error else { return false }
+        switch Self.place(of: finding) {
+        case .offPath: return false
         // The profile must grant every signed entitlement, or iOS refuses to install the build (ENT1xx).
-        if Self.installRules.contains(finding.rule) { return true }
-        return finding.domain == nil
+        case .install: return true
+        case .byFinding, .hostFile: return finding.domain == nil
+        }
     }
 
     /// Whether a finding stands on the path of links to `claim`'s host: an error about this entry, this bundle's
     /// association with the host, or the host's file.
     func blocks(_ finding: Finding, claim: Claim) -> Bool {
-        guard finding.severity == .error, !Self.offPath.contains(finding.rule), !blocksEveryLink(finding),
+        guard finding.severity == .error, Self.place(of: finding) != .offPath, !blocksEveryLink(finding),
             let domain = finding.domain?.lowercased()
         else { return false }
         if let bundle = finding.bundle, bundle != claim.bundle { return false }
@@ -177,22 +180,18 @@ package struct LinkModel: Sendable {
 
     /// Whether a finding is about the host's file (serving, CDN, content) rather than the bundle's entry.
     static func isAboutTheFile(_ finding: Finding) -> Bool {
-        fileRules.contains(finding.rule)
+        place(of: finding) == .hostFile
     }
 
-    /// Findings that never stand on a link's path: App Flip and Firebase (but a claimed Dynamic Links domain,
-    /// which no longer serves, FIRE007), the config's expected domains, and release policy (a development profile
-    /// or a profile of another kind than the one asked for: the device installs the build all the same,
-    /// docs/ios-model.md#install).
-    private static let offPath: Set<String> = Set(
-        (AppFlipChecks.rules.all + FirebaseChecks.rules.all.filter { $0 != FirebaseChecks.rules.deadDynamicLinks }
-            + [CrossCheckRules.rules.expectedDomainMissing] + DistributionChecks.releasePolicyRules).map(\.id)
+    /// Where each rule the gate raises stands on a link's path, as the rule declares it (``Rule/linkPath``).
+    private static let places: [String: LinkPathPlace] = Dictionary(
+        GateChecks.rules.map { ($0.id, $0.linkPath) },
+        uniquingKeysWith: { first, _ in first }
     )
 
-    private static let installRules: Set<String> = Set(EntitlementComparison.rules.all.map(\.id))
-
-    private static let fileRules: Set<String> = Set(
-        (ServingRules.rules.all + CDNRules.rules.all + AASARules.all
-            + CrossCheckRules.rules.all.filter { $0 != CrossCheckRules.rules.managedWithoutEntitlement }).map(\.id)
-    )
+    /// Where `finding` stands on a link's path: as its rule declares, or where it says for a rule the gate does
+    /// not raise.
+    private static func place(of finding: Finding) -> LinkPathPlace {
+        places[finding.rule] ?? .byFinding
+    }
 }

@@ -107,7 +107,8 @@ package enum ProfileChecks {
             "development profile in a release build",
             summary: "The app is signed with a development profile (`get-task-allow` true); it installs only on "
                 + "registered devices and App Store Connect rejects it.",
-            fix: "Archive and export with an App Store, ad hoc or in-house distribution profile."
+            fix: "Archive and export with an App Store, ad hoc or in-house distribution profile.",
+            linkPath: .offPath
         )
 
         /// PROF008: the profile's signing certificate has expired.
