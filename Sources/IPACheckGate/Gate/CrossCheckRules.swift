@@ -58,7 +58,8 @@ package enum CrossCheckRules {
             summary: "An entry uses ?mode=managed (or developer+managed), but the app is not signed with "
                 + "com.apple.developer.associated-domains.mdm-managed = true, so iOS never accepts the MDM-supplied "
                 + "domain for it.",
-            fix: "Request the managed associated domains entitlement for the App ID and sign with it, or drop the mode.",
+            fix: "Request the managed associated domains entitlement for the App ID and sign with it, or drop the "
+                + "mode.",
             linkPath: .byFinding
         )
 
