@@ -220,6 +220,8 @@ let package = Package(
             path: "Tests/Support",
             swiftSettings: strict
         ),
+        .testTarget(name: "IPACheckConcurrencyTests", dependencies: ["IPACheckConcurrency"], swiftSettings: strict),
+        .testTarget(name: "IPACheckFetchingTests", dependencies: ["IPACheckFetching"], swiftSettings: strict),
         .testTarget(
             name: "IPACheckBinaryTests",
             dependencies: ["IPACheckBinary", "IPACheckTestSupport"],
