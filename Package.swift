@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "IPACheckTestSupport",
             dependencies: [
-                "IPACheckBinary", "IPACheckPlist",
+                "IPACheckBinary", "IPACheckConcurrency", "IPACheckPlist",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

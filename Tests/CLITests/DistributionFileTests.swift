@@ -8,17 +8,13 @@ struct DistributionFileTests {
     static let hasRuby: Bool = (try? run(["ruby", "-e", "exit 0"]))?.status == 0
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = Repository.root
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments,
+            directory: Repository.root,
+            errors: .merged
+        )
+        return (result.status, result.output)
     }
 
     @Test(.enabled(if: hasRuby || Python.isCI, "needs ruby (scripts/test installs it)"))

@@ -9,13 +9,11 @@ struct ProgressCLITests {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tty-\(UUID()).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let quoted = ([CLI.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["TERM=\(term)", "script", "-qec", quoted.joined(separator: " ") + " >/dev/null", log.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        _ = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["TERM=\(term)", "script", "-qec", quoted.joined(separator: " ") + " >/dev/null", log.path],
+            errors: .discarded
+        )
         return String(decoding: try Data(contentsOf: log), as: UTF8.self)
     }
 

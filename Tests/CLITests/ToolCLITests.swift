@@ -131,18 +131,8 @@ struct ToolCLITests {
     func noColorIsRespectedOnATerminal() throws {
         func onTerminal(noColor: Bool) throws -> String {
             let command = [CLI.binary.path, "rules", "LINK001"].map { "'\($0)'" }.joined(separator: " ")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = [
-                "-qec", (noColor ? "NO_COLOR=1 " : "env -u NO_COLOR TERM=xterm ") + command, "/dev/null",
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            let arguments = ["-qec", (noColor ? "NO_COLOR=1 " : "env -u NO_COLOR TERM=xterm ") + command, "/dev/null"]
+            return try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/script"), arguments).output
         }
         let plain = try onTerminal(noColor: true)
         #expect(plain.contains("LINK001"))

@@ -357,16 +357,8 @@ enum OpenSSL {
 
     /// Runs `openssl arguments...`; returns its exit status and combined output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(program: "openssl", arguments, errors: .merged)
+        return (result.status, result.output)
     }
 
     /// The certificates of the CMS message in `blob`, its (first) signer's certificate, matched by the serial

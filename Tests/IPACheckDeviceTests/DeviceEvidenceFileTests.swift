@@ -50,16 +50,13 @@ struct DeviceEvidenceFileTests {
     ) throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("sysdiagnose-\(UUID().uuidString).tar.gz").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", writer, path, mode, format, include ? "1" : "0", String(longPath)]
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(show.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let result = try ProcessRunner.run(
+            program: "python3",
+            ["-c", writer, path, mode, format, include ? "1" : "0", String(longPath)],
+            input: Data(show.utf8),
+            errors: .merged
+        )
+        try #require(result.status == 0, "\(result.output)")
         return path
     }
 

@@ -79,22 +79,13 @@ enum FixtureError: Error {
 
 /// Gzip-compresses `data` with python3's zlib (an implementation independent of the one under test).
 func gzip(_ data: [UInt8]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-        "python3", "-c", "import gzip,sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read()))",
-    ]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(Data(data))
-    try input.fileHandleForWriting.close()
-    let result = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw FixtureError.python("gzip failed") }
-    return Array(result)
+    let result = try ProcessRunner.run(
+        program: "python3",
+        ["-c", "import gzip,sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read()))"],
+        input: Data(data)
+    )
+    guard result.status == 0 else { throw FixtureError.python("gzip failed") }
+    return Array(result.standardOutput)
 }
 
 /// A small valid AASA file (Apple's documented modern format).

@@ -13,16 +13,8 @@ package enum Python {
 
     /// Runs `python3 -c script arguments...`; returns its exit status and combined output.
     package static func run(script: String, arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(program: "python3", ["-c", script] + arguments, errors: .merged)
+        return (result.status, result.output)
     }
 
     /// The SARIF validator of IPACheckReportTests/SARIFRendererTests.swift: Draft 7 plus RFC 3986 checks for the
