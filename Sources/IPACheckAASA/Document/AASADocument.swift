@@ -300,16 +300,11 @@ extension AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -324,32 +319,22 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/orders/*"}],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/orders/*"}],
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/orders/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/orders/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )

@@ -33,16 +33,11 @@ package enum AASARules {
                     "\u{FEFF}\n",
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -65,19 +60,14 @@ package enum AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/orders/*"},
-                          ]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/orders/*"},
+                        ]
+                        """
+                    ),
                     """
                     {
                       // universal links
@@ -98,19 +88,14 @@ package enum AASARules {
                     """,
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/orders/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/orders/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -162,16 +147,11 @@ package enum AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )

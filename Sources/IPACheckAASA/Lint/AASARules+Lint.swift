@@ -21,29 +21,19 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "paths": ["/products/*"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "paths": ["/products/*"],
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -57,29 +47,19 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "appID": "A1B2C3D4E5.com.acme.shop",
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "appID": "A1B2C3D4E5.com.acme.shop",
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -126,60 +106,40 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/*"},
-                            {"/": "/account/*", "exclude": true}
-                          ]
-                        }]
-                      }
-                    }
-                    """,
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/products/sale"}
-                          ]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/*"},
+                          {"/": "/account/*", "exclude": true}
+                        ]
+                        """
+                    ),
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/products/sale"}
+                        ]
+                        """
+                    ),
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/account/*", "exclude": true},
-                            {"/": "/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """,
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/sale"},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/account/*", "exclude": true},
+                          {"/": "/*"}
+                        ]
+                        """
+                    ),
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/sale"},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    ),
                 ]
             )
         )
@@ -193,35 +153,25 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/cart"},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/cart"},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/cart"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/cart"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -248,19 +198,14 @@ extension AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/orders/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/orders/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -275,28 +220,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*", "casesensitive": false}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*", "casesensitive": false}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*", "caseSensitive": false}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*", "caseSensitive": false}]
+                        """
+                    )
                 ]
             )
         )
@@ -311,34 +246,24 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "*", "exclude": true},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "*", "exclude": true},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/drafts/*", "exclude": true},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/drafts/*", "exclude": true},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -352,28 +277,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/search?q=*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/search?q=*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/search", "?": {"q": "?*"}}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/search", "?": {"q": "?*"}}]
+                        """
+                    )
                 ]
             )
         )
@@ -388,28 +303,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/#/settings*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/#/settings*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/", "#": "/settings*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/", "#": "/settings*"}]
+                        """
+                    )
                 ]
             )
         )

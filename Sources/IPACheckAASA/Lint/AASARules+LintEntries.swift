@@ -34,16 +34,11 @@ extension AASARules {
                     """,
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -58,28 +53,19 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": [],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        appIDs: #"[]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -120,28 +106,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/product", "?": {"id": "*"}}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/product", "?": {"id": "*"}}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/product", "?": {"id": "?*"}}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/product", "?": {"id": "?*"}}]
+                        """
+                    )
                 ]
             )
         )
@@ -169,16 +145,11 @@ extension AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -203,16 +174,11 @@ extension AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -228,29 +194,21 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop.Clip"],
-                          "appID": "A1B2C3D4E5.com.acme.shop",
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        appIDs: #"["A1B2C3D4E5.com.acme.shop.Clip"]"#,
+                        """
+                        "appID": "A1B2C3D4E5.com.acme.shop",
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop", "A1B2C3D4E5.com.acme.shop.Clip"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        appIDs: #"["A1B2C3D4E5.com.acme.shop", "A1B2C3D4E5.com.acme.shop.Clip"]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -266,45 +224,30 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*", "?": {"preview": "*"}, "exclude": true},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """,
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "defaults": {"exclude": true},
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*", "?": {"preview": "*"}, "exclude": true},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    ),
+                    AASAExample.detail(
+                        """
+                        "defaults": {"exclude": true},
+                        "components": [{"/": "/products/*"}]
+                        """
+                    ),
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*", "?": {"preview": "?*"}, "exclude": true},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*", "?": {"preview": "?*"}, "exclude": true},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -319,28 +262,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"path": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"path": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )

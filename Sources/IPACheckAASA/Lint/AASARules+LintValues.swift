@@ -19,34 +19,24 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/products/*"},
-                            {"/": "/admin/*", "exclude": true}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/products/*"},
+                          {"/": "/admin/*", "exclude": true}
+                        ]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [
-                            {"/": "/admin/*", "exclude": true},
-                            {"/": "/products/*"}
-                          ]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [
+                          {"/": "/admin/*", "exclude": true},
+                          {"/": "/products/*"}
+                        ]
+                        """
+                    )
                 ]
             )
         )
@@ -62,38 +52,25 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """,
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["a1b2c3d4e5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        appIDs: #"["com.acme.shop"]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    ),
+                    AASAExample.detail(
+                        appIDs: #"["a1b2c3d4e5.com.acme.shop"]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    ),
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -107,28 +84,19 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["ABCDE12345.com.example.app"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        appIDs: #"["ABCDE12345.com.example.app"]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -143,16 +111,11 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/$(locale)/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/$(locale)/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
                     """
@@ -179,28 +142,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/$(lang/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/$(lang/products/*"}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/$(lang)/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/$(lang)/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -216,28 +169,18 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/search", "?": {"q": "?*", "beta": true}}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/search", "?": {"q": "?*", "beta": true}}]
+                        """
+                    )
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/search", "?": {"q": "?*", "beta": "true"}}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/search", "?": {"q": "?*", "beta": "true"}}]
+                        """
+                    )
                 ]
             )
         )
@@ -251,38 +194,24 @@ extension AASARules {
             examples: RuleExamples(
                 .aasaDocument,
                 triggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*", "caseSensitive": "false"}]
-                        }]
-                      }
-                    }
-                    """,
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": "A1B2C3D4E5.com.acme.shop",
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """,
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*", "caseSensitive": "false"}]
+                        """
+                    ),
+                    AASAExample.detail(
+                        appIDs: #""A1B2C3D4E5.com.acme.shop""#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    ),
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*", "caseSensitive": false}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*", "caseSensitive": false}]
+                        """
+                    )
                 ]
             )
         )
@@ -319,16 +248,11 @@ extension AASARules {
                     """,
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
@@ -355,16 +279,12 @@ extension AASARules {
                     """
                 ],
                 nonTriggering: [
-                    """
-                    {
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop", "A1B2C3D4E5.com.acme.shop.beta"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
+                    AASAExample.detail(
+                        appIDs: #"["A1B2C3D4E5.com.acme.shop", "A1B2C3D4E5.com.acme.shop.beta"]"#,
+                        """
+                        "components": [{"/": "/products/*"}]
+                        """
+                    )
                 ]
             )
         )
