@@ -5,13 +5,15 @@ import IPACheckPlist
 package import IPACheckReport
 package import IPACheckSigning
 
-/// One streaming pass over an ipa that takes everything verifying every bundle's seal needs, reading each member
-/// at most once: each executable's headers and signatures with the digest of every code page, the digests of every
-/// file a resource seal lists, and the bytes of the few small files other checks read (profiles, CodeResources,
-/// GoogleService-Info plists).
+/// One streaming pass over an ipa that takes everything verifying every bundle's seal needs: each executable's
+/// headers and signatures with the digest of every code page, every file a resource seal lists compared with its
+/// digest as the seal streams past (``ResourceComparison``), and the bytes of the few small files other checks read
+/// (profiles, CodeResources, GoogleService-Info plists).
 ///
 /// Nothing is held whole: executables and resources stream through in 256 KiB chunks, and only headers,
-/// signatures, digests and the kept small files stay in memory. Members are read in the archive's own order.
+/// signatures, mismatches and the kept small files stay in memory. Sealed files are read in the seal's order (codesign
+/// sorts it), executables and kept files in the archive's; a file a seal lists that is also an executable is read
+/// for each.
 package struct SealScan {
     /// How much of the archive a command needs.
     package enum Depth: Sendable {
