@@ -164,13 +164,12 @@ package struct VerifyReport: Sendable {
             }
             // The gate's own archive and signature checks judge what was read, so verify and check agree.
             let (findings, coverage) = GateChecks.integrity(
-                path: path,
-                archiveFindings: ipa.findings + scan.findings,
-                seals: seals,
-                trustFindings: await TrustChecks.findings(code: signers, profiles: [], now: now),
-                resourcesChecked: resources,
-                limits: limits,
-                now: now
+                BuildIntegrity(
+                    archiveFindings: ipa.findings + scan.findings,
+                    seals: seals,
+                    trustFindings: await TrustChecks.findings(code: signers, profiles: [], now: now),
+                    resourcesChecked: resources
+                )
             )
             return VerifyReport(
                 target: path,

@@ -69,7 +69,13 @@ struct GateCheck: Sendable {
 
     /// Runs the check; whatever of its rules it left unsaid is recorded as not checked, with the check's name.
     func outcome(on input: GateInput) -> CheckOutcome {
-        var outcome = body(input, rules)
+        completed(body(input, rules))
+    }
+
+    /// `outcome`, what this check's judgement gave, with whatever of its rules it left unsaid recorded as not
+    /// checked.
+    func completed(_ outcome: CheckOutcome) -> CheckOutcome {
+        var outcome = outcome
         outcome.coverage.skip(rules, because: "the \(name) check did not say it ran them")
         return outcome
     }

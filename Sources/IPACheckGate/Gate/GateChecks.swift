@@ -24,8 +24,13 @@ package enum GateChecks {
 
     /// The archive: how the ipa is zipped, and the members the seal pass could read.
     static let archive = GateCheck("archive", rules: ArchiveRules.rules.all) { input, rules in
-        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        var outcome = CheckOutcome(findings: input.build.archiveFindings)
+        judgeArchive(input.build.integrity, isEntitlementsFile: input.build.isEntitlementsFile, rules: rules)
+    }
+
+    /// The archive check's judgement, over the facts it needs.
+    static func judgeArchive(_ integrity: BuildIntegrity, isEntitlementsFile: Bool, rules: [Rule]) -> CheckOutcome {
+        guard !isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        var outcome = CheckOutcome(findings: integrity.archiveFindings)
         outcome.coverage.ran(rules)
         return outcome
     }
@@ -36,23 +41,38 @@ package enum GateChecks {
         "signature and seal",
         rules: SignatureVerifier.rules.all + ResourceSeal.rules.all
     ) { input, rules in
-        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        let found = input.build.seals.flatMap(\.findings) + input.build.trustFindings
-        guard input.build.seals.contains(where: { $0.signature != nil }) else {
+        judgeSignature(
+            input.build.integrity,
+            isEntitlementsFile: input.build.isEntitlementsFile,
+            distribution: input.distribution,
+            rules: rules
+        )
+    }
+
+    /// The signature and seal check's judgement, over the facts it needs.
+    static func judgeSignature(
+        _ integrity: BuildIntegrity,
+        isEntitlementsFile: Bool,
+        distribution: Distribution?,
+        rules: [Rule]
+    ) -> CheckOutcome {
+        guard !isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
+        let found = integrity.seals.flatMap(\.findings) + integrity.trustFindings
+        guard integrity.seals.contains(where: { $0.signature != nil }) else {
             // No code was read, so no signature was verified: the findings say why (ARC008, ARC009).
             var outcome = CheckOutcome(findings: found)
             outcome.coverage.skip(rules, because: DistributionChecks.noExecutable)
             return outcome
         }
         var outcome = CheckOutcome()
-        if input.distribution == .development {
+        if distribution == .development {
             let unsigned = SignatureVerifier.rules.unsigned
             outcome.findings = found.filter { $0.rule != unsigned.id }
             outcome.coverage.skip([unsigned], because: DistributionChecks.developmentAccepts)
         } else {
             outcome.findings = found
         }
-        if !input.build.resourcesChecked {
+        if !integrity.resourcesChecked {
             // verify --no-resources: the seal was read, its comparison with the files left out.
             let compared = [
                 ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,

@@ -15,9 +15,9 @@ extension ReleaseGate {
     /// Everything the gate learns from one ipa without the network, read in one pass.
     struct InspectedBuild: Sendable {
         let path: String
-        let archiveFindings: [Finding]
+        /// What the archive and seal checks judge (the trust findings added once the build is read).
+        var integrity: BuildIntegrity
         let facts: [BundleFacts]
-        let seals: [BundleSealCheck]
         let firebase: [FirebaseBundleFacts]
         let mainExecutableStrings: BinaryStrings?
         /// The associated hosts the main executable holds as strings of their own, when its HTTPS callbacks make
@@ -26,17 +26,12 @@ extension ReleaseGate {
         var targets: [AASAFetchTarget]
         /// Whether this is a project's entitlements file rather than a build: only what it says is checked.
         var isEntitlementsFile = false
-        /// Whether each code and profile signer chains to Apple (evaluated once per signer).
-        var trustFindings: [Finding] = []
-        /// Whether the seal pass compared each bundle's files and nested code with its CodeResources (all but
-        /// `verify --no-resources`).
-        var resourcesChecked = true
     }
 
     /// The trust findings of a build: every code signer (bundles and nested dylibs) and every profile signer.
     static func trustFindings(_ build: InspectedBuild, now: Date) async -> [Finding] {
         var code: [TrustChecks.Signed] = []
-        for seal in build.seals {
+        for seal in build.integrity.seals {
             if let signature = seal.signature { code += TrustChecks.codeSigners(signature, bundle: seal.bundle.path) }
             for nested in seal.nestedCode { code += TrustChecks.codeSigners(nested.check, bundle: seal.bundle.path) }
         }
@@ -78,9 +73,11 @@ extension ReleaseGate {
         }
         var build = InspectedBuild(
             path: path,
-            archiveFindings: ipa.findings + scan.findings,
+            integrity: BuildIntegrity(
+                archiveFindings: ipa.findings + scan.findings,
+                seals: scan.verify(ipa: ipa, now: options.now)
+            ),
             facts: facts,
-            seals: scan.verify(ipa: ipa, now: options.now),
             firebase: firebase,
             mainExecutableStrings: scan.mainExecutableStrings,
             targets: targets
@@ -114,9 +111,8 @@ extension ReleaseGate {
         let fact = file.facts()
         return InspectedBuild(
             path: path,
-            archiveFindings: [],
+            integrity: BuildIntegrity(archiveFindings: [], seals: []),
             facts: [fact],
-            seals: [],
             firebase: [],
             mainExecutableStrings: nil,
             targets: fact.domains.compactMap {

@@ -135,7 +135,7 @@ package enum ReleaseGate {
                 case .claimsOf(let host): build.targets = build.targets.filter { $0.serves(host: host) }
                 case .none: build.targets = []
                 }
-                build.trustFindings = await trustFindings(build, now: options.now)
+                build.integrity.trustFindings = await trustFindings(build, now: options.now)
                 builds.append(.success(build))
             } catch {
                 builds.append(.failure(error))
@@ -230,7 +230,8 @@ package enum ReleaseGate {
         if !build.isEntitlementsFile {
             let unsigned = SignatureVerifier.rules.unsigned.id
             let installFacts =
-                DistributionChecks.installFacts(facts) + build.seals.flatMap(\.findings).filter { $0.rule == unsigned }
+                DistributionChecks.installFacts(facts)
+                + build.integrity.seals.flatMap(\.findings).filter { $0.rule == unsigned }
             for finding in installFacts
             where !deviceFindings.contains(finding)
                 && !configuration.suppressions.contains(where: { $0.covers(finding) })
@@ -255,7 +256,7 @@ package enum ReleaseGate {
                 documents: documents
             ),
             facts: facts,
-            archiveFindings: build.archiveFindings,
+            archiveFindings: build.integrity.archiveFindings,
             networkUnavailable: unavailable
         )
     }

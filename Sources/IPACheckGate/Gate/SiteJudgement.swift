@@ -17,9 +17,8 @@ package enum SiteJudgement {
         let target = AASAFetchTarget(host: result.report.host, mode: result.report.mode)
         let hostsOnly = ReleaseGate.InspectedBuild(
             path: result.report.host,
-            archiveFindings: [],
+            integrity: BuildIntegrity(archiveFindings: [], seals: []),
             facts: [],
-            seals: [],
             firebase: [],
             mainExecutableStrings: nil,
             targets: [target]
