@@ -1,5 +1,6 @@
 import IPACheckAASA
 import IPACheckBundle
+import IPACheckFetching
 import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport
@@ -233,19 +234,39 @@ package enum GateChecks {
         "AASA files",
         rules: ServingRules.rules.all + CDNRules.rules.all + AASARules.all
     ) { input, rules in
-        guard !input.build.targets.isEmpty else {
+        judgeHostFiles(
+            asked: !input.build.targets.isEmpty,
+            documents: input.documents,
+            unserved: CrossChecks.unserved(input),
+            networkUnavailable: input.networkUnavailable,
+            fetch: input.options.fetch,
+            rules: rules
+        )
+    }
+
+    /// The AASA files check's judgement, over the facts it needs: whether any host's file was asked for, what
+    /// each one's fetch gave, and the claims of hosts without a file (their worst serving finding names them).
+    static func judgeHostFiles(
+        asked: Bool,
+        documents: SiteDocuments,
+        unserved: [CrossChecks.UnservedClaim],
+        networkUnavailable: NetworkUnavailable?,
+        fetch: FetchOptions,
+        rules: [Rule]
+    ) -> CheckOutcome {
+        guard asked else {
             return .notApplicable(
                 rules,
                 because: "no bundle claims an associated domain whose AASA iOS reads"
             )
         }
-        if let unavailable = input.networkUnavailable {
+        if let unavailable = networkUnavailable {
             return .notApplicable(rules, because: unavailable.notCheckedReason)
         }
-        var outcome = CheckOutcome(findings: input.documents.findings)
-        CrossChecks.nameUnservedClaims(CrossChecks.unserved(input), in: &outcome.findings)
-        AASASiteFetcher.recordCoverage(options: input.options.fetch, into: &outcome.coverage)
-        if input.documents.anyDocument {
+        var outcome = CheckOutcome(findings: documents.findings)
+        CrossChecks.nameUnservedClaims(unserved, in: &outcome.findings)
+        AASASiteFetcher.recordCoverage(options: fetch, into: &outcome.coverage)
+        if documents.anyDocument {
             outcome.coverage.ran(AASARules.all)
         } else {
             outcome.coverage.skip(AASARules.all, because: "no AASA file could be read (see the serving findings)")

@@ -14,22 +14,17 @@ package enum SiteJudgement {
         _ result: AASASiteResult,
         options: FetchOptions
     ) -> (findings: [Finding], coverage: RuleCoverage) {
-        let target = AASAFetchTarget(host: result.report.host, mode: result.report.mode)
-        let hostsOnly = ReleaseGate.InspectedBuild(
-            path: result.report.host,
-            integrity: BuildIntegrity(archiveFindings: [], seals: []),
-            facts: [],
-            firebase: [],
-            mainExecutableStrings: nil,
-            targets: [target]
+        let check = GateChecks.hostFiles
+        let outcome = check.completed(
+            GateChecks.judgeHostFiles(
+                asked: true,
+                documents: SiteDocuments([result]),
+                unserved: [],
+                networkUnavailable: nil,
+                fetch: options,
+                rules: check.rules
+            )
         )
-        let input = GateInput(
-            build: hostsOnly,
-            documents: SiteDocuments([result]),
-            options: GateOptions(fetch: options, fetcher: nil),
-            distribution: nil
-        )
-        let outcome = GateChecks.hostFiles.outcome(on: input)
         return (outcome.findings, outcome.coverage)
     }
 }
