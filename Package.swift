@@ -287,7 +287,8 @@ let package = Package(
         .testTarget(
             name: "IPACheckGateTests",
             dependencies: [
-                "IPACheckAASA", "IPACheckBinary", "IPACheckBundle", "IPACheckFetching", "IPACheckGate", "IPACheckLinks",
+                "IPACheckAASA", "IPACheckBinary", "IPACheckBundle", "IPACheckCommands", "IPACheckFetching",
+                "IPACheckGate", "IPACheckLinks",
                 "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckSites", "IPACheckTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -16,14 +16,6 @@ package struct LinkSheet: Encodable, Sendable {
             case opens
             /// Stay on the web (an exclude rule decides it, or the link breaks before the rules).
             case stays
-
-            /// How the text says what a rule decides.
-            var said: String {
-                switch self {
-                case .opens: "opens it"
-                case .stays: "excludes it"
-                }
-            }
         }
 
         /// The URL.

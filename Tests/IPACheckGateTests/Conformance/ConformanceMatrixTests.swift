@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckAASA
+import IPACheckCommands
 import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks

@@ -1,4 +1,5 @@
 import IPACheckAASA
+import IPACheckGate
 package import IPACheckReport
 
 extension LinkSheet {
@@ -124,5 +125,15 @@ extension LinkSheet {
             out += "</ul>\n"
         }
         return out + "</body></html>\n"
+    }
+}
+
+extension LinkSheet.Link.Expected {
+    /// How the text says what a rule decides.
+    fileprivate var said: String {
+        switch self {
+        case .opens: "opens it"
+        case .stays: "excludes it"
+        }
     }
 }
