@@ -20,8 +20,12 @@ package struct GateOptions: Sendable {
     package var configuration: GateConfiguration
     /// What the build is for, from `--distribution` (wins over the configuration's).
     package var distribution: Distribution?
-    /// The time expiry is judged at.
-    package var now: Date
+    /// The time expiry is judged at, for the build and the files its hosts serve alike: the fetch options' own
+    /// (one value, so the two cannot drift apart).
+    package var now: Date {
+        get { fetch.now }
+        set { fetch.now = newValue }
+    }
     /// The application identifier of an entitlements file that names none (`--app-id`).
     package var appID: String?
     /// What an ipa may hold (members, sizes): ``ArchiveLimits/standard`` unless `--max-members` says otherwise.
@@ -54,15 +58,13 @@ package struct GateOptions: Sendable {
         mdmDirectDownloads: Bool = false
     ) {
         self.mdmDirectDownloads = mdmDirectDownloads
-        // One judgement time for the build and the files its hosts serve.
         self.fetch = fetch
-        self.fetch.now = now
         self.fetcher = fetcher
         self.configuration = configuration
         self.distribution = distribution
-        self.now = now
         self.archiveLimits = archiveLimits
         self.appID = appID
+        self.now = now
     }
 
     /// The distribution asked for: the option, else the configuration's.

@@ -501,4 +501,17 @@ struct ReleaseGateTests {
         )
         #expect(overridden.findings("DIST004").isEmpty)
     }
+
+    /// The build and the files its hosts serve are judged at one time: the gate's and the fetch options' are one
+    /// value, whichever is set.
+    @Test func oneJudgementTimeForTheBuildAndTheHostsFiles() {
+        let given = Date(timeIntervalSince1970: 1_700_000_000)
+        var options = GateOptions(fetch: FetchOptions(now: .distantPast), fetcher: nil, now: given)
+        #expect(options.now == given && options.fetch.now == given)
+        let later = given.addingTimeInterval(86_400)
+        options.now = later
+        #expect(options.fetch.now == later)
+        options.fetch.now = given
+        #expect(options.now == given)
+    }
 }
