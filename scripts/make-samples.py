@@ -112,7 +112,7 @@ def der_integer(n: int) -> bytes:
 
 
 def der_entitlement_value(value) -> bytes:
-    """One value in Apple's DER entitlements encoding (codesign.md, encoding 1)."""
+    """One value in Apple's DER entitlements encoding (the `[APPLICATION 16]` form Apple's tools write)."""
     if isinstance(value, bool):
         return der(0x01, b"\xff" if value else b"\x00")
     if isinstance(value, int):

@@ -3,7 +3,7 @@ import IPACheckTestSupport
 import Testing
 
 /// Other projects' test files through every command that reads a build: libzip's regress archives, yauzl's and
-/// zip2's (Tests/Fixtures/Peers, NOTICE.md says whose and under which licence).
+/// zip2's (Tests/Fixtures/Peers; Tests/Fixtures/Peers/NOTICE.md says whose and under which licence).
 ///
 /// The rule for each file and command: exit 0, 1 or 2 (never a crash or a usage error); on exit 2 one line on stderr,
 /// `ipacheck: error: PATH: ` and a sentence with no program internals; and one opener's words: when the archive

@@ -6,7 +6,7 @@ import Testing
 struct ToolCLITests {
     // MARK: - appflip url
 
-    /// appflip-firebase.md §1.2: Google opens `<link>?client_id=…&scope=…&state=…&redirect_uri=…`, with
+    /// Google's "App Flip for iOS" guide (developers.google.com/identity/account-linking/app-flip-ios): Google opens `<link>?client_id=…&scope=…&state=…&redirect_uri=…`, with
     /// redirect_uri `https://oauth-redirect.googleusercontent.com/a/<GOOGLE_APP_BUNDLE_ID>` (Google Home:
     /// com.google.Chromecast) and state echoed unchanged.
     @Test func appflipURLHasGooglesParameters() throws {

@@ -99,7 +99,8 @@ struct MachOCorpusTests {
         // MANIFEST: XML entitlements (0xfade7171) + DER entitlements (0xfade7172, slot 7) + CMS.
         #expect(signature.xmlEntitlements?.magic == 0xfade_7171)
         #expect(signature.derEntitlements?.magic == 0xfade_7172)
-        #expect(signature.derEntitlements?.payload.first == 0x31)  // codesign.md: bare SET encoding
+        // A bare DER SET (0x31): the older of the two encodings signed apps hold.
+        #expect(signature.derEntitlements?.payload.first == 0x31)
         #expect(signature.codeDirectories.count == 1)
     }
 

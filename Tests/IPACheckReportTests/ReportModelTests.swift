@@ -5,7 +5,7 @@ import Testing
 /// The report model and the `--fail-on` gate.
 ///
 /// Expected orders and counts follow docs/output-formats.md ("findings ... worst
-/// first", exit 1 for "problems at or above `--fail-on`") and style.md §4.5 (deterministic, sorted).
+/// first", exit 1 for "problems at or above `--fail-on`"; the same input gives the same output, sorted).
 struct ReportModelTests {
     @Test func sortsWorstFirstThenByInputOrder() {
         let report = Report(

@@ -7,7 +7,7 @@ import Testing
 ///
 /// Validated against OASIS's schema (Fixtures/sarif-schema-2.1.0.json) with python3's
 /// `jsonschema`; field expectations come from the SARIF 2.1.0 spec (§3.27 result, §3.49 reportingDescriptor,
-/// §3.4 artifactLocation, §3.33 logicalLocation) and style.md §1.6 (no `region` without a line).
+/// §3.4 artifactLocation, §3.33 logicalLocation; §3.30 region, left out when there is no line to name).
 struct SARIFRendererTests {
     /// Every field populated: bundle, domain, URL, location, fix, text needing escapes, a path needing
     /// percent-encoding, a rule missing from the catalogue, and a clean input.

@@ -7,8 +7,8 @@ import Testing
 @testable import IPACheckLinks
 @testable import IPACheckSigning
 
-/// Signed entitlements against a profile's grants (codesign.md, "Provisioning profiles": `TEAMID.*` wildcards,
-/// `"*"` for associated domains).
+/// Signed entitlements against a profile's grants (Apple's TN3125, "Inside Code Signing: Provisioning Profiles":
+/// `TEAMID.*` wildcards, `"*"` for associated domains).
 struct EntitlementComparisonTests {
     private let grants: [String: PlistValue] = [
         "application-identifier": .string("ABCDE12345.*"),

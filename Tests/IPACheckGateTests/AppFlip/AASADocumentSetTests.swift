@@ -7,9 +7,10 @@ import Testing
 
 /// The checks wired to IPACheckAASA's real matcher.
 ///
-/// AASA shapes: Apple's `components` with `"?"` and `exclude`
-/// (seed 003, Apple's sample), the App Flip sample's legacy `"paths": ["*"]` (appflip-firebase.md §1.4), Firebase
-/// email-link hosts with `/__/auth/links*` and an empty `details` (§3.3).
+/// AASA shapes: Apple's `components` with `"?"` and `exclude` (the sample of Apple's "Supporting associated domains",
+/// developer.apple.com/documentation/xcode/supporting-associated-domains), the App Flip sample's legacy
+/// `"paths": ["*"]` (github.com/googlesamples/identity-appflip-ios), Firebase email-link hosts with
+/// `/__/auth/links*` and an empty `details` (firebase.google.com/docs/auth/ios/email-link-migration).
 struct AASADocumentSetTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"
 

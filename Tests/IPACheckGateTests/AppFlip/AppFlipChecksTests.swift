@@ -10,9 +10,10 @@ import Testing
 
 /// The App Flip config checks with sample data.
 ///
-/// Sources: appflip-firebase.md §1.4 (applinks entitlement and AASA),
-/// §1.6 (Google Home redirect by Oct 30, 2026), §5.1 (AF-1…AF-9); docs/ios-model.md I30 (`*.x` covers subdomains only and
-/// is served by the apex file; developer mode ignored in distribution builds).
+/// Sources: Google's "App Flip for iOS" guide (developers.google.com/identity/account-linking/app-flip-ios: the
+/// applinks entitlement and AASA, the Google Home redirect), docs/appflip-firebase.md (what `check --appflip`
+/// checks); docs/ios-model.md I30 (`*.x` covers subdomains only and is served by the apex file; developer mode
+/// ignored in distribution builds).
 struct AppFlipChecksTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"
     static let link = "https://flip.lightbulb-co.net/appflip"

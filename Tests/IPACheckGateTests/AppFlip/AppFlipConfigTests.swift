@@ -2,8 +2,9 @@ import Foundation
 import IPACheckGate
 import Testing
 
-/// The App Flip config file: the schema documented on ``AppFlipConfig``, values as the App Flip Test Tool names
-/// them (appflip-firebase.md §1.5, §1.7), Google app bundle IDs from the seed documents.
+/// The App Flip config file: the schema documented on ``AppFlipConfig`` and docs/appflip-firebase.md, values as
+/// Google's App Flip Test Tool names them (github.com/googlesamples/identity-appflip-tester-ios), Google app bundle
+/// IDs as Google's "App Flip for iOS" guide lists them (developers.google.com/identity/account-linking/app-flip-ios).
 struct AppFlipConfigTests {
     private func parse(_ json: String) throws(AppFlipError) -> AppFlipConfig {
         try AppFlipConfig.parse(Array(json.utf8), file: "appflip.json")

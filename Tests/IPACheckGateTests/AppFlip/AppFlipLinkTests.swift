@@ -2,9 +2,10 @@ import Foundation
 import IPACheckGate
 import Testing
 
-/// The incoming App Flip link: query items and order from the App Flip Test Tool (`client_id`, `scope`, `state`,
-/// `redirect_uri`; appflip-firebase.md §1.7), redirect URIs from Google's list (seeds), percent-encoding expected
-/// values computed independently with Python's `urllib.parse.quote(value, safe="-._~")`.
+/// The incoming App Flip link: query items and order from Google's App Flip Test Tool (`client_id`, `scope`,
+/// `state`, `redirect_uri`; github.com/googlesamples/identity-appflip-tester-ios), redirect URIs from Google's list
+/// (developers.google.com/identity/account-linking/app-flip-ios), percent-encoding expected values computed
+/// independently with Python's `urllib.parse.quote(value, safe="-._~")`.
 struct AppFlipLinkTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

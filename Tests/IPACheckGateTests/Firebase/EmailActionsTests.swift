@@ -8,11 +8,13 @@ import Testing
 
 /// Firebase email actions and continue URLs.
 ///
-/// Facts from appflip-firebase.md: the modes are `signIn`, `verifyEmail`, `resetPassword`, `recoverEmail`,
-/// `verifyAndChangeEmail`, `revertSecondFactorAddition` (§7); an action the app handles arrives as the Hosting mobile
-/// link `/__/auth/links?link=…/__/auth/action?…mode%3DMODE…` (§3.3), the two Firebase sends by itself as the action
-/// handler link `/__/auth/action?mode=MODE&oobCode=…&apiKey=…` (seed 004, §3.2); a continue URL brings the user
-/// back into the app only as a universal link the app claims and whose AASA opens it (seed 004, §7).
+/// Facts from Firebase's pages: the modes are `signIn`, `verifyEmail`, `resetPassword`, `recoverEmail`,
+/// `verifyAndChangeEmail`, `revertSecondFactorAddition` (the custom email action handler,
+/// firebase.google.com/docs/auth/custom-email-handler); an action the app handles arrives as the Hosting mobile link
+/// `/__/auth/links?link=…/__/auth/action?…mode%3DMODE…` (firebase.google.com/docs/auth/ios/email-link-migration),
+/// the two Firebase sends by itself as the action handler link `/__/auth/action?mode=MODE&oobCode=…&apiKey=…`; a
+/// continue URL brings the user back into the app only as a universal link the app claims and whose AASA opens it
+/// (`ActionCodeSettings`, firebase.google.com/docs/reference/js/auth.actioncodesettings).
 struct EmailActionsTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"
     static let linkHost = "lightbulb-prod.firebaseapp.com"

@@ -7,8 +7,8 @@ import Testing
 
 /// Firebase checks from the ipa alone.
 ///
-/// Plists follow the shapes appflip-firebase.md §3.4 documents
-/// (FIROptions keys, `GOOGLE_APP_ID` = `1:PROJECT_NUMBER:ios:HEX`, REVERSED_CLIENT_ID =
+/// Plists follow the shapes Firebase's iOS setup writes (the GoogleService-Info.plist of firebase.google.com/docs/ios/setup:
+/// FIROptions keys, `GOOGLE_APP_ID` = `1:PROJECT_NUMBER:ios:HEX`, REVERSED_CLIENT_ID =
 /// `com.googleusercontent.apps.…`, BUNDLE_ID check with the extension rule); email-link domains from §3.3
 /// (`applinks:PROJECT_ID.firebaseapp.com`, `linkDomain` not a default Hosting domain); Dynamic Links shut down
 /// Aug 25, 2025 (§3.2).

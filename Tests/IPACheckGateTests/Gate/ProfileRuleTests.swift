@@ -9,8 +9,8 @@ import Testing
 
 /// Profile rules made to fire, and kept quiet on the closest valid input.
 ///
-/// Profiles come from ``ProfileBuilder`` (a fresh CA each run); codesign.md: a profile is a DER CMS `SignedData`
-/// whose `eContent` is an XML property list.
+/// Profiles come from ``ProfileBuilder`` (a fresh CA each run); a profile is a DER CMS `SignedData` whose
+/// `eContent` is an XML property list (Apple's TN3125, "Inside Code Signing: Provisioning Profiles").
 struct ProfileRuleTests {
     static let app = "Payload/A.app"
     static let profilePath = "Payload/A.app/embedded.mobileprovision"

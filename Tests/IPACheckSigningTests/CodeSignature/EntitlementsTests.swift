@@ -5,7 +5,11 @@ import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
-/// DER and XML entitlements, both DER encodings of codesign.md, and the per-slice summary.
+/// DER and XML entitlements, and the per-slice summary.
+///
+/// DER in both encodings signed apps hold: the
+/// `[APPLICATION 16]` form Apple's tools write (Apple's "Using the latest code signature format"), and a bare `SET`
+/// of the same key/value pairs, as a real Xcode-signed app of the corpus holds.
 struct EntitlementsTests {
     typealias B = SuperBlobBuilder
 

@@ -9,8 +9,8 @@ import Testing
 /// Code-signature rules made to fire, and kept quiet on the closest valid input.
 ///
 /// Signatures are generated (real hashes; CMS messages signed by a throwaway CA over the primary
-/// CodeDirectory blob, as codesign.md says the CMS signs) and damaged one field at a time; field offsets are
-/// codesign.md's CodeDirectory layout.
+/// CodeDirectory blob, which the CMS signs: Apple's TN3126, "Inside Code Signing: Hashes") and damaged one field at
+/// a time; field offsets are the CodeDirectory layout of xnu's `osfmk/kern/cs_blobs.h` (opensource.apple.com).
 struct SignatureRuleTests {
     static let bundle = "Payload/A.app"
     // Inside the generated certificates' validity (2023-11 to 2033-05), so no expiry note interferes.
@@ -96,7 +96,8 @@ struct SignatureRuleTests {
             }
             let limit = directory[32..<36].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             switch self {
-            case .unknownHashType: directory[37] = 0x7f  // codesign.md: 1, 2, 3 (Apple adds 4, SHA-384)
+            // cs_blobs.h's hash types: 1 SHA-1, 2 SHA-256, 3 SHA-256 truncated, 4 SHA-384.
+            case .unknownHashType: directory[37] = 0x7f
             case .codeLimitOnePageShort: setCodeLimit(limit - 4096)  // 3 code slots, 2 pages up to the limit
             case .codeLimitPastTheSlice: setCodeLimit(0x7fff_0000)
             }

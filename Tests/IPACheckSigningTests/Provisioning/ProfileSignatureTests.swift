@@ -123,7 +123,7 @@ struct ProfileSignatureTests {
     }
 
     @Test(
-        "kinds follow codesign.md: devices ± get-task-allow, ProvisionsAllDevices, none",
+        "kinds follow TN3125: devices ± get-task-allow, ProvisionsAllDevices, none",
         arguments: [
             (true, 2, false, "iOS", ProfileKind.development),
             (false, 2, false, "iOS", ProfileKind.adHoc),
