@@ -52,7 +52,8 @@ struct CitationTests {
             try Regex(#"appflip-firebase\.md §"#), try Regex(#"\bthe contract\b"#),
         ]
         var found: [String] = []
-        for (path, text) in try Self.files() where path != "Tests/IPACheckCommandsTests/Repository/CitationTests.swift" {
+        for (path, text) in try Self.files() where path != "Tests/IPACheckCommandsTests/Repository/CitationTests.swift"
+        {
             for pattern in forbidden where text.contains(pattern) { found.append(path) }
         }
         #expect(found.isEmpty, "\(found)")
