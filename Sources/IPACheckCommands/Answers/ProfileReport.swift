@@ -62,8 +62,11 @@ package struct ProfileReport: Sendable {
     /// What is wrong with it.
     package let findings: [Finding]
 
-    /// The rules a profile is judged by.
-    package static var rules: [Rule] { ProfileChecks.rules.all }
+    /// The PROF rules, in ID order: those a profile is judged by, and release policy's (PROF007, which only a gated
+    /// build raises), as the catalogue of the profile family lists them.
+    package static var rules: [Rule] {
+        (ProfileChecks.rules.all + ProfileChecks.releaseRules.all).sorted { $0.id < $1.id }
+    }
 
     /// Reads and judges the profile at `path`.
     ///

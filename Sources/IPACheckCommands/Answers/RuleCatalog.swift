@@ -17,7 +17,7 @@ package enum RuleCatalog {
     package static let families: [RuleFamily] = [
         RuleFamily("ARC", sets: [ArchiveRules.rules]),
         RuleFamily("SIG", sets: [SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules]),
-        RuleFamily("PROF", sets: [ProfileChecks.rules]),
+        RuleFamily("PROF", sets: [ProfileChecks.rules, ProfileChecks.releaseRules]),
         RuleFamily("DIST", sets: [DistributionChecks.rules]),
         RuleFamily("ENT", sets: [AssociatedDomainRules.rules, EntitlementComparison.rules, EntitlementsFile.rules]),
         RuleFamily("SERVE", sets: [ServingRules.rules]),

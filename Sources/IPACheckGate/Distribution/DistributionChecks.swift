@@ -104,7 +104,7 @@ package enum DistributionChecks {
     package static let rules = Rules()
 
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
-    package static let raised = rules.all + [ProfileChecks.rules.developmentProfileInRelease]
+    package static let raised = rules.all + ProfileChecks.releaseRules.all
 
     /// What stops every device from installing or running a bundle, whatever the distribution asked for: no
     /// profile (and not an App Store delivery), a simulator build, code signed without an identity.
@@ -128,7 +128,7 @@ package enum DistributionChecks {
     /// The rules whose checks apply only to a build gated for distribution (with `development` they are not run).
     static let distributionOnlyRules: [Rule] = [
         DistributionChecks.rules.noProfile, DistributionChecks.rules.simulatorBuild,
-        DistributionChecks.rules.adHocSignature, ProfileChecks.rules.developmentProfileInRelease,
+        DistributionChecks.rules.adHocSignature, ProfileChecks.releaseRules.developmentProfileInRelease,
         SignatureVerifier.rules.unsigned, DistributionChecks.rules.appStoreBuild,
     ]
 
@@ -224,15 +224,7 @@ package enum DistributionChecks {
             }
             if profile.kind == .development {
                 findings.append(
-                    ProfileChecks.rules.developmentProfileInRelease.finding(
-                        "\(path) is signed with a development profile, which App Store Connect and unregistered "
-                            + "devices reject"
-                            + (distribution.map { " (gated for \($0.rawValue))" } ?? ""),
-                        bundle: path,
-                        location: "embedded.mobileprovision",
-                        fix: "Export with a distribution profile, or gate a development build with "
-                            + "--distribution development."
-                    )
+                    ProfileChecks.developmentProfileInRelease(bundle: path, gatedFor: distribution?.rawValue)
                 )
             } else if let distribution, profile.kind != distribution.profileKind {
                 findings.append(mismatch(fact, kind: profile.kind, distribution: distribution))

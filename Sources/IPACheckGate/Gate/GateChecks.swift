@@ -105,7 +105,7 @@ package enum GateChecks {
     static let bundleFacts = GateCheck(
         "signed entitlements and profile",
         rules: SignedEntitlements.rules.all
-            + ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
+            + ProfileChecks.rules.all
             + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
             + EntitlementsFile.rules.all
     ) { input, rules in
@@ -142,8 +142,7 @@ package enum GateChecks {
         } else {
             outcome.coverage.ran(SignedEntitlements.rules.all)
         }
-        let profileRules =
-            ProfileChecks.rules.all.filter { $0 != ProfileChecks.rules.developmentProfileInRelease }
+        let profileRules = ProfileChecks.rules.all
         if facts.contains(where: { $0.bundle.provisioningProfile != nil }) {
             outcome.coverage.ran(profileRules)
         } else {
