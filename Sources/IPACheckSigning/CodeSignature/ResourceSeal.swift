@@ -164,40 +164,21 @@ package struct ResourceSeal: Sendable {
 
     /// Checks the bundle against the seal.
     ///
+    /// A seal read whole is compared from its file entries with `digests`; one compared as it streamed past
+    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachFile:)``) holds no file entries, and `streamed` says what
+    /// that comparison found.
+    ///
     /// - Parameters:
-    ///   - bundleFiles: Every regular file of the bundle relative to its root, without nested bundles' contents.
+    ///   - bundleFiles: Every regular file of the bundle relative to its root, without nested bundles' contents, and
+    ///     whether a streamed file entry listed it.
+    ///   - streamed: What comparing the seal's files found as it streamed past; nil for a seal read whole.
     ///   - exists: Whether a bundle-relative path names a member of the archive (nested bundles' files included).
-    ///   - digests: The digests taken of a bundle-relative path when it streamed past.
+    ///   - digests: The digests taken of a bundle-relative path (for a seal read whole).
     ///   - linkTarget: The target of a bundle-relative path that is a symbolic link; `nil` for anything else.
     ///   - nestedCodeHashes: The CodeDirectory hashes of the nested code at a bundle-relative path, if it was read.
     ///   - mainExecutable: The bundle's executable (sealed by the CodeDirectory, not listed), if any.
     ///   - bundle: The bundle path findings name.
     ///   - omitRuleSteps: The most matcher steps the omit rules may take over all files.
-    package func check(
-        bundleFiles: some Sequence<String>,
-        exists: (String) -> Bool,
-        digests: (String) -> FileDigests?,
-        linkTarget: (String) -> String? = { _ in nil },
-        nestedCodeHashes: (String) -> [[UInt8]]?,
-        mainExecutable: String?,
-        bundle: String?,
-        omitRuleSteps: Int = maximumOmitSteps
-    ) -> ResourceSealCheck {
-        check(
-            bundleFiles: bundleFiles.lazy.map { (path: $0, isListedFile: false) },
-            streamed: nil,
-            exists: exists,
-            digests: digests,
-            linkTarget: linkTarget,
-            nestedCodeHashes: nestedCodeHashes,
-            mainExecutable: mainExecutable,
-            bundle: bundle,
-            omitRuleSteps: omitRuleSteps
-        )
-    }
-
-    /// Checks the bundle against a seal whose files were compared as it streamed past: `streamed` says what that
-    /// comparison found, and each bundle file whether a file entry listed it.
     package func check(
         bundleFiles: some Sequence<(path: String, isListedFile: Bool)>,
         streamed: StreamedFiles?,

@@ -67,7 +67,8 @@ struct SealComparisonTests {
     static func wholeReading(_ ipa: IPAFile, seal: [UInt8]) throws -> ResourceSealCheck {
         let prefix = app + "/"
         return try ResourceSeal.parse(seal).check(
-            bundleFiles: ipa.bundleFiles(of: ipa.mainApp),
+            bundleFiles: ipa.bundleFiles(of: ipa.mainApp).map { (path: $0, isListedFile: false) },
+            streamed: nil,
             exists: { ipa.contains(prefix + $0) },
             digests: { path in (try? ipa.read(prefix + path)).map { FileDigests(of: $0) } },
             nestedCodeHashes: { _ in nil },
@@ -158,6 +159,15 @@ struct SealComparisonTests {
         #expect(checks.first?.resources == nil)
     }
 
+    /// A pull that gives `bytes` in one piece, then the end.
+    static func pull(_ bytes: [UInt8]) -> () -> XMLPlistInput.PullResult {
+        var left: [UInt8]? = bytes
+        return {
+            defer { left = nil }
+            return .bytes(left ?? [])
+        }
+    }
+
     /// The seal reader hands out file entries in the order it reads them, keeps only nested code and links, and a
     /// path that does not follow the one before is declined: the caller then reads the seal whole.
     @Test("the streaming parse hands out files in order and keeps only the other entries")
@@ -165,13 +175,7 @@ struct SealComparisonTests {
         let seal = SealScanTests.codeResources(files: ["a": [1], "b": [2]], nested: ["Frameworks/K.framework": [7]])
         var handed: [String] = []
         let parsed = try ResourceSeal.parseXML(
-            pulling: {
-                var bytes: [UInt8]? = seal
-                return {
-                    defer { bytes = nil }
-                    return .bytes(bytes ?? [])
-                }
-            },
+            pulling: { Self.pull(seal) },
             maximumEntries: 10,
             maximumBytes: 1 << 20
         ) { path, _ in
@@ -184,13 +188,7 @@ struct SealComparisonTests {
             return
         }
         let accepted = try ResourceSeal.parseXML(
-            pulling: {
-                var bytes: [UInt8]? = seal
-                return {
-                    defer { bytes = nil }
-                    return .bytes(bytes ?? [])
-                }
-            },
+            pulling: { Self.pull(seal) },
             maximumEntries: 10,
             maximumBytes: 1 << 20
         ) { _, _ in true }

@@ -54,7 +54,8 @@ struct ResourceSealTests {
         let seal = try ResourceSeal.parse(codeResources)
         let present = Set(bundleFiles)
         return seal.check(
-            bundleFiles: bundleFiles,
+            bundleFiles: bundleFiles.map { (path: $0, isListedFile: false) },
+            streamed: nil,
             exists: { present.contains($0) },
             digests: { read($0).map { FileDigests(of: $0) } },
             nestedCodeHashes: { _ in nil },
