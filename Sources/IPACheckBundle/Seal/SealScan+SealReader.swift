@@ -217,8 +217,9 @@ extension SealScan {
             return whole.entries.count
         }
 
-        /// Judges one file entry as far as it can without reading the file, and queues the rest; false when
-        /// `inOrder` and the path does not follow the one before (the seal is then read whole).
+        /// Judges one file entry as far as it can without reading the file, and queues the rest (other entries stay
+        /// in the seal); false when `inOrder` and the path, of any entry, does not follow the one before (the seal
+        /// is then read whole).
         private mutating func hand(
             _ path: String,
             _ entry: ResourceSeal.Entry,
@@ -226,12 +227,13 @@ extension SealScan {
             inOrder: Bool,
             _ reading: inout Reading
         ) -> Bool {
-            reading.files += 1
-            guard depth == .everything, case .file(let sha1, let sha256, let optional) = entry else { return true }
-            if inOrder {
+            if inOrder, depth == .everything {
                 if let last = reading.lastPath, !(last < path) { return false }
                 reading.lastPath = path
             }
+            guard case .file(let sha1, let sha256, let optional) = entry else { return true }
+            reading.files += 1
+            guard depth == .everything else { return true }
             let name = reading.prefix + path
             guard let member = reader.memberIndex(of: name) else {
                 if !optional { reading.streamed.missing.append(path) }

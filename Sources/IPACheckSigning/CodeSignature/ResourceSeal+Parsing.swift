@@ -37,7 +37,7 @@ extension ResourceSeal {
     /// A large app's seal lists every file twice (`files`, `files2`), and building it whole through libplist took
     /// about a kilobyte a file (100 MB for 100,000 files). `files` is read only when there is no `files2`.
     private static func parseXML(_ bytes: [UInt8], maximumEntries: Int) throws(CodeSignatureError) -> ResourceSeal {
-        let parsed = try parseXML(maximumEntries: maximumEntries, eachFile: nil) { () throws(PlistError) in
+        let parsed = try parseXML(maximumEntries: maximumEntries, eachEntry: nil) { () throws(PlistError) in
             try XMLPlistReader(bytes)
         }
         guard case .parsed(let seal) = parsed else { throw CodeSignatureError("CodeResources", "it cannot be read") }
@@ -57,7 +57,7 @@ extension ResourceSeal {
         maximumEntries: Int = ArchiveLimits.standard.maximumEntries,
         maximumBytes: Int = PlistParser.maximumSize
     ) throws(CodeSignatureError) -> ResourceSeal {
-        let parsed = try parseXML(maximumEntries: maximumEntries, eachFile: nil) { () throws(PlistError) in
+        let parsed = try parseXML(maximumEntries: maximumEntries, eachEntry: nil) { () throws(PlistError) in
             try XMLPlistReader(pulling: open(), maximumSize: maximumBytes)
         }
         guard case .parsed(let seal) = parsed else {
@@ -70,27 +70,27 @@ extension ResourceSeal {
     package enum StreamedParse {
         /// The seal, its ``entries`` holding only nested code and links: every file entry went to the caller.
         case parsed(ResourceSeal)
-        /// The caller declined an entry (`eachFile` returned false), or the document names its files twice: read
+        /// The caller declined an entry (`eachEntry` returned false), or the document names its files twice: read
         /// it whole instead, with ``parseXML(pulling:maximumEntries:maximumBytes:)``.
         case needsWholeRead
     }
 
-    /// An XML seal pulled from a stream, each file entry handed to `eachFile` as it is read and not kept, so that
-    /// a million-file seal is compared with the archive in the memory of a few entries.
+    /// An XML seal pulled from a stream, each entry handed to `eachEntry` as it is read and its file entries not
+    /// kept, so that a million-file seal is compared with the archive in the memory of a few entries.
     ///
-    /// Only what the seal says about files of the bundle is handed out; nested code and links, which are few, stay
-    /// in the seal's ``entries``. `eachFile` may decline an entry (return false): a seal whose paths are not in
-    /// ascending order may list a path twice, and only a whole read gives the later entry as a dictionary does.
+    /// Nested code and links, which are few, also stay in the seal's ``entries``. `eachEntry` may decline an entry
+    /// (return false): a seal whose paths are not in ascending order may list a path twice (as a file, or as a file
+    /// and nested code), and only a whole read gives the later entry as a dictionary does.
     ///
     /// - Throws: ``CodeSignatureError`` as ``parseXML(pulling:maximumEntries:maximumBytes:)`` does.
     package static func parseXML(
         pulling open: () -> (() -> XMLPlistInput.PullResult),
         maximumEntries: Int,
         maximumBytes: Int,
-        eachFile: (String, Entry) -> Bool
+        eachEntry: (String, Entry) -> Bool
     ) throws(CodeSignatureError) -> StreamedParse {
-        try withoutActuallyEscaping(eachFile) { eachFile throws(CodeSignatureError) in
-            try parseXML(maximumEntries: maximumEntries, eachFile: eachFile) { () throws(PlistError) in
+        try withoutActuallyEscaping(eachEntry) { eachEntry throws(CodeSignatureError) in
+            try parseXML(maximumEntries: maximumEntries, eachEntry: eachEntry) { () throws(PlistError) in
                 try XMLPlistReader(pulling: open(), maximumSize: maximumBytes)
             }
         }
@@ -98,7 +98,7 @@ extension ResourceSeal {
 
     private static func parseXML(
         maximumEntries: Int,
-        eachFile: ((String, Entry) -> Bool)?,
+        eachEntry: ((String, Entry) -> Bool)?,
         reader makeReader: () throws(PlistError) -> XMLPlistReader
     ) throws(CodeSignatureError) -> StreamedParse {
         var declined = false
@@ -114,7 +114,7 @@ extension ResourceSeal {
                         return
                     }
                     // A second files dictionary replaces the first, which the caller has already been given.
-                    if eachFile != nil, files != nil {
+                    if eachEntry != nil, files != nil {
                         declined = true
                         throw PlistError("it lists its files twice")
                     }
@@ -126,11 +126,13 @@ extension ResourceSeal {
                         guard count <= maximumEntries else {
                             throw PlistError("it lists more than \(maximumEntries) files")
                         }
-                        guard let eachFile, case .file = entry else { return entries.add(path, entry) }
-                        if !eachFile(path, entry) {
+                        guard let eachEntry else { return entries.add(path, entry) }
+                        if !eachEntry(path, entry) {
                             declined = true
                             throw PlistError("declined")
                         }
+                        if case .file = entry { return }
+                        entries.add(path, entry)
                     }
                     files = entries.finish()
                 }

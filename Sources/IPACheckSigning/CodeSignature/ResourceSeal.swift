@@ -149,7 +149,7 @@ package struct ResourceSeal: Sendable {
     }
 
     /// What comparing a seal's file entries with the archive gave while the seal streamed past
-    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachFile:)``): its ``entries`` then hold no files.
+    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachEntry:)``): its ``entries`` then hold no files.
     package struct StreamedFiles: Sendable {
         /// Sealed files whose bytes differ from their hash (or that are links now), as the seal spells them.
         package var modified: [String] = []
@@ -165,7 +165,7 @@ package struct ResourceSeal: Sendable {
     /// Checks the bundle against the seal.
     ///
     /// A seal read whole is compared from its file entries with `digests`; one compared as it streamed past
-    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachFile:)``) holds no file entries, and `streamed` says what
+    /// (``parseXML(pulling:maximumEntries:maximumBytes:eachEntry:)``) holds no file entries, and `streamed` says what
     /// that comparison found.
     ///
     /// - Parameters:

@@ -140,6 +140,27 @@ struct SealComparisonTests {
         #expect(check.checkedCount == 2)
     }
 
+    /// A path listed as a file and as nested code is one entry, the later, as a dictionary keeps it: nested code
+    /// listed after a file with a wrong hash leaves nothing modified; the file listed after it is a modified file.
+    @Test("a path listed as a file and as nested code is judged by the later entry", arguments: [true, false])
+    func fileAndNestedCodeOfOnePath(nestedCodeLast: Bool) throws {
+        func base64(_ bytes: some Sequence<UInt8>) -> String { Data(Array(bytes)).base64EncodedString() }
+        let file =
+            "<key>a.png</key><dict><key>hash2</key><data>\(base64(SHA256.hash(data: [0] as [UInt8])))</data></dict>"
+        let nested =
+            "<key>a.png</key><dict><key>cdhash</key><data>\(base64([UInt8](repeating: 7, count: 20)))</data>"
+            + "<key>requirement</key><string>identifier x</string></dict>"
+        let entries = nestedCodeLast ? file + nested : nested + file
+        let seal = Array(
+            (#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>files2</key><dict>"#
+                + entries + "</dict></dict></plist>").utf8
+        )
+        let ipa = try Self.app(files: ["a.png": [1, 2, 3]], seal: seal)
+        let check = try #require(try Self.streamed(ipa, threads: 2))
+        #expect(check == (try Self.wholeReading(ipa, seal: seal)))
+        #expect(check.modified == (nestedCodeLast ? [] : ["a.png"]))
+    }
+
     /// A seal that cannot be read to its end judges nothing: files it handed out before the damage neither count
     /// as compared nor raise findings, and the bundle gets SIG035 alone.
     @Test("a seal cut short raises SIG035 and nothing for the files it listed before the cut")
