@@ -1,8 +1,23 @@
 package import Foundation
+import IPACheckGate
 package import IPACheckReport
 
 /// `ipacheck diff OLD NEW`: what changed between two builds that can break links, credentials or installs.
 package enum DiffRun {
+    /// The severity each finding gets, read from the rules themselves so that the help cannot drift from them.
+    package static var ruleSeverities: String {
+        let headings: [(Severity, String)] = [
+            (.error, "Errors (regressions):"),
+            (.warning, "Warnings:"),
+            (.note, "Notes:"),
+        ]
+        return headings.map { severity, heading in
+            let rules = BuildDiff.rules.all.filter { $0.severity == severity }
+            return ([heading] + rules.map { "  \($0.id)  \($0.title)" }).joined(separator: "\n")
+        }
+        .joined(separator: "\n")
+    }
+
     /// Compares the build at `new` with the one at `old`, writing the report in `format`; exits 1 when a
     /// difference reaches `failOn`, 2 when either cannot be read.
     package static func run(

@@ -11,7 +11,7 @@ struct DiffCommand: AsyncParsableCommand {
         discussion: """
             Pairs the bundles of OLD and NEW by their path inside the app and lists, per bundle, what was removed, changed and added among: the signed entitlements, associated domains and application identifier, the XML and the DER entitlements blob each compared on its own (a difference only one blob shows names that blob); the embedded profile's kind, team, App ID, UUID, expiry and the entitlements it grants; the signer (team and certificate); CFBundleShortVersionString, CFBundleVersion, the platform and MinimumOSVersion. Bundles that appeared or disappeared are listed too. It catches what re-signing tools do: a domain dropped or replaced by `*`, the DER blob gone or out of step with the XML one, another team, App ID or kind of profile, an extension that lost its domains.
 
-            \(severities)
+            \(DiffRun.ruleSeverities)
 
             Exit status: 1 when a finding is at or above --fail-on (default error, so only the errors above fail), else 0; equal builds exit 0; 2 when either build cannot be read.
 
@@ -21,20 +21,6 @@ struct DiffCommand: AsyncParsableCommand {
               ipacheck diff Old.ipa New.ipa --fail-on warning   # warnings fail too
             """
     )
-
-    /// The severity each finding gets, read from the rules themselves so that the help cannot drift from them.
-    static var severities: String {
-        let headings: [(Severity, String)] = [
-            (.error, "Errors (regressions):"),
-            (.warning, "Warnings:"),
-            (.note, "Notes:"),
-        ]
-        return headings.map { severity, heading in
-            let rules = BuildDiff.rules.all.filter { $0.severity == severity }
-            return ([heading] + rules.map { "  \($0.id)  \($0.title)" }).joined(separator: "\n")
-        }
-        .joined(separator: "\n")
-    }
 
     @Argument(help: "The build you compare against (what shipped).")
     var old: String

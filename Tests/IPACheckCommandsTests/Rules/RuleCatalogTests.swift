@@ -30,13 +30,34 @@ struct RuleCatalogTests {
         #expect(RuleCatalog.all.map(\.id) == declared.map(\.rule.id).sorted())
     }
 
-    /// Every set of rules in the sources is in the catalogue: a new file of rules is the one thing that must be
-    /// added to it by hand (its rules are then listed by reflection).
+    /// Every set of rules in the sources is in the catalogue: a new set is named in its family's file (its rules
+    /// are then listed by reflection).
     @Test func everyRuleSetIsInTheCatalogue() throws {
         let sources = Repository.root.appendingPathComponent("Sources").resolvingSymlinksInPath()
         let sets = try Self.swiftFiles(under: sources).map { $0.components(separatedBy: ": RuleSet {").count - 1 }
         let catalogued = RuleCatalog.families.flatMap(\.sets).count
         #expect(sets.reduce(0, +) == catalogued, "RuleSet declarations vs catalogue sets")
+    }
+
+    /// The registry is the family files': every `RuleFamily` declared in a folder of Families is registered, and
+    /// nothing else is (scripts/register-rule-families writes it; a family left out of it fails here).
+    @Test func theRegistryIsEveryFamilyFile() throws {
+        let families = Repository.root.appendingPathComponent("Sources/IPACheckGate/Families")
+        // A family file sits in a folder of its own; the registry beside the folders is not one.
+        let files = try FileManager.default.contentsOfDirectory(atPath: families.path).flatMap { entry in
+            let folder = families.appendingPathComponent(entry)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.map { folder.appendingPathComponent($0) }
+        }
+        var declared: [String] = []
+        for file in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for piece in text.components(separatedBy: "= RuleFamily(\"").dropFirst() {
+                declared.append(String(piece.prefix { $0 != "\"" }))
+            }
+        }
+        #expect(declared.count >= 13, "only \(declared.count) family files found under \(families.path)")
+        #expect(declared.sorted() == RuleFamily.registered.map(\.prefix).sorted())
     }
 
     /// The rules of one ID prefix are listed in one place: each prefix is one family's, every rule carries its

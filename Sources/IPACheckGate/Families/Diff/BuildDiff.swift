@@ -2,7 +2,6 @@ package import Foundation
 package import IPACheckArchive
 import IPACheckBinary
 package import IPACheckBundle
-import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 package import IPACheckReport

@@ -2,7 +2,6 @@ import Foundation
 import IPACheckBinary
 import IPACheckBundle
 import IPACheckCMS
-import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning

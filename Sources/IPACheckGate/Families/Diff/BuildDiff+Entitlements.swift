@@ -1,5 +1,4 @@
 import IPACheckBundle
-import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning
