@@ -94,7 +94,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The AASA document model, Apple's matcher and the lint rules (pure, no I/O).
-        .target(name: "IPACheckAASA", dependencies: ["IPACheckReport", "IPACheckCMS"], swiftSettings: strict),
+        .target(name: "IPACheckAASA", dependencies: ["IPACheckCMS"], swiftSettings: strict),
         // The fetching interface (requests, responses, options) the HTTP client implements and the site checks use.
         .target(name: "IPACheckFetching", swiftSettings: strict),
         // Signing: a Mach-O's code signature and its hashes, the resource seal's rules, provisioning profiles,
@@ -203,7 +203,7 @@ let package = Package(
         fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckSigning"]),
         fuzzHarness("Plist", dependencies: ["IPACheckPlist"]),
         fuzzHarness("Zip", dependencies: ["IPACheckArchive", "IPACheckBundle", "IPACheckSigning"]),
-        fuzzHarness("AASA", dependencies: ["IPACheckAASA"]),
+        fuzzHarness("AASA", dependencies: ["IPACheckAASA", "IPACheckGate"]),
         fuzzHarness("HTTP", dependencies: ["IPACheckFetching", "IPACheckSites", "IPACheckReport"]),
         fuzzHarness("Config", dependencies: ["IPACheckGate"]),
         fuzzHarness("Device", dependencies: ["IPACheckArchive", "IPACheckDevice"]),

@@ -149,7 +149,7 @@ func measure(
 }
 
 do {
-    let parsed = try AASADocument.parse(Array(document.utf8)).document
+    let parsed = try AASADocument.parse(Array(document.utf8))
     let urls = makeURLs(count)
     let sample = urls.prefix(max(1, min(count, 50_000)))
     print("AASA match benchmark: \(count) URLs, \(parsed.effectiveRules(for: appID).count) rules")

@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckAASA
 import IPACheckFuzzSupport
+import IPACheckGate
 
 /// apple-app-site-association files: the strict JSON parser and the document model (plain or CMS-signed), the
 /// linter, and every app's compiled patterns matched against URLs, as `lint` and `match` run them.
@@ -24,7 +25,8 @@ enum AASAHarness {
         let document = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let fileBytes = Array(document.first ?? [])
         let givenURLs = document.count > 1 ? String(decoding: document[1], as: UTF8.self).split(separator: "\n") : []
-        guard let (parsed, _) = try? AASADocument.parse(fileBytes, now: now) else { return }
+        guard let parsed = try? AASADocument.parse(fileBytes, now: now) else { return }
+        _ = AASAFileReading.findings(of: parsed)
         _ = AASALinter.lint(parsed, domain: "example.com")
         _ = parsed.differences(to: parsed)
 

@@ -74,8 +74,7 @@ enum AASABody {
     /// The parsed file, or the parser's message (with its position) saying why Apple could not use it.
     package static func read(_ bytes: [UInt8], now: Date) -> Result<ParsedAASA, AASAParseError> {
         do {
-            let parsed = try AASADocument.parse(bytes, now: now)
-            return .success(ParsedAASA(body: bytes, document: parsed.document, findings: parsed.findings))
+            return .success(ParsedAASA(body: bytes, document: try AASADocument.parse(bytes, now: now)))
         } catch {
             return .failure(error)
         }

@@ -29,6 +29,4 @@ package struct ParsedAASA: Sendable {
     package let body: [UInt8]
     /// The parsed document.
     package let document: AASADocument
-    /// The parser's findings about the encoding.
-    package let findings: [Finding]
 }

@@ -8,7 +8,7 @@ let matchCases: [MatchCase] = pathAndQueryCases + optionAndDocumentCases
 struct MatchingTableTests {
     @Test(arguments: matchCases)
     func verdict(_ testCase: MatchCase) throws {
-        let (document, _) = try AASADocument.parse(Array(testCase.document.utf8))
+        let document = try AASADocument.parse(Array(testCase.document.utf8))
         let result = document.matcher(for: testCase.appID, domain: testCase.domain).evaluate(testCase.url)
         #expect(result.verdict == testCase.verdict, "\(result.why)")
         if let rule = testCase.rule {

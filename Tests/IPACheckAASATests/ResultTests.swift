@@ -11,7 +11,7 @@ struct ResultTests {
         #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/buy/*", "exclude": true}, {"/": "/r/*", "?": {"id": "?*"}}, {"/": "/r/*"}]}]}}"#
 
     private func matcher() throws -> AASAMatcher {
-        try AASADocument.parse(Array(Self.document.utf8)).document.matcher(for: Self.app)
+        try AASADocument.parse(Array(Self.document.utf8)).matcher(for: Self.app)
     }
 
     @Test("JSON uses the documented keys, with rule null when nothing decided (docs/output-formats.md, match)")
@@ -58,7 +58,7 @@ struct ResultTests {
 
     @Test("app not listed and wrong host give none with a reason")
     func notListed() throws {
-        let document = try AASADocument.parse(Array(Self.document.utf8)).document
+        let document = try AASADocument.parse(Array(Self.document.utf8))
         let other = document.matcher(for: "A1B2C3D4E5.com.acme.other").evaluate("https://example.com/r/1")
         #expect(other.verdict == .none)
         #expect(other.why.contains("not listed in applinks.details"))
@@ -74,8 +74,8 @@ struct ResultTests {
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/r/*", "comment": "reports", "?": {"b": "1", "a": "2"}}]}]}, "webcredentials": {"apps": ["A1B2C3D4E5.com.acme.app"]}}"#
         let cdn =
             #"{"webcredentials":{"apps":["A1B2C3D4E5.com.acme.app"]},"applinks":{"details":[{"components":[{"?":{"a":"2","b":"1"},"/":"r/*/"}],"appIDs":["A1B2C3D4E5.com.acme.app"]}]}}"#
-        let first = try AASADocument.parse(Array(origin.utf8)).document
-        let second = try AASADocument.parse(Array(cdn.utf8)).document
+        let first = try AASADocument.parse(Array(origin.utf8))
+        let second = try AASADocument.parse(Array(cdn.utf8))
         #expect(first.differences(to: second).isEmpty)
         #expect(first.appEntries.count == 2)
     }
@@ -86,8 +86,8 @@ struct ResultTests {
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/r/*"}]}]}}"#
         let after =
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/r/*", "exclude": true}]}]}, "webcredentials": {"apps": ["A1B2C3D4E5.com.acme.app"]}}"#
-        let first = try AASADocument.parse(Array(before.utf8)).document
-        let second = try AASADocument.parse(Array(after.utf8)).document
+        let first = try AASADocument.parse(Array(before.utf8))
+        let second = try AASADocument.parse(Array(after.utf8))
         let changes = first.differences(to: second)
         #expect(changes.map(\.change) == [.rulesChanged, .added])
         #expect(changes.map(\.service) == [.applinks, .webcredentials])
@@ -99,8 +99,8 @@ struct ResultTests {
             #"{"applinks": {"apps": [], "details": [{"appID": "A1B2C3D4E5.com.acme.app", "paths": ["NOT /a/*", "/b"]}]}}"#
         let modern =
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/a/*", "exclude": true}, {"/": "/b"}]}]}}"#
-        let first = try AASADocument.parse(Array(legacy.utf8)).document
-        let second = try AASADocument.parse(Array(modern.utf8)).document
+        let first = try AASADocument.parse(Array(legacy.utf8))
+        let second = try AASADocument.parse(Array(modern.utf8))
         #expect(first.differences(to: second).isEmpty)
     }
 
@@ -108,7 +108,7 @@ struct ResultTests {
     func regions() throws {
         let text =
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/$(region)"}]}]}}"#
-        let matcher = try AASADocument.parse(Array(text.utf8)).document.matcher(for: Self.app)
+        let matcher = try AASADocument.parse(Array(text.utf8)).matcher(for: Self.app)
         #expect(matcher.evaluate("https://example.com/GB").verdict == .match)
         #expect(matcher.evaluate("https://example.com/FR").verdict == .match)
         #expect(matcher.evaluate("https://example.com/UK").verdict == .none)
@@ -121,7 +121,7 @@ struct ResultTests {
         let text =
             #"{"applinks": {"details": [{"appIDs": ["A1B2C3D4E5.com.acme.app"], "components": [{"/": "/"# + stars
             + #""}, {"/": "/$(v)"# + stars + #""}]}], "substitutionVariables": {"v": ["a", "aa", "*a"]}}}"#
-        let matcher = try AASADocument.parse(Array(text.utf8)).document.matcher(for: Self.app)
+        let matcher = try AASADocument.parse(Array(text.utf8)).matcher(for: Self.app)
         let url = "https://example.com/" + String(repeating: "a", count: 5_000)
         #expect(matcher.evaluate(url).verdict == .none)
         #expect(matcher.evaluate(url + "b").verdict == .match)

@@ -16,7 +16,7 @@ struct RuleSetScaleTests {
             "details": [["appIDs": ids, "components": components]],
         ]
         let data = try JSONSerialization.data(withJSONObject: ["applinks": applinks])
-        return try AASADocument.parse(Array(data)).document
+        return try AASADocument.parse(Array(data))
     }
 
     /// 2,000 app IDs listed beside 500 rules: the rules were built and compared once per app ID (a million rules

@@ -1,6 +1,5 @@
 package import Foundation
 import IPACheckCMS
-package import IPACheckReport
 
 /// A parsed apple-app-site-association file: the JSON as written plus the model Apple's swcd builds from it.
 ///
@@ -23,108 +22,74 @@ package struct AASADocument: Sendable {
     package let byteCount: Int
     /// The CMS envelope, when the file was signed (iOS 8 style).
     package let signedEnvelope: AASASignedEnvelope?
+    /// How the JSON was written: a byte order mark, repeated keys.
+    package let encoding: Encoding
     /// The `applinks` object, when present and an object.
     package let applinks: AASAAppLinks?
     /// The `apps` lists of `webcredentials`, `appclips` and `activitycontinuation` (string elements only).
     package let serviceApps: [AASAService: [String]]
 
-    /// Parses an AASA file: plain JSON or CMS-signed, with findings about how it is encoded.
+    /// Parses an AASA file: plain JSON or CMS-signed, keeping how it was encoded (``encoding``).
     ///
     /// Throws when Apple could not use the file at all (bad JSON, non-object root, broken CMS, far too large).
-    /// The findings cover what Apple tolerates or what limits the file breaks (BOM, duplicate keys, 128 KB,
-    /// signing); structural problems are ``AASALinter``'s job. `now` is when a signed file's certificate is judged.
-    package static func parse(
-        _ bytes: [UInt8],
-        now: Date = Date()
-    ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
+    /// What Apple tolerates or which limits the file breaks (BOM, duplicate keys, 128 KB, signing) is kept as facts
+    /// for the AASA rules to judge. `now` is when a signed file's certificate is judged.
+    package static func parse(_ bytes: [UInt8], now: Date = Date()) throws(AASAParseError) -> AASADocument {
         guard bytes.count <= Limits.hardByteCap else {
             throw AASAParseError(
                 .tooLarge,
                 "the file has \(bytes.count) bytes, over the \(Limits.hardByteCap)-byte reading cap"
             )
         }
-        var findings: [Finding] = []
         var json = bytes
         var envelope: AASASignedEnvelope?
         if AASASignedEnvelope.looksSigned(bytes) {
             let extracted = try AASASignedEnvelope.extract(from: bytes, now: now)
             envelope = extracted
             json = extracted.payload
-            findings += signingFindings(extracted)
         }
-        if json.starts(with: [0xEF, 0xBB, 0xBF]) {
-            json.removeFirst(3)
-            findings.append(
-                AASARules.document.byteOrderMark.finding("the JSON starts with a UTF-8 byte order mark (EF BB BF)")
-            )
-        }
-        if bytes.count > Limits.appleByteLimit {
-            findings.append(
-                AASARules.document.overSizeLimit.finding(
-                    "the file has \(bytes.count) bytes, over Apple's limit of \(Limits.appleByteLimit) bytes (128 KB)"
-                )
-            )
-        }
+        let startsWithByteOrderMark = json.starts(with: [0xEF, 0xBB, 0xBF])
+        if startsWithByteOrderMark { json.removeFirst(3) }
         var parser = StrictJSONParser(bytes: json, maximumDepth: Limits.maximumDepth)
         let root = try parser.parseDocument()
-        for duplicate in parser.duplicates {
-            findings.append(
-                AASARules.document.duplicateKey.finding(
-                    "key \"\(duplicate.key)\" appears more than once in \(duplicate.objectPath); "
-                        + "only the last value is used",
-                    location: "\(duplicate.objectPath) (\(duplicate.position))"
-                )
-            )
-        }
         guard case .object = root else {
             throw AASAParseError(.rootNotObject, "the top-level JSON value is \(root.typeName), not an object")
         }
-        return (AASADocument(root: root, byteCount: bytes.count, signedEnvelope: envelope), findings)
+        return AASADocument(
+            root: root,
+            byteCount: bytes.count,
+            signedEnvelope: envelope,
+            encoding: Encoding(startsWithByteOrderMark: startsWithByteOrderMark, duplicateKeys: parser.duplicates)
+        )
     }
 
-    /// What a signed file's envelope says: always the obsolete-signing warning naming the signer and its expiry,
-    /// and an error when the signature fails or the signing certificate has expired.
-    private static func signingFindings(_ envelope: AASASignedEnvelope) -> [Finding] {
-        guard let verification = envelope.verification else {
-            return [
-                AASARules.document.signedFile.finding(
-                    "the file is CMS-signed (iOS 8 style) but names no signer; the JSON payload was read"
-                )
-            ]
-        }
-        let signer = verification.signer
-        let name = signer?.subjectCommonName ?? signer?.subject ?? "an unknown certificate"
-        let expiry = signer.map { " (valid until \(Self.day($0.notValidAfter)))" } ?? ""
-        var findings = [
-            AASARules.document.signedFile.finding(
-                "the file is CMS-signed (iOS 8 style) by \(name)\(expiry); the \(envelope.payload.count)-byte JSON "
-                    + "payload was read"
-            )
-        ]
-        if !verification.signatureVerifies || verification.messageDigestMatches == false {
-            findings.append(
-                AASARules.document.brokenSignature.finding("the CMS signature over the file does not verify (\(name))")
-            )
-        } else if verification.signerValidAtNow == false, let signer {
-            findings.append(
-                AASARules.document.brokenSignature.finding(
-                    "the signing certificate \(name) expired on \(Self.day(signer.notValidAfter))"
-                )
-            )
-        }
-        return findings
+    /// How the file was written, beside what it says: what Apple reads past and the rules judge.
+    package struct Encoding: Sendable, Hashable {
+        /// Whether the JSON began with a UTF-8 byte order mark (skipped).
+        package var startsWithByteOrderMark = false
+        /// The member names written more than once in one object, in file order (the last value is kept).
+        package var duplicateKeys: [DuplicateKey] = []
     }
 
-    private static func day(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+    /// A member name that occurred more than once in one object.
+    package struct DuplicateKey: Sendable, Hashable {
+        /// The repeated name.
+        package var key: String
+        /// The JSON path of the object holding it (`applinks.details[0]`).
+        package var objectPath: String
+        /// Where its later occurrence is.
+        package var position: AASASourcePosition
     }
 
     /// Builds the model from an already parsed JSON object, for callers that already hold the JSON.
-    package init(root: AASAJSON, byteCount: Int = 0, signedEnvelope: AASASignedEnvelope? = nil) {
+    package init(
+        root: AASAJSON,
+        byteCount: Int = 0,
+        signedEnvelope: AASASignedEnvelope? = nil,
+        encoding: Encoding = Encoding()
+    ) {
         self.root = root
+        self.encoding = encoding
         self.byteCount = byteCount
         self.signedEnvelope = signedEnvelope
         if case .object? = root["applinks"] {
@@ -264,110 +229,7 @@ package struct AASADocument: Sendable {
     }
 
     /// The component keys Apple documents; anything else is ignored (M18).
-    static let knownComponentKeys: Set<String> = [
+    package static let knownComponentKeys: Set<String> = [
         "/", "?", "#", "exclude", "comment", "caseSensitive", "percentEncoded",
     ]
-}
-
-extension AASARules {
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct DocumentRules: RuleSet {
-        /// The set, its rules as declared below.
-        init() {}
-
-        /// The content of the host's file.
-        package var linkPath: LinkPathPlace { .hostFile }
-
-        let byteOrderMark = Rule(
-            "AASA008",
-            .warning,
-            "AASA file starts with a byte order mark",
-            summary: "A UTF-8 BOM is not part of JSON (RFC 8259 forbids emitting it). ipacheck skips it, as Apple's "
-                + "Foundation-based reader is believed to, but other validators and some CDNs reject the file.",
-            fix: "Save the file as UTF-8 without BOM.",
-            examples: RuleExamples(
-                .aasaDocument,
-                triggering: [
-                    """
-                    \u{FEFF}{
-                      "applinks": {
-                        "details": [{
-                          "appIDs": ["A1B2C3D4E5.com.acme.shop"],
-                          "components": [{"/": "/products/*"}]
-                        }]
-                      }
-                    }
-                    """
-                ],
-                nonTriggering: [
-                    AASAExample.detail(
-                        """
-                        "components": [{"/": "/products/*"}]
-                        """
-                    )
-                ]
-            )
-        )
-
-        let duplicateKey = Rule(
-            "AASA009",
-            .warning,
-            "duplicate JSON key",
-            summary: "The same key appears twice in one object; Apple's parser keeps only one value (the last), so "
-                + "the other is silently lost.",
-            fix: "Merge the two values under one key (for details, one entry per app).",
-            examples: RuleExamples(
-                .aasaDocument,
-                triggering: [
-                    AASAExample.detail(
-                        """
-                        "components": [{"/": "/orders/*"}],
-                        "components": [{"/": "/products/*"}]
-                        """
-                    )
-                ],
-                nonTriggering: [
-                    AASAExample.detail(
-                        """
-                        "components": [
-                          {"/": "/products/*"},
-                          {"/": "/orders/*"}
-                        ]
-                        """
-                    )
-                ]
-            )
-        )
-
-        package let overSizeLimit = Rule(
-            "AASA010",
-            .error,
-            "AASA file over 128 KB",
-            summary: "Since iOS 9.3.1 Apple ignores AASA files whose uncompressed size exceeds 128 KB (131072 bytes); "
-                + "the limit is documented only in archived pages but still cited.",
-            fix: "Shrink the file: use wildcards, substitution variables and exclude rules instead of listing paths."
-        )
-
-        let signedFile = Rule(
-            "AASA011",
-            .warning,
-            "signed AASA file (obsolete)",
-            summary: "CMS signing was needed only for iOS 8; a signed file breaks silently when its certificate "
-                + "expires (QA1916). The signer and its expiry are reported.",
-            fix: "Serve the plain JSON with Content-Type application/json over HTTPS."
-        )
-
-        /// A signed file whose signature fails or whose signing certificate has expired.
-        let brokenSignature = Rule(
-            "AASA012",
-            .error,
-            "signed AASA file with a broken signature or expired certificate",
-            summary: "The file is CMS-signed, and its signature does not verify or its signing certificate has "
-                + "expired; QA1916 lists this among the causes of universal links that stop working.",
-            fix: "Serve the plain JSON (no signature) with Content-Type application/json over HTTPS."
-        )
-    }
-
-    /// The rules declared here.
-    package static let document = DocumentRules()
 }

@@ -67,7 +67,7 @@ package struct AASAEffectiveRule: Sendable, Hashable, Codable {
         }
     }
 
-    static func isAllStars(_ pattern: String) -> Bool {
+    package static func isAllStars(_ pattern: String) -> Bool {
         !pattern.isEmpty && pattern.allSatisfy { $0 == "*" }
     }
 

@@ -58,7 +58,7 @@ package struct AASAFields: Sendable, Hashable, Codable {
     }
 
     /// Reads the known keys of a component or defaults object, ignoring wrong types as Apple does.
-    init(object: AASAJSON) {
+    package init(object: AASAJSON) {
         path = object["/"]?.stringValue
         fragment = object["#"]?.stringValue
         exclude = object["exclude"]?.boolValue

@@ -1,8 +1,6 @@
-package import IPACheckReport
-
 /// Why an AASA file could not be read at all: Apple would reject it, so there is nothing to match or lint.
 package struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure this is; each maps to a stable rule ID.
+    /// What kind of failure this is; each is one rule of the AASA family.
     package enum Code: String, Sendable, Hashable, CaseIterable {
         /// The file is empty (or only a BOM and white space).
         case empty
@@ -38,23 +36,5 @@ package struct AASAParseError: Error, Sendable, Hashable, CustomStringConvertibl
     package var description: String {
         if let position { return "\(message) (\(position), byte \(position.offset))" }
         return message
-    }
-
-    /// The rule this failure reports under.
-    package var rule: Rule {
-        switch code {
-        case .empty: AASARules.rules.emptyFile
-        case .invalidUTF8: AASARules.rules.invalidUTF8
-        case .invalidJSON: AASARules.rules.invalidJSON
-        case .rootNotObject: AASARules.rules.rootNotObject
-        case .tooDeep: AASARules.rules.tooDeep
-        case .tooLarge: AASARules.rules.tooLarge
-        case .malformedCMS: AASARules.rules.malformedCMS
-        }
-    }
-
-    /// This failure as a finding, for reports that list it beside other problems.
-    package func finding(domain: String? = nil) -> Finding {
-        rule.finding(description, domain: domain, location: position.map { "\($0)" })
     }
 }

@@ -5,21 +5,13 @@
 /// keeps object key order, records duplicate keys (the last value wins, as with NSJSONSerialization), caps nesting
 /// depth, and never reads outside the buffer: every index is checked against `bytes.count` first.
 struct StrictJSONParser {
-    /// A member name that occurred more than once in one object.
-    struct DuplicateKey: Hashable {
-        var key: String
-        /// The JSON path of the object holding it (`applinks.details[0]`).
-        var objectPath: String
-        var position: AASASourcePosition
-    }
-
     private let bytes: [UInt8]
     private let maximumDepth: Int
     private var index = 0
     private var line = 1
     private var lineStart = 0
     private var path: [String] = []
-    private(set) var duplicates: [DuplicateKey] = []
+    private(set) var duplicates: [AASADocument.DuplicateKey] = []
 
     init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
@@ -95,7 +87,7 @@ struct StrictJSONParser {
             let value = try parseValue(depth: depth + 1)
             path.removeLast()
             if let earlier = seen[key] {
-                duplicates.append(DuplicateKey(key: key, objectPath: pathText, position: keyPosition))
+                duplicates.append(AASADocument.DuplicateKey(key: key, objectPath: pathText, position: keyPosition))
                 members[earlier].value = value
             } else {
                 seen[key] = members.count

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns pattern strings into ``Glob``s: substitution variables resolved, case folded when `caseSensitive` is false.
-struct PatternCompiler: Sendable {
+package struct PatternCompiler: Sendable {
     /// Each custom variable's alternatives, tokenized once per case setting and shared by every pattern using it.
     private let customGroups: [String: (sensitive: GlobAlternatives, folded: GlobAlternatives)]
 
@@ -49,7 +49,7 @@ struct PatternCompiler: Sendable {
     }
 
     /// The names a pattern references with `$(name)`, in order.
-    static func variableReferences(in pattern: String) -> [String] {
+    package static func variableReferences(in pattern: String) -> [String] {
         var names: [String] = []
         let references = VariableReferences(Array(pattern.unicodeScalars))
         var index = 0
@@ -65,7 +65,7 @@ struct PatternCompiler: Sendable {
     }
 
     /// Whether a pattern has a `$(` with no closing `)`.
-    static func hasUnterminatedVariable(_ pattern: String) -> Bool {
+    package static func hasUnterminatedVariable(_ pattern: String) -> Bool {
         let references = VariableReferences(Array(pattern.unicodeScalars))
         var index = 0
         while index < references.scalars.count {
@@ -147,7 +147,7 @@ struct PatternCompiler: Sendable {
     ]
 
     /// Every predefined variable name.
-    static let builtinNames: Set<String> = Set(builtinSets.keys).union(["region", "lang"])
+    package static let builtinNames: Set<String> = Set(builtinSets.keys).union(["region", "lang"])
 
     /// A set that also accepts the lower-case form of its upper-case ASCII letters (the text is folded too).
     private static func fold(_ set: ScalarSet) -> ScalarSet {

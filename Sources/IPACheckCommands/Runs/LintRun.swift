@@ -1,5 +1,6 @@
 package import Foundation
 import IPACheckAASA
+import IPACheckGate
 package import IPACheckReport
 
 /// `ipacheck lint FILE...`: AASA files judged offline.

@@ -171,11 +171,11 @@ package enum MatchRun {
                 throw CommandExit.badInput
             }
             do {
-                let parsed = try AASADocument.parse(bytes, now: network.now)
-                for finding in parsed.findings {
+                let document = try AASADocument.parse(bytes, now: network.now)
+                for finding in AASAFileReading.findings(of: document) {
                     Console.diagnose("ipacheck: \(finding.severity.rawValue): \(finding.message)")
                 }
-                return ["": MatchJudge.HostDocuments(device: parsed.document, origin: nil, missing: "")]
+                return ["": MatchJudge.HostDocuments(device: document, origin: nil, missing: "")]
             } catch {
                 Console.diagnose("ipacheck: error: \(aasa): \(error.description)")
                 throw CommandExit.badInput

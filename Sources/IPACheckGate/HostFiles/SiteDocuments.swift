@@ -101,7 +101,9 @@ struct SiteDocuments: Sendable {
                 // One cause, one finding: a file served over 128 KB is SERVE020, which the content's AASA010 repeats.
                 let servedTooLarge = result.report.findings.contains { $0.rule == ServingRules.rules.tooLarge.id }
                 let oversize = AASARules.document.overSizeLimit.id
-                findings += origin.findings.filter { !servedTooLarge || $0.rule != oversize }.map { finding in
+                findings += AASAFileReading.findings(of: origin.document).filter {
+                    !servedTooLarge || $0.rule != oversize
+                }.map { finding in
                     var copy = finding
                     copy.domain = copy.domain ?? host
                     return copy

@@ -49,11 +49,12 @@ struct RuleCatalogTests {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             return names.map { folder.appendingPathComponent($0) }
         }
+        let declaration = try Regex(#"= RuleFamily\(\s*"([A-Z]+)""#)
         var declared: [String] = []
         for file in files where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
-            for piece in text.components(separatedBy: "= RuleFamily(\"").dropFirst() {
-                declared.append(String(piece.prefix { $0 != "\"" }))
+            for match in text.matches(of: declaration) {
+                declared += match.output[1].substring.map { [String($0)] } ?? []
             }
         }
         #expect(declared.count >= 13, "only \(declared.count) family files found under \(families.path)")

@@ -15,7 +15,7 @@ struct AASADocumentSetTests {
     static let appID = "ABCDE12345.net.lightbulb-co.app"
 
     private func documents(_ json: String, host: String = "flip.lightbulb-co.net") throws -> AASADocumentSet {
-        let document = try AASADocument.parse(Array(json.utf8)).document
+        let document = try AASADocument.parse(Array(json.utf8))
         var set = AASADocumentSet()
         set.add(document, host: host, copy: .origin)
         set.add(document, host: host, copy: .cdn)

@@ -1,3 +1,4 @@
+import IPACheckAASA
 package import IPACheckReport
 
 /// The catalogue of every rule the AASA engine raises, for `ipacheck rules`, the README table and SARIF.

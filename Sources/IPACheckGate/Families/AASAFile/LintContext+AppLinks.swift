@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 /// The applinks service: its keys, apps, defaults and substitution variables.

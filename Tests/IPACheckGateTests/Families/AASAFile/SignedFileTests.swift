@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckAASA
+import IPACheckGate
 import IPACheckReport
 import IPACheckTestSupport
 import Testing
@@ -20,7 +21,7 @@ struct SignedFileTests {
     }
 
     private func rules(_ path: String, now: Date) throws -> [String] {
-        try AASADocument.parse(try Corpus.bytes(path), now: now).findings.map(\.rule)
+        AASAFileReading.findings(of: try AASADocument.parse(try Corpus.bytes(path), now: now)).map(\.rule)
     }
 
     @Test(arguments: [(facebook, "2018-10-01"), (twitter, "2019-03-01")])
@@ -30,7 +31,9 @@ struct SignedFileTests {
 
     @Test(arguments: [(facebook, "2018-10-18"), (twitter, "2019-04-08")])
     func anExpiredSigningCertificateIsAnError(path: String, expiry: String) throws {
-        let findings = try AASADocument.parse(try Corpus.bytes(path), now: try Self.day("2026-11-22")).findings
+        let findings = AASAFileReading.findings(
+            of: try AASADocument.parse(try Corpus.bytes(path), now: try Self.day("2026-11-22"))
+        )
         let error = try #require(findings.first { $0.rule == "AASA012" })
         #expect(error.severity == .error)
         #expect(error.message.contains("expired on \(expiry)"))
@@ -45,7 +48,7 @@ struct SignedFileTests {
             (0...(bytes.count - key.count)).first { bytes[$0..<($0 + key.count)].elementsEqual(key) }
         )
         bytes[offset + 1] = UInt8(ascii: "b")
-        let findings = try AASADocument.parse(bytes, now: try Self.day("2018-10-01")).findings
+        let findings = AASAFileReading.findings(of: try AASADocument.parse(bytes, now: try Self.day("2018-10-01")))
         #expect(findings.contains { $0.rule == "AASA012" && $0.message.contains("does not verify") })
     }
 }

@@ -1,4 +1,5 @@
 package import Foundation
+package import IPACheckAASA
 package import IPACheckReport
 
 /// Finds what is wrong or fragile in an AASA document, offline: the structural and semantic problems that make
@@ -19,8 +20,8 @@ package enum AASALinter {
         domain: String? = nil,
         now: Date = Date()
     ) throws(AASAParseError) -> (document: AASADocument, findings: [Finding]) {
-        let (document, found) = try AASADocument.parse(bytes, now: now)
-        let withDomain = found.map { finding -> Finding in
+        let document = try AASADocument.parse(bytes, now: now)
+        let withDomain = AASAFileReading.findings(of: document).map { finding -> Finding in
             var finding = finding
             finding.domain = domain
             return finding

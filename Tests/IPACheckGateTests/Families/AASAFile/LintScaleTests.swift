@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckAASA
+import IPACheckGate
 import IPACheckReport
 import Testing
 

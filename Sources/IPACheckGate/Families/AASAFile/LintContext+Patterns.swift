@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 /// Defaults and the rules' patterns: components, paths, queries, variables.

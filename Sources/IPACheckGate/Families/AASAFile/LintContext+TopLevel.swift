@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 /// The top level and the flat services (webcredentials, appclips, activitycontinuation).

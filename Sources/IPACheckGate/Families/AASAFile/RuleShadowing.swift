@@ -1,3 +1,4 @@
+import IPACheckAASA
 /// One effective rule prepared once for the linter's flow checks (duplicate rules, AASA105; rules that can never
 /// fire, AASA104), which compare the rules of a details entry in pairs.
 ///

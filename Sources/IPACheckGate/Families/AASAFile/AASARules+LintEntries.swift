@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 extension AASARules {

@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 /// The rule flow: first match wins, so a rule after a broader one is never reached.

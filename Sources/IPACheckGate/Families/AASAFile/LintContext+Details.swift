@@ -1,3 +1,4 @@
+import IPACheckAASA
 import IPACheckReport
 
 /// The details entries: app IDs and each entry's rules.

@@ -1,4 +1,5 @@
 import IPACheckAASA
+import IPACheckGate
 import IPACheckReport
 import Testing
 

@@ -1,3 +1,4 @@
+import IPACheckAASA
 /// Judges whether a string can be an app ID (`PREFIX.bundle.id`) and whether it looks like a template value.
 enum AppIDCheck {
     enum Verdict: Equatable {

@@ -1,3 +1,4 @@
+import IPACheckAASA
 /// The AASA documents rule examples are written in, built around what each example is about rather than pasted
 /// whole: most examples are one `applinks` detail for the sample app, and differ only in its other keys.
 enum AASAExample {
