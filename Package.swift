@@ -198,9 +198,9 @@ let package = Package(
         fuzzHarness("MachO", dependencies: ["IPACheckBinary", "IPACheckSigning"]),
         fuzzHarness(
             "Entitlements",
-            dependencies: ["IPACheckBundle", "IPACheckSigning", "IPACheckLinks", "IPACheckPlist"]
+            dependencies: ["IPACheckBundle", "IPACheckGate", "IPACheckSigning", "IPACheckLinks", "IPACheckPlist"]
         ),
-        fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckSigning"]),
+        fuzzHarness("CMS", dependencies: ["IPACheckCMS", "IPACheckAASA", "IPACheckGate", "IPACheckSigning"]),
         fuzzHarness("Plist", dependencies: ["IPACheckPlist"]),
         fuzzHarness("Zip", dependencies: ["IPACheckArchive", "IPACheckBundle", "IPACheckSigning"]),
         fuzzHarness("AASA", dependencies: ["IPACheckAASA", "IPACheckGate"]),

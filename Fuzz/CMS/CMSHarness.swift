@@ -2,6 +2,7 @@ import Foundation
 import IPACheckAASA
 import IPACheckCMS
 import IPACheckFuzzSupport
+import IPACheckGate
 import IPACheckSigning
 
 /// CMS SignedData as ipacheck meets it: parsed, every signer verified over the attached content (offline: the

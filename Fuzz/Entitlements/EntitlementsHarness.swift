@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckBundle
 import IPACheckFuzzSupport
+import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 import IPACheckSigning

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import IPACheckBinary
 package import IPACheckLinks
 package import IPACheckPlist
@@ -7,8 +7,8 @@ package import IPACheckSigning
 
 /// Everything the signature and profile of one bundle say: the facts every cross-check starts from.
 ///
-/// Gathering never throws: what cannot be read becomes a finding, so one broken extension does not hide the
-/// main app's problems.
+/// Gathering never throws: what cannot be read is kept as a fact for the rules to judge, so one broken extension
+/// does not hide the main app's problems.
 package struct BundleFacts: Sendable {
     /// The bundle.
     package let bundle: AppBundle
@@ -28,8 +28,23 @@ package struct BundleFacts: Sendable {
     package let domains: [AssociatedDomain]
     /// Development or distribution signing, when it can be told.
     package let signingKind: SigningKind?
-    /// What is wrong with the signature, entitlements, profile and entries.
-    package let findings: [Finding]
+    /// A project entitlements file's application identifier as written, when it holds a build setting Xcode has yet
+    /// to expand (and no `--app-id` stands in for it).
+    package let unexpandedAppID: String?
+    /// Why the executable could not be read, when no seal pass reported it already.
+    package let unreadableExecutable: String?
+    /// The embedded profile that is present but cannot be read.
+    package let unreadableProfile: UnreadableProfile?
+    /// What the associated-domains entitlement's reading found wrong with its entries.
+    package let entryFindings: [Finding]
+
+    /// An embedded profile that could not be read: where, and why.
+    package struct UnreadableProfile: Sendable {
+        /// The profile's member.
+        package let path: String
+        /// Why it cannot be read.
+        package let reason: String
+    }
 
     /// The signed entitlements key naming the associated domains.
     package static let associatedDomainsKey = "com.apple.developer.associated-domains"
@@ -38,7 +53,7 @@ package struct BundleFacts: Sendable {
     ///
     /// As in `info`, an unreadable main executable makes the ipa unreadable (exit 2): there is nothing to check
     /// without it. Nested bundles' unreadable executables stay findings.
-    package static func gatherAll(ipa: IPAFile, now: Date) throws(InputError) -> [BundleFacts] {
+    package static func gatherAll(ipa: IPAFile) throws(InputError) -> [BundleFacts] {
         var facts: [BundleFacts] = []
         for bundle in ipa.bundles {
             var container: Result<MachOContainer, InputError>?
@@ -50,20 +65,20 @@ package struct BundleFacts: Sendable {
                     container = .failure(error)
                 }
             }
-            facts.append(gather(ipa: ipa, bundle: bundle, executable: container, scan: nil, now: now))
+            facts.append(gather(ipa: ipa, bundle: bundle, executable: container, scan: nil))
         }
         return facts
     }
 
     /// The facts of every bundle from a ``SealScan`` that already read the executables and kept the profiles.
-    package static func gatherAll(ipa: IPAFile, scan: SealScan, now: Date) -> [BundleFacts] {
+    package static func gatherAll(ipa: IPAFile, scan: SealScan) -> [BundleFacts] {
         scan.bundles.map { scanned in
             let executable = scanned.executable.map { $0.map(\.container) }
-            return gather(ipa: ipa, bundle: scanned.bundle, executable: executable, scan: scan, now: now)
+            return gather(ipa: ipa, bundle: scanned.bundle, executable: executable, scan: scan)
         }
     }
 
-    /// The members a ``SealScan`` must keep for ``gatherAll(ipa:scan:now:)``: the embedded profiles.
+    /// The members a ``SealScan`` must keep for ``gatherAll(ipa:scan:)``: the embedded profiles.
     package static func keepsMember(_ member: String) -> Bool {
         member.hasSuffix("/embedded.mobileprovision") || member.hasSuffix("/embedded.provisionprofile")
     }
@@ -73,18 +88,15 @@ package struct BundleFacts: Sendable {
         ipa: IPAFile,
         bundle: AppBundle,
         executable: Result<MachOContainer, InputError>?,
-        scan: SealScan?,
-        now: Date
+        scan: SealScan?
     ) -> BundleFacts {
-        var findings: [Finding] = []
         var container: MachOContainer?
+        var unreadableExecutable: String?
         switch executable {
         case .success(let parsed)?: container = parsed
         case .failure(let error)?:
             // With a scan, the seal check reports the unreadable executable (one cause, one finding).
-            if scan == nil {
-                findings.append(ArchiveRules.rules.unreadableExecutable.finding(error.message, bundle: bundle.path))
-            }
+            if scan == nil { unreadableExecutable = error.message }
         case nil: break
         }
         var slices: [(architecture: String, entitlements: SignedEntitlements)] = []
@@ -93,42 +105,23 @@ package struct BundleFacts: Sendable {
             let name = slice.architecture.name
             slices.append((name, SignedEntitlements.read(signature, context: name, bundle: bundle.path)))
         }
-        findings += slices.flatMap(\.entitlements.findings)
-        if slices.count > 1 {
-            findings += SignedEntitlements.compareSlices(
-                slices.map { ($0.architecture, $0.entitlements) },
-                bundle: bundle.path
-            )
-        }
         let entitlements = slices.first?.entitlements.effective?.dictionaryValue ?? [:]
 
         var profile: ProvisioningProfile? = nil
         var profileSignature: ProfileSignatureStatus? = nil
+        var unreadableProfile: UnreadableProfile?
         if let profilePath = bundle.provisioningProfile {
             do {
                 let bytes = try scan?.bytes(of: profilePath) ?? ipa.read(profilePath)
                 let parsed = try ProvisioningProfile.parse(bytes, allowingUnsigned: true)
-                let status = parsed.verifySignature()
+                profileSignature = parsed.verifySignature()
                 profile = parsed
-                profileSignature = status
-                findings += ProfileChecks.findings(for: parsed, signature: status, now: now, bundle: bundle.path)
             } catch {
-                findings.append(
-                    ProfileChecks.rules.profileUnreadable.finding(
-                        "\(profilePath) cannot be read: \(error)",
-                        bundle: bundle.path,
-                        location: profilePath
-                    )
-                )
+                unreadableProfile = UnreadableProfile(path: profilePath, reason: "\(error)")
             }
         }
-        if let granted = profile?.entitlements, !entitlements.isEmpty {
-            findings += EntitlementComparison.compare(signed: entitlements, profile: granted, bundle: bundle.path)
-        }
-        let signingKind = EntitlementComparison.signingKind(signed: entitlements, profile: profile)
+        let signingKind = signingKind(signed: entitlements, profile: profile)
         let parsed = AssociatedDomains.from(entitlements: .dictionary(entitlements), bundle: bundle.path)
-        findings += parsed.findings
-        findings += AssociatedDomains.alternateModeFindings(parsed.domains, signing: signingKind, bundle: bundle.path)
 
         return BundleFacts(
             bundle: bundle,
@@ -140,7 +133,26 @@ package struct BundleFacts: Sendable {
             profileSignature: profileSignature,
             domains: parsed.domains,
             signingKind: signingKind,
-            findings: findings
+            unexpandedAppID: nil,
+            unreadableExecutable: unreadableExecutable,
+            unreadableProfile: unreadableProfile,
+            entryFindings: parsed.findings
         )
+    }
+
+    /// Decides development vs distribution signing from the signed `get-task-allow` and the profile's kind, for
+    /// the `?mode=developer` rule (the associated-domains rules judge entries by it).
+    ///
+    /// `get-task-allow` true is development; false is distribution unless a development profile says
+    /// otherwise; when the key is absent (macOS, ad-hoc signatures) the profile decides; `nil` when neither
+    /// says.
+    package static func signingKind(signed: [String: PlistValue], profile: ProvisioningProfile?) -> SigningKind? {
+        switch signed["get-task-allow"]?.boolValue {
+        case true?: return .development
+        case false?: return profile?.kind == .development ? .development : .distribution
+        case nil:
+            guard let profile else { return nil }
+            return profile.kind == .development ? .development : .distribution
+        }
     }
 }

@@ -12,27 +12,6 @@ import IPACheckSigning
 /// are reported, never guessed: an application identifier that holds one needs `--app-id`, and an associated
 /// domain that holds one is left out of the checks.
 package struct EntitlementsFile: Sendable {
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
-        /// The set, its rules as declared below.
-        package init() {}
-
-        /// ENT201.
-        package let unexpandedSetting = Rule(
-            "ENT201",
-            .warning,
-            "build setting not expanded",
-            summary: "A value of the entitlements file holds an Xcode build setting such as `$(AppIdentifierPrefix)` "
-                + "or `$(DOMAIN)`; Xcode expands it when it signs, so ipacheck cannot know the value and leaves the "
-                + "entry out of its checks.",
-            fix: "Pass --app-id TEAMID.BUNDLE for the application identifier; for other values, check the built ipa "
-                + "(or the .xcent Xcode writes into the build folder, where the settings are expanded)."
-        )
-    }
-
-    /// The rules declared here.
-    package static let rules = Rules()
-
     /// The largest file read; real ones are a few kilobytes.
     package static let maximumSize = 1024 * 1024
 
@@ -42,8 +21,8 @@ package struct EntitlementsFile: Sendable {
     package let entitlements: [String: PlistValue]
     /// The application identifier: `--app-id` when given, else the file's own when it holds no build setting.
     package let appID: String?
-    /// The unexpanded build settings found.
-    package let findings: [Finding]
+    /// The application identifier as written, when it holds a build setting and no `--app-id` stands in for it.
+    package let unexpandedAppID: String?
 
     /// Reads the file at `path`; `appID` (from `--app-id`) wins over the file's own.
     ///
@@ -63,20 +42,11 @@ package struct EntitlementsFile: Sendable {
                 "is \(value.typeNameWithArticle), not an entitlements dictionary"
             )
         }
-        var findings: [Finding] = []
         let written = (entitlements["application-identifier"] ?? entitlements["com.apple.application-identifier"])?
             .stringValue
-        if let written, Self.holdsSetting(written), override == nil {
-            findings.append(
-                rules.unexpandedSetting.finding(
-                    "application-identifier is \(written); pass --app-id with the identifier it expands to",
-                    bundle: path,
-                    location: "application-identifier"
-                )
-            )
-        }
+        let unexpanded = written.flatMap { Self.holdsSetting($0) && override == nil ? $0 : nil }
         let appID = override ?? written.flatMap { Self.holdsSetting($0) ? nil : $0 }
-        return EntitlementsFile(path: path, entitlements: entitlements, appID: appID, findings: findings)
+        return EntitlementsFile(path: path, entitlements: entitlements, appID: appID, unexpandedAppID: unexpanded)
     }
 
     /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
@@ -85,13 +55,15 @@ package struct EntitlementsFile: Sendable {
     }
 
     /// The facts the gate's cross-checks start from, for a stand-in bundle named after the file.
-    package func facts() -> BundleFacts {
-        // Every entry keeps its index in the file's array; one that holds a build setting is listed with ENT201
-        // and left out of the checks (iOS never sees it as written).
+    ///
+    /// Every entry keeps its index in the file's array; one that holds a build setting is listed with
+    /// `pendingSetting` (the rule for a setting Xcode has yet to expand) and left out of the checks (iOS never sees
+    /// it as written).
+    package func facts(pendingSetting: Rule) -> BundleFacts {
         let parsed = AssociatedDomains.from(
             entitlements: .dictionary(entitlements),
             bundle: path,
-            pendingSetting: Self.rules.unexpandedSetting
+            pendingSetting: pendingSetting
         )
         let bundleID = appID.map { String($0.drop { $0 != "." }.dropFirst()) }
         return BundleFacts(
@@ -104,7 +76,10 @@ package struct EntitlementsFile: Sendable {
             profileSignature: nil,
             domains: parsed.domains,
             signingKind: nil,
-            findings: findings + parsed.findings
+            unexpandedAppID: unexpandedAppID,
+            unreadableExecutable: nil,
+            unreadableProfile: nil,
+            entryFindings: parsed.findings
         )
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import IPACheckBundle
 package import IPACheckGate
 package import IPACheckLinks
@@ -107,7 +107,7 @@ package struct DomainsReport: Encodable, Sendable {
 
     /// The rules `domains` applies: the archive's and the entries'.
     package static let rules =
-        ArchiveRules.raisedWhenOpened + AssociatedDomainRules.rules.all + EntitlementsFile.rules.all
+        ArchiveRules.raisedWhenOpened + AssociatedDomainRules.rules.all + EntitlementsFileChecks.rules.all
 
     /// Why no device uses `domain` for the bundle of `fact`: what the link model says (a malformed entry, a mode
     /// the build cannot use, a managed entry without the MDM entitlement, a domain the profile does not grant), or
@@ -141,9 +141,15 @@ package struct DomainsReport: Encodable, Sendable {
 
     /// The domains of every bundle, from what the gate read of the build (`facts`), what opening the archive found
     /// (`archiveFindings`; only the rules `domains` applies are kept) and the gate's findings (`judged`), which say
-    /// whose signed entitlements could not be read.
-    package static func make(facts: [BundleFacts], archiveFindings: [Finding], judged: [Finding]) -> DomainsReport {
-        let bundles = facts.map { fact in
+    /// whose signed entitlements could not be read; `now` is the gate's judgement time.
+    package static func make(
+        facts: [BundleFacts],
+        archiveFindings: [Finding],
+        judged: [Finding],
+        now: Date
+    ) -> DomainsReport {
+        let bundleFindings = facts.map { $0.findings(judgedAt: now) }
+        let bundles = zip(facts, bundleFindings).map { fact, findings in
             var bundle = Bundle(
                 path: fact.bundle.path,
                 kind: fact.bundle.kind,
@@ -152,7 +158,7 @@ package struct DomainsReport: Encodable, Sendable {
                 associatedDomains: fact.domains
             )
             bundle.unused = fact.domains.map { unusedReason($0, of: fact) }
-            let unread = (judged + fact.findings).first {
+            let unread = (judged + findings).first {
                 LinkModel.entitlementsUnread.contains($0.rule) && ($0.bundle == nil || $0.bundle == fact.bundle.path)
                     && ($0.rule != ArchiveRules.rules.unreadableExecutable.id || $0.bundle == fact.bundle.path)
             }
@@ -160,16 +166,17 @@ package struct DomainsReport: Encodable, Sendable {
             return bundle
         }
         let entryRules = Set(rules.map(\.id))
-        let findings = (archiveFindings + facts.flatMap(\.findings)).filter { entryRules.contains($0.rule) }
+        let findings = (archiveFindings + bundleFindings.joined()).filter { entryRules.contains($0.rule) }
         return DomainsReport(bundles: bundles, findings: findings.sorted())
     }
 
     /// The domains of an entitlements file, as the one bundle it will be signed into: every entry at its index in
-    /// the file's array, an entry that holds a build setting included (ENT201, left out of the checks).
-    package static func make(for file: EntitlementsFile) -> DomainsReport {
-        let fact = file.facts()
+    /// the file's array, an entry that holds a build setting included (ENT201, left out of the checks), judged at
+    /// `now`.
+    package static func make(for file: EntitlementsFile, now: Date) -> DomainsReport {
+        let fact = EntitlementsFileChecks.facts(of: file)
         let domains = fact.domains
-        let findings = fact.findings
+        let findings = fact.findings(judgedAt: now)
         var bundle = Bundle(
             path: fact.bundle.path,
             kind: fact.bundle.kind,

@@ -1,5 +1,6 @@
 package import Foundation
 import IPACheckCMS
+import IPACheckGate
 package import IPACheckPlist
 package import IPACheckReport
 package import IPACheckSigning

@@ -1,4 +1,3 @@
-package import Foundation
 import IPACheckGate
 package import IPACheckReport
 
@@ -25,12 +24,11 @@ package enum DiffRun {
         new: String,
         failOn: Severity,
         format: ReportFormat,
-        archive: ArchiveSettings,
-        now: Date
+        archive: ArchiveSettings
     ) async throws {
         var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn), schema: .diff)
         do {
-            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits, now: now)
+            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits)
             report.add(input: new, findings: diff.findings)
             report.add(section: try diff.section())
         } catch let error as InputError {

@@ -19,7 +19,7 @@ package enum DomainsRun {
         do {
             let domains: DomainsReport
             if try TargetKind.of(path: path) == .propertyList {
-                domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID))
+                domains = DomainsReport.make(for: try EntitlementsFile.read(path: path, appID: appID), now: now)
             } else {
                 // The build is read once, by the gate, whose judgement also says where a device installs it (as
                 // explain's build step shows it); no host is asked.
@@ -29,7 +29,8 @@ package enum DomainsRun {
                 domains = DomainsReport.make(
                     facts: result.facts,
                     archiveFindings: result.archiveFindings,
-                    judged: result.findings
+                    judged: result.findings,
+                    now: now
                 )
                 .placed(on: result.links)
             }

@@ -107,10 +107,10 @@ package enum GateChecks {
         rules: SignedEntitlements.rules.all
             + ProfileChecks.rules.all
             + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
-            + EntitlementsFile.rules.all
+            + EntitlementsFileChecks.rules.all
     ) { input, rules in
         let facts = input.facts
-        var outcome = CheckOutcome(findings: facts.flatMap(\.findings))
+        var outcome = CheckOutcome(findings: facts.flatMap { $0.findings(judgedAt: input.options.now) })
         if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
             outcome.coverage.ran(AssociatedDomainRules.rules.all)
         } else {
@@ -120,12 +120,12 @@ package enum GateChecks {
             )
         }
         guard !input.build.isEntitlementsFile else {
-            outcome.coverage.ran(EntitlementsFile.rules.all)
+            outcome.coverage.ran(EntitlementsFileChecks.rules.all)
             outcome.coverage.skip(rules, because: notABuild)
             return outcome
         }
         outcome.coverage.skip(
-            EntitlementsFile.rules.all,
+            EntitlementsFileChecks.rules.all,
             because: "the build's entitlements are signed, not a project file"
         )
         // Apple re-signs what it delivers through the App Store and TestFlight, adding the DER form.

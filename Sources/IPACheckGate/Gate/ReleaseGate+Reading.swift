@@ -54,7 +54,7 @@ extension ReleaseGate {
             searchMainExecutable: (configuration.appFlip == nil ? [] : AppFlipChecks.executableNeedles)
                 + PlatformFactChecks.executableNeedles
         )
-        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan, now: options.now)
+        let facts = BundleFacts.gatherAll(ipa: ipa, scan: scan)
         let firebase = firebaseFacts(ipa: ipa, scan: scan, facts: facts)
         var targets = facts.flatMap { fact in
             fact.domains.compactMap {
@@ -108,7 +108,7 @@ extension ReleaseGate {
                 "names no application-identifier that is not an Xcode build setting; pass --app-id TEAMID.BUNDLE"
             )
         }
-        let fact = file.facts()
+        let fact = EntitlementsFileChecks.facts(of: file)
         return InspectedBuild(
             path: path,
             integrity: BuildIntegrity(archiveFindings: [], seals: []),

@@ -105,13 +105,7 @@ package struct LinkModel: Sendable {
                     + "so iOS never accepts the MDM-supplied domain"
             }
         }
-        let notGranted = EntitlementComparison.rules.associatedDomainNotGranted.id
-        if let grant = fact.findings.first(where: {
-            $0.rule == notGranted && $0.bundle == fact.bundle.path && $0.domain == domain.findingDomain
-        }) {
-            return grant.message
-        }
-        return nil
+        return EntitlementComparison.notGranted(domain, of: fact)
     }
 
     /// The applinks entries that claim `host` as iOS resolves them: per bundle, the entry or entries that spell the

@@ -35,6 +35,8 @@ struct DiffCommand: AsyncParsableCommand {
 
     @OptionGroup var archive: ArchiveOptions
 
+    /// Accepted as every command accepts it (time is an input); a diff compares two builds' facts and judges
+    /// nothing by the clock.
     @OptionGroup var time: TimeOptions
 
     func run() async throws {
@@ -43,8 +45,7 @@ struct DiffCommand: AsyncParsableCommand {
             new: new,
             failOn: failOn,
             format: output.format,
-            archive: archive.settings,
-            now: time.date
+            archive: archive.settings
         )
     }
 }

@@ -119,9 +119,9 @@ struct ArchiveRuleTests {
         #expect(fromInfo.first?.severity == .error)
 
         let facts = try #require(
-            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+            try BundleFacts.gatherAll(ipa: ipa).first { $0.bundle.path == Self.appex }
         )
-        #expect(facts.findings.filter { $0.rule == "ARC009" }.map(\.bundle) == [Self.appex])
+        #expect(facts.findings(judgedAt: Self.now).filter { $0.rule == "ARC009" }.map(\.bundle) == [Self.appex])
         #expect(facts.container == nil)
     }
 
@@ -164,9 +164,9 @@ struct ArchiveRuleTests {
         #expect(info.bundles.map(\.architectures) == [["arm64"], ["arm64"]])
 
         let facts = try #require(
-            try BundleFacts.gatherAll(ipa: ipa, now: Self.now).first { $0.bundle.path == Self.appex }
+            try BundleFacts.gatherAll(ipa: ipa).first { $0.bundle.path == Self.appex }
         )
-        #expect(!facts.findings.contains { $0.rule == "ARC009" })
+        #expect(!facts.findings(judgedAt: Self.now).contains { $0.rule == "ARC009" })
         #expect(facts.container != nil)
     }
 }

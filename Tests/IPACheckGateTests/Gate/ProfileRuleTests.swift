@@ -73,7 +73,7 @@ struct ProfileRuleTests {
         zip.add("\(app)/A", MachOBuilder.slice(signing: MachOBuilder.Signing()))
         zip.add(profilePath, profile)
         let ipa = try IPAFile(path: try zip.write())
-        return try #require(try BundleFacts.gatherAll(ipa: ipa, now: now).first)
+        return try #require(try BundleFacts.gatherAll(ipa: ipa).first)
     }
 
     /// Embedded profiles that are neither a CMS-signed property list nor a bare one.
@@ -104,7 +104,7 @@ struct ProfileRuleTests {
     )
     func profileUnreadableFires(profile: UnreadableProfile) throws {
         let facts = try Self.facts(embedding: try profile.bytes())
-        let found = facts.findings.filter { $0.rule == "PROF009" }
+        let found = facts.findings(judgedAt: Self.now).filter { $0.rule == "PROF009" }
         #expect(found.map(\.bundle) == [Self.app])
         #expect(found.map(\.location) == [Self.profilePath])
         #expect(found.first?.severity == .error)
@@ -114,7 +114,7 @@ struct ProfileRuleTests {
     @Test("a well-formed signed profile raises no PROF009")
     func profileUnreadableQuiet() throws {
         let facts = try Self.facts(embedding: try ProfileBuilder(payload: ProfileBuilder.payload()).build())
-        #expect(!facts.findings.contains { $0.rule == "PROF009" })
+        #expect(!facts.findings(judgedAt: Self.now).contains { $0.rule == "PROF009" })
         #expect(facts.profile?.teamIdentifiers == ["ABCDE12345"])  // ProfileBuilder.payload's default team
     }
 }

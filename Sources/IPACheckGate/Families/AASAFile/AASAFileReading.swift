@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import IPACheckAASA
 import IPACheckCMS
 package import IPACheckReport

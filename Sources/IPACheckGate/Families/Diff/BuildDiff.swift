@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import IPACheckArchive
 import IPACheckBinary
 package import IPACheckBundle
@@ -351,13 +351,12 @@ extension BuildDiff {
     package static func read(
         old: String,
         new: String,
-        limits: ArchiveLimits = .standard,
-        now: Date = Date()
+        limits: ArchiveLimits = .standard
     )
         throws(InputError) -> BuildDiff
     {
-        let before = try BundleFacts.gatherAll(ipa: try IPAFile(path: old, limits: limits), now: now)
-        let after = try BundleFacts.gatherAll(ipa: try IPAFile(path: new, limits: limits), now: now)
+        let before = try BundleFacts.gatherAll(ipa: try IPAFile(path: old, limits: limits))
+        let after = try BundleFacts.gatherAll(ipa: try IPAFile(path: new, limits: limits))
         return BuildDiff(old: before, new: after)
     }
 

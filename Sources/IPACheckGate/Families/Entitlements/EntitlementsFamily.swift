@@ -6,6 +6,6 @@ extension RuleFamily {
     /// ENT: The associated-domains entries and the entitlements the profile grants, in a build or a project file.
     package static let entitlements = RuleFamily(
         "ENT",
-        sets: [AssociatedDomainRules.rules, EntitlementComparison.rules, EntitlementsFile.rules]
+        sets: [AssociatedDomainRules.rules, EntitlementComparison.rules, EntitlementsFileChecks.rules]
     )
 }

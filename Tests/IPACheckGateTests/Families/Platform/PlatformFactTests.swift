@@ -210,9 +210,9 @@ struct PlatformFactTests {
                 ])
             ],
             appID: appID,
-            findings: []
+            unexpandedAppID: nil
         )
-        let main = file.facts()
+        let main = EntitlementsFileChecks.facts(of: file)
         let used = BinaryStrings(found: [Self.selector])
         let unused = BinaryStrings(found: [])
         #expect(

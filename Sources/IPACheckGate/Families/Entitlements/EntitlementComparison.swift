@@ -1,7 +1,8 @@
+package import IPACheckBundle
 package import IPACheckLinks
 package import IPACheckPlist
 package import IPACheckReport
-package import IPACheckSigning
+import IPACheckSigning
 
 /// The `ENT1xx` rules: what the code signature claims that the embedded profile does not grant.
 ///
@@ -127,6 +128,21 @@ package enum EntitlementComparison {
             findings += compare(key: key, signed: value, granted: profile[key], bundle: bundle)
         }
         return findings
+    }
+
+    /// What the associated-domains finding of the bundle of `fact` says of `domain`, when its profile does not
+    /// grant it (the build then installs nowhere); nil when it does, or when there is no profile to compare with.
+    package static func notGranted(_ domain: AssociatedDomain, of fact: BundleFacts) -> String? {
+        guard let granted = fact.profile?.entitlements, !fact.entitlements.isEmpty,
+            let signed = fact.entitlements[AssociatedDomains.key]
+        else { return nil }
+        let findings = compare(
+            key: AssociatedDomains.key,
+            signed: signed,
+            granted: granted[AssociatedDomains.key],
+            bundle: fact.bundle.path
+        )
+        return findings.first { $0.domain == domain.findingDomain }?.message
     }
 
     private static func compare(key: String, signed: PlistValue, granted: PlistValue?, bundle: String?) -> [Finding] {
@@ -263,22 +279,6 @@ package enum EntitlementComparison {
             return granted == claim
         default:
             return granted == claim
-        }
-    }
-
-    /// Decides development vs distribution signing from the signed `get-task-allow` and the profile's kind, for
-    /// the `?mode=developer` rule (``AssociatedDomains/alternateModeFindings(_:signing:bundle:)``).
-    ///
-    /// `get-task-allow` true is development; false is distribution unless a development profile says
-    /// otherwise; when the key is absent (macOS, ad-hoc signatures) the profile decides; `nil` when neither
-    /// says.
-    package static func signingKind(signed: [String: PlistValue], profile: ProvisioningProfile?) -> SigningKind? {
-        switch signed["get-task-allow"]?.boolValue {
-        case true?: return .development
-        case false?: return profile?.kind == .development ? .development : .distribution
-        case nil:
-            guard let profile else { return nil }
-            return profile.kind == .development ? .development : .distribution
         }
     }
 

@@ -2,6 +2,7 @@ package import Foundation
 import IPACheckCMS
 import IPACheckPlist
 package import IPACheckReport
+package import IPACheckSigning
 
 /// The `PROF` rules: a provisioning profile's validity in time, its signature, and whether its kind fits the
 /// build it ships in.

@@ -1,6 +1,7 @@
 package import Foundation
 import IPACheckCMS
 package import IPACheckReport
+package import IPACheckSigning
 
 /// The trust rules: whether each signer of code or of a provisioning profile is Apple's, and if not, what is really
 /// wrong (SIG009/PROF006 no chain to an Apple root; SIG012/PROF010 an Apple chain with a certificate outside its

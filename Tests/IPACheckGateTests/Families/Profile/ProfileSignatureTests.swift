@@ -2,10 +2,11 @@ import Foundation
 import IPACheckCMS
 import IPACheckPlist
 import IPACheckReport
+import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
-@testable import IPACheckSigning
+@testable import IPACheckGate
 
 /// Profiles generated at test time by ``ProfileBuilder`` (fresh P-256 keys each run) cover the branches real
 /// fixtures cannot: a broken signature, an expired or expiring profile, an Apple-named impostor.

@@ -4,6 +4,7 @@ import IPACheckTestSupport
 import Testing
 
 @testable import IPACheckBundle
+@testable import IPACheckGate
 @testable import IPACheckLinks
 @testable import IPACheckSigning
 
@@ -85,18 +86,18 @@ struct EntitlementComparisonTests {
         let development = try ProvisioningProfile(payload: ProfileBuilder.payload(getTaskAllow: true, devices: 1))
         let appStore = try ProvisioningProfile(payload: ProfileBuilder.payload())
         #expect(
-            EntitlementComparison.signingKind(signed: ["get-task-allow": .bool(true)], profile: nil) == .development
+            BundleFacts.signingKind(signed: ["get-task-allow": .bool(true)], profile: nil) == .development
         )
         #expect(
-            EntitlementComparison.signingKind(signed: ["get-task-allow": .bool(false)], profile: appStore)
+            BundleFacts.signingKind(signed: ["get-task-allow": .bool(false)], profile: appStore)
                 == .distribution
         )
         #expect(
-            EntitlementComparison.signingKind(signed: ["get-task-allow": .bool(false)], profile: nil) == .distribution
+            BundleFacts.signingKind(signed: ["get-task-allow": .bool(false)], profile: nil) == .distribution
         )
-        #expect(EntitlementComparison.signingKind(signed: [:], profile: development) == .development)
-        #expect(EntitlementComparison.signingKind(signed: [:], profile: appStore) == .distribution)
-        #expect(EntitlementComparison.signingKind(signed: [:], profile: nil) == nil)
+        #expect(BundleFacts.signingKind(signed: [:], profile: development) == .development)
+        #expect(BundleFacts.signingKind(signed: [:], profile: appStore) == .distribution)
+        #expect(BundleFacts.signingKind(signed: [:], profile: nil) == nil)
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
 import IPACheckCMS
 import IPACheckReport
+import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
-@testable import IPACheckSigning
+@testable import IPACheckGate
 
 /// What the trust rules say for each verdict.
 ///
