@@ -111,7 +111,7 @@ let package = Package(
         // The link model: associated domains, their syntax and rules, and matching links against AASA documents.
         .target(
             name: "IPACheckLinks",
-            dependencies: ["IPACheckAASA", "IPACheckPlist", "IPACheckReport"],
+            dependencies: ["IPACheckAASA", "IPACheckPlist"],
             swiftSettings: strict
         ),
         // An opened build: its members, bundles and Info.plists read without unpacking, the one streaming pass

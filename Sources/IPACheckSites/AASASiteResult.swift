@@ -1,5 +1,4 @@
 package import IPACheckAASA
-package import IPACheckReport
 
 /// A host's report plus the files read, parsed once here for live `match`, `check` and `explain`.
 package struct AASASiteResult: Sendable {

@@ -35,8 +35,8 @@ package struct BundleFacts: Sendable {
     package let unreadableExecutable: String?
     /// The embedded profile that is present but cannot be read.
     package let unreadableProfile: UnreadableProfile?
-    /// What the associated-domains entitlement's reading found wrong with its entries.
-    package let entryFindings: [Finding]
+    /// What the associated-domains entitlement's reading found wrong with its entries and the list.
+    package let entryProblems: [AssociatedDomains.Located]
 
     /// An embedded profile that could not be read: where, and why.
     package struct UnreadableProfile: Sendable {
@@ -136,7 +136,7 @@ package struct BundleFacts: Sendable {
             unexpandedAppID: nil,
             unreadableExecutable: unreadableExecutable,
             unreadableProfile: unreadableProfile,
-            entryFindings: parsed.findings
+            entryProblems: parsed.problems
         )
     }
 

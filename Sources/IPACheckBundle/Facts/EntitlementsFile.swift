@@ -56,14 +56,13 @@ package struct EntitlementsFile: Sendable {
 
     /// The facts the gate's cross-checks start from, for a stand-in bundle named after the file.
     ///
-    /// Every entry keeps its index in the file's array; one that holds a build setting is listed with
-    /// `pendingSetting` (the rule for a setting Xcode has yet to expand) and left out of the checks (iOS never sees
-    /// it as written).
-    package func facts(pendingSetting: Rule) -> BundleFacts {
+    /// Every entry keeps its index in the file's array; one that holds a build setting is listed as pending (Xcode
+    /// has yet to expand it) and left out of the checks (iOS never sees it as written).
+    package func facts() -> BundleFacts {
         let parsed = AssociatedDomains.from(
             entitlements: .dictionary(entitlements),
             bundle: path,
-            pendingSetting: pendingSetting
+            settingsPending: true
         )
         let bundleID = appID.map { String($0.drop { $0 != "." }.dropFirst()) }
         return BundleFacts(
@@ -79,7 +78,7 @@ package struct EntitlementsFile: Sendable {
             unexpandedAppID: unexpandedAppID,
             unreadableExecutable: nil,
             unreadableProfile: nil,
-            entryFindings: parsed.findings
+            entryProblems: parsed.problems
         )
     }
 }

@@ -71,7 +71,10 @@ package struct DomainsReport: Encodable, Sendable {
             try container.encode(unused == nil, forKey: .usable)
             try container.encodeIfPresent(unused, forKey: .unusedBecause)
             try container.encode(
-                domain.problems.map { Problem(rule: $0.rule.id, severity: $0.rule.severity, message: $0.message) },
+                domain.problems.map { problem in
+                    let rule = AssociatedDomainRules.rule(for: problem.kind)
+                    return Problem(rule: rule.id, severity: rule.severity, message: problem.message)
+                },
                 forKey: .problems
             )
         }
@@ -174,7 +177,7 @@ package struct DomainsReport: Encodable, Sendable {
     /// the file's array, an entry that holds a build setting included (ENT201, left out of the checks), judged at
     /// `now`.
     package static func make(for file: EntitlementsFile, now: Date) -> DomainsReport {
-        let fact = EntitlementsFileChecks.facts(of: file)
+        let fact = file.facts()
         let domains = fact.domains
         let findings = fact.findings(judgedAt: now)
         var bundle = Bundle(

@@ -36,8 +36,8 @@ extension BundleFacts {
         if let granted = profile?.entitlements, !entitlements.isEmpty {
             findings += EntitlementComparison.compare(signed: entitlements, profile: granted, bundle: bundle.path)
         }
-        findings += entryFindings
-        findings += AssociatedDomains.alternateModeFindings(domains, signing: signingKind, bundle: bundle.path)
+        findings += AssociatedDomainRules.findings(of: entryProblems)
+        findings += AssociatedDomainRules.alternateModeFindings(domains, signing: signingKind, bundle: bundle.path)
         return findings
     }
 }

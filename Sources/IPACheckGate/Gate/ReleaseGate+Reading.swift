@@ -108,7 +108,7 @@ extension ReleaseGate {
                 "names no application-identifier that is not an Xcode build setting; pass --app-id TEAMID.BUNDLE"
             )
         }
-        let fact = EntitlementsFileChecks.facts(of: file)
+        let fact = file.facts()
         return InspectedBuild(
             path: path,
             integrity: BuildIntegrity(archiveFindings: [], seals: []),

@@ -93,7 +93,7 @@ package struct LinkModel: Sendable {
     /// what `links` skips and what `explain` stops at.
     package static func unusedReason(_ domain: AssociatedDomain, of fact: BundleFacts) -> String? {
         if !domain.isUsable {
-            return domain.problems.filter { $0.rule.severity == .error }.map(\.message).joined(separator: "; ")
+            return domain.problems.filter(\.kind.ignoresEntry).map(\.message).joined(separator: "; ")
         }
         if ServiceMapping.aasaService(domain.service) == nil { return "iOS reads no AASA for this service" }
         if let mode = domain.mode {

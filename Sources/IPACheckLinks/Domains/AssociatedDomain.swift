@@ -1,5 +1,4 @@
 import Foundation
-package import IPACheckReport
 
 /// One string of `com.apple.developer.associated-domains`, `service:host[?mode=…]`, parsed the way iOS reads
 /// it, with every reason iOS would reject or ignore it kept as data, never dropped (Apple's associated-domains entitlement page and TN3155).
@@ -54,14 +53,38 @@ package struct AssociatedDomain: Hashable, Sendable {
         package var requiresDevelopmentSigning: Bool { self != .managed }
     }
 
-    /// Something about an entry iOS rejects, ignores or treats differently than its author likely meant.
+    /// Something about an entry (or the list) iOS rejects, ignores or treats differently than its author likely
+    /// meant; the associated-domains rules judge each kind.
     package struct Problem: Hashable, Sendable {
-        /// The rule it breaks.
-        package let rule: Rule
+        /// What is wrong, as one kind the rules know.
+        package let kind: Kind
         /// What is wrong with this entry, in one sentence.
         package let message: String
         /// Advice for this entry, when the rule's generic fix does not fit it.
         package var fix: String? = nil
+
+        /// The kinds of problem an entry or the list can have.
+        package enum Kind: String, Hashable, Sendable, CaseIterable {
+            case notAnArray, empty, unknownService, scheme, path, trailingSlash, port, query, unknownMode
+            case misplacedWildcard, appClipWildcard, unexpandedVariable, emptyHost, uppercase, internationalized
+            case invalidHost, notFullyQualified, duplicate, tooMany, wildcardWithoutApex, whitespace
+            /// An entitlements file's entry holding a build setting Xcode substitutes when it signs.
+            case pendingBuildSetting
+
+            /// Whether iOS ignores an entry with this problem (Apple's entitlement page, TN3155).
+            ///
+            /// iOS cannot read the service, host or mode as written; the other kinds are advice, the entry works.
+            package var ignoresEntry: Bool {
+                switch self {
+                case .notAnArray, .unknownService, .scheme, .path, .trailingSlash, .port, .query, .unknownMode,
+                    .misplacedWildcard, .appClipWildcard, .unexpandedVariable, .emptyHost, .invalidHost, .whitespace:
+                    true
+                case .empty, .uppercase, .internationalized, .notFullyQualified, .duplicate, .tooMany,
+                    .wildcardWithoutApex, .pendingBuildSetting:
+                    false
+                }
+            }
+        }
     }
 
     /// The string exactly as written in the entitlement.
@@ -81,14 +104,14 @@ package struct AssociatedDomain: Hashable, Sendable {
     /// What is wrong with the entry; empty for a clean entry.
     package var problems: [Problem]
     /// The entry's position in the signed `com.apple.developer.associated-domains` array, counting every element
-    /// (non-strings too), as ``AssociatedDomains/from(entitlements:bundle:pendingSetting:)`` read it; `nil` for an
+    /// (non-strings too), as ``AssociatedDomains/from(entitlements:bundle:settingsPending:)`` read it; `nil` for an
     /// entry parsed on its own.
     package var index: Int?
 
-    /// Whether iOS would use the entry at all: no problem of error severity, and no Xcode build setting in it (an
+    /// Whether iOS would use the entry at all: no problem iOS ignores it for, and no Xcode build setting in it (an
     /// entitlements file's setting is unknown until Xcode signs; a signed one was never substituted).
     package var isUsable: Bool {
-        !Self.holdsBuildSetting(entry) && !problems.contains { $0.rule.severity == .error }
+        !Self.holdsBuildSetting(entry) && !problems.contains { $0.kind.ignoresEntry }
     }
 
     /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
@@ -133,20 +156,20 @@ private struct EntryParser {
         self.entry = entry
     }
 
-    mutating func report(_ rule: Rule, _ message: String) {
-        problems.append(AssociatedDomain.Problem(rule: rule, message: message))
+    mutating func report(_ kind: AssociatedDomain.Problem.Kind, _ message: String) {
+        problems.append(AssociatedDomain.Problem(kind: kind, message: message))
     }
 
     mutating func run() -> AssociatedDomain {
         var text = Substring(entry)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.count != text.count {
-            report(AssociatedDomainRules.rules.whitespace, "'\(entry)' has leading or trailing whitespace")
+            report(.whitespace, "'\(entry)' has leading or trailing whitespace")
             text = Substring(trimmed)
         }
         if text.contains("$(") {
             report(
-                AssociatedDomainRules.rules.unexpandedVariable,
+                .unexpandedVariable,
                 "'\(entry)' contains an unexpanded build setting `$(…)`: the build never substituted it, so iOS "
                     + "reads it literally, as a domain no one can serve, and ignores the entry"
             )
@@ -162,20 +185,20 @@ private struct EntryParser {
                 let lower = name.lowercased()
                 if AssociatedDomain.Service.known.contains(where: { $0.name == lower }) {
                     report(
-                        AssociatedDomainRules.rules.unknownService,
+                        .unknownService,
                         "'\(entry)': service '\(name)' must be written in lower case ('\(lower)')"
                     )
                 } else {
                     let known = AssociatedDomain.Service.known.map(\.name).joined(separator: ", ")
                     report(
-                        AssociatedDomainRules.rules.unknownService,
+                        .unknownService,
                         "'\(entry)': '\(name)' is not a service iOS knows (\(known)); the entry is ignored"
                     )
                 }
             }
         } else {
             report(
-                AssociatedDomainRules.rules.unknownService,
+                .unknownService,
                 "'\(entry)' has no `service:` prefix (applinks:, webcredentials:, …); the entry is ignored"
             )
         }
@@ -183,7 +206,7 @@ private struct EntryParser {
         // Scheme: `applinks:https://host` (or a bare URL, which the service step left whole).
         if let range = text.range(of: "://") {
             report(
-                AssociatedDomainRules.rules.scheme,
+                .scheme,
                 "'\(entry)' contains the scheme '\(text[..<range.lowerBound])://'; write only the domain"
             )
             text = text[range.upperBound...]
@@ -193,7 +216,7 @@ private struct EntryParser {
         var mode: AssociatedDomain.Mode?
         if let hash = text.firstIndex(of: "#") {
             report(
-                AssociatedDomainRules.rules.path,
+                .path,
                 "'\(entry)' contains a fragment ('\(text[hash...])'); write only the domain"
             )
             text = text[..<hash]
@@ -207,10 +230,10 @@ private struct EntryParser {
         if let slash = text.firstIndex(of: "/") {
             let path = text[slash...]
             if path == "/" {
-                report(AssociatedDomainRules.rules.trailingSlash, "'\(entry)' ends with '/'; remove the trailing slash")
+                report(.trailingSlash, "'\(entry)' ends with '/'; remove the trailing slash")
             } else {
                 report(
-                    AssociatedDomainRules.rules.path,
+                    .path,
                     "'\(entry)' contains the path '\(path)'; write only the domain"
                 )
             }
@@ -221,7 +244,7 @@ private struct EntryParser {
         if let colon = text.lastIndex(of: ":") {
             let port = text[text.index(after: colon)...]
             report(
-                AssociatedDomainRules.rules.port,
+                .port,
                 port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && !port.isEmpty
                     ? "'\(entry)' contains the port \(port); iOS never opens the app for it (TN3155)"
                     : "'\(entry)' contains ':' after the service; a domain has no port or second colon"
@@ -236,14 +259,14 @@ private struct EntryParser {
             text = text.dropFirst(2)
             if service == .appclips {
                 report(
-                    AssociatedDomainRules.rules.appClipWildcard,
+                    .appClipWildcard,
                     "'\(entry)': App Clip domains cannot use a wildcard; list each domain"
                 )
             }
         }
         if text.contains("*") {
             report(
-                AssociatedDomainRules.rules.misplacedWildcard,
+                .misplacedWildcard,
                 "'\(entry)': '*' is allowed only as a leading '*.'; this entry matches nothing"
             )
         }
@@ -271,13 +294,13 @@ private struct EntryParser {
                     mode = known
                 } else {
                     report(
-                        AssociatedDomainRules.rules.unknownMode,
+                        .unknownMode,
                         "'\(entry)': mode '\(parts[1])' is not developer, managed or developer+managed"
                     )
                 }
             } else {
                 report(
-                    AssociatedDomainRules.rules.query,
+                    .query,
                     "'\(entry)': the query '\(item)' is not allowed; only '?mode=…' is"
                 )
             }
@@ -288,25 +311,25 @@ private struct EntryParser {
     /// Lower-cases, converts IDN labels to A-labels and checks DNS syntax.
     private mutating func normalizeHost(_ raw: Substring) -> String {
         guard !raw.isEmpty else {
-            report(AssociatedDomainRules.rules.emptyHost, "'\(entry)' names no domain")
+            report(.emptyHost, "'\(entry)' names no domain")
             return ""
         }
         if raw.unicodeScalars.contains(where: { $0.isASCII && $0.properties.isUppercase }) {
             report(
-                AssociatedDomainRules.rules.uppercase,
+                .uppercase,
                 "'\(entry)': the domain contains upper-case letters; domains compare in lower case"
             )
         }
         guard let ascii = Punycode.toASCII(host: String(raw)) else {
             report(
-                AssociatedDomainRules.rules.invalidHost,
+                .invalidHost,
                 "'\(entry)': '\(raw)' cannot be converted to an ASCII domain"
             )
             return raw.lowercased()
         }
         if !raw.unicodeScalars.allSatisfy(\.isASCII) {
             report(
-                AssociatedDomainRules.rules.internationalized,
+                .internationalized,
                 "'\(entry)': the internationalized domain '\(raw)' is '\(ascii)' in DNS; compare and fetch that form"
             )
         }
@@ -316,13 +339,13 @@ private struct EntryParser {
 
     private mutating func checkSyntax(_ host: String) {
         if host.hasSuffix(".") {
-            report(AssociatedDomainRules.rules.invalidHost, "'\(entry)': the domain ends with '.'; remove it")
+            report(.invalidHost, "'\(entry)': the domain ends with '.'; remove it")
             return
         }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         if host.utf8.count > 253 {
-            report(AssociatedDomainRules.rules.invalidHost, "'\(entry)': the domain is longer than 253 characters")
+            report(.invalidHost, "'\(entry)': the domain is longer than 253 characters")
             return
         }
         for label in labels {
@@ -332,7 +355,7 @@ private struct EntryParser {
                 || !label.allSatisfy(allowed.contains)
             {
                 report(
-                    AssociatedDomainRules.rules.invalidHost,
+                    .invalidHost,
                     "'\(entry)': '\(label)' is not a valid DNS label "
                         + "(letters, digits, inner hyphens, 1–63 characters)"
                 )
@@ -341,18 +364,18 @@ private struct EntryParser {
         }
         if labels.count == 4, labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) {
             report(
-                AssociatedDomainRules.rules.invalidHost,
+                .invalidHost,
                 "'\(entry)': '\(host)' is an IP address; associated domains need a domain name with a TLS certificate"
             )
             return
         }
         if labels.count == 1 {
             report(
-                AssociatedDomainRules.rules.notFullyQualified,
+                .notFullyQualified,
                 "'\(entry)': '\(host)' is not a fully qualified domain name (no dot); a placeholder or a local name?"
             )
         } else if Self.placeholderMarkers.contains(where: host.contains) {
-            report(AssociatedDomainRules.rules.notFullyQualified, "'\(entry)': '\(host)' looks like a placeholder")
+            report(.notFullyQualified, "'\(entry)': '\(host)' looks like a placeholder")
         }
     }
 

@@ -1,8 +1,7 @@
 package import IPACheckPlist
-package import IPACheckReport
 
 /// Reads `com.apple.developer.associated-domains` from an entitlements dictionary into ``AssociatedDomain``s
-/// plus findings for each entry and for the list as a whole.
+/// plus the problems of each entry and of the list as a whole.
 package enum AssociatedDomains {
     /// The entitlement key.
     package static let key = "com.apple.developer.associated-domains"
@@ -18,39 +17,85 @@ package enum AssociatedDomains {
         "\(key)[\(index)]"
     }
 
+    /// What reading the entitlement found: its entries, and every problem with where it is.
+    package struct Reading: Sendable {
+        /// The string entries, in order.
+        package let domains: [AssociatedDomain]
+        /// Each entry's problems and the list's own, in order.
+        package let problems: [Located]
+    }
+
+    /// A problem with the bundle, entry and array position it belongs to.
+    package struct Located: Hashable, Sendable {
+        /// What is wrong.
+        package let problem: AssociatedDomain.Problem
+        /// The bundle whose entitlement it is.
+        package let bundle: String?
+        /// The entry, as findings name a domain.
+        package let domain: String?
+        /// `com.apple.developer.associated-domains[index]`, or the key for the whole list.
+        package let location: String
+
+        /// A problem of the list or of one entry.
+        init(_ problem: AssociatedDomain.Problem, bundle: String?, domain: String? = nil, location: String) {
+            self.problem = problem
+            self.bundle = bundle
+            self.domain = domain
+            self.location = location
+        }
+
+        /// A problem found here, of `kind`, said in `message`.
+        init(
+            _ kind: AssociatedDomain.Problem.Kind,
+            _ message: String,
+            bundle: String?,
+            domain: String? = nil,
+            location: String
+        ) {
+            self.init(
+                AssociatedDomain.Problem(kind: kind, message: message),
+                bundle: bundle,
+                domain: domain,
+                location: location
+            )
+        }
+    }
+
     /// The associated domains of `entitlements`, in order, and what is wrong with them.
     ///
-    /// An absent key gives no domains and no findings. Every string element is a domain, whatever is wrong with it
-    /// (``AssociatedDomain/problems`` says why iOS ignores it); an element that is not a string is a finding only.
-    /// Each domain's ``AssociatedDomain/index`` is its position in the array, and each finding carries the entry as
+    /// An absent key gives no domains and no problems. Every string element is a domain, whatever is wrong with it
+    /// (``AssociatedDomain/problems`` says why iOS ignores it); an element that is not a string is a problem only.
+    /// Each domain's ``AssociatedDomain/index`` is its position in the array, and each problem carries the entry as
     /// `domain` and `com.apple.developer.associated-domains[index]` as `location`, so positions match the signed
     /// array however many elements before it are broken.
     ///
     /// - Parameters:
     ///   - entitlements: The entitlements dictionary.
-    ///   - bundle: The bundle findings name.
-    ///   - pendingSetting: For an entitlements file Xcode has not signed yet, the rule for an entry that holds a
-    ///     build setting (`$(NAME)`): Xcode substitutes it when it signs, so the entry is listed with this rule as
-    ///     its only problem and left out of the checks (``AssociatedDomain/isUsable`` is false). `nil` for signed
-    ///     entitlements, where such an entry was never substituted and iOS reads it literally (ENT012).
+    ///   - bundle: The bundle problems name.
+    ///   - settingsPending: For an entitlements file Xcode has not signed yet: an entry that holds a build setting
+    ///     (`$(NAME)`) is substituted when Xcode signs, so it is listed with a pending setting as its only problem
+    ///     and left out of the checks (``AssociatedDomain/isUsable`` is false). `false` for signed entitlements,
+    ///     where such an entry was never substituted and iOS reads it literally.
     package static func from(
         entitlements: PlistValue,
         bundle: String? = nil,
-        pendingSetting: Rule? = nil
-    ) -> (domains: [AssociatedDomain], findings: [Finding]) {
-        guard let value = entitlements[key] else { return ([], []) }
+        settingsPending: Bool = false
+    ) -> Reading {
+        guard let value = entitlements[key] else { return Reading(domains: [], problems: []) }
         guard let elements = value.arrayValue else {
-            let finding = AssociatedDomainRules.rules.notAnArray.finding(
+            let problem = Located(
+                .notAnArray,
                 "\(key) is \(value.typeNameWithArticle), not an array of strings; iOS ignores it",
                 bundle: bundle,
                 location: key
             )
-            return ([], [finding])
+            return Reading(domains: [], problems: [problem])
         }
-        var findings: [Finding] = []
+        var problems: [Located] = []
         if elements.isEmpty {
-            findings.append(
-                AssociatedDomainRules.rules.empty.finding(
+            problems.append(
+                Located(
+                    .empty,
                     "\(key) is present but empty: the capability is on, with no domain",
                     bundle: bundle,
                     location: key
@@ -61,8 +106,9 @@ package enum AssociatedDomains {
         var seen: [String: (index: Int, entry: String)] = [:]
         for (index, element) in elements.prefix(readLimit).enumerated() {
             guard let entry = element.stringValue else {
-                findings.append(
-                    AssociatedDomainRules.rules.notAnArray.finding(
+                problems.append(
+                    Located(
+                        .notAnArray,
                         "element \(index) is \(element.typeNameWithArticle), not a string; iOS ignores it",
                         bundle: bundle,
                         location: location(of: index)
@@ -72,10 +118,10 @@ package enum AssociatedDomains {
             }
             var domain = AssociatedDomain.parse(entry: entry)
             domain.index = index
-            if let pendingSetting, AssociatedDomain.holdsBuildSetting(entry) {
+            if settingsPending, AssociatedDomain.holdsBuildSetting(entry) {
                 domain.problems = [
                     AssociatedDomain.Problem(
-                        rule: pendingSetting,
+                        kind: .pendingBuildSetting,
                         message: "\(entry) holds a build setting, which Xcode substitutes when it signs: its value is "
                             + "unknown here, so the entry is left out of the checks",
                         fix: "Check the built ipa, or the .xcent Xcode writes into the build folder, where the setting "
@@ -84,21 +130,16 @@ package enum AssociatedDomains {
                 ]
             }
             for problem in domain.problems {
-                findings.append(
-                    problem.rule.finding(
-                        problem.message,
-                        bundle: bundle,
-                        domain: domain.findingDomain,
-                        location: location(of: index),
-                        fix: problem.fix
-                    )
+                problems.append(
+                    Located(problem, bundle: bundle, domain: domain.findingDomain, location: location(of: index))
                 )
             }
             let identity =
                 "\(domain.service.name):\(domain.wildcard ? "*." : "")\(domain.host)?\(domain.mode?.rawValue ?? "")"
             if let first = seen[identity] {
-                findings.append(
-                    AssociatedDomainRules.rules.duplicate.finding(
+                problems.append(
+                    Located(
+                        .duplicate,
                         "'\(entry)' repeats entry \(first.index) ('\(first.entry)')",
                         bundle: bundle,
                         domain: domain.findingDomain,
@@ -111,36 +152,39 @@ package enum AssociatedDomains {
             domains.append(domain)
         }
         if elements.count > readLimit {
-            findings.append(
-                AssociatedDomainRules.rules.tooMany.finding(
+            problems.append(
+                Located(
+                    .tooMany,
                     "\(key) has \(elements.count) entries; only the first \(readLimit) were read",
                     bundle: bundle,
                     location: key
                 )
             )
         } else if domains.count > recommendedMaximum {
-            findings.append(
-                AssociatedDomainRules.rules.tooMany.finding(
+            problems.append(
+                Located(
+                    .tooMany,
                     "\(key) has \(domains.count) entries (more than about \(recommendedMaximum))",
                     bundle: bundle,
                     location: key
                 )
             )
         }
-        findings += wildcardsWithoutApex(domains, bundle: bundle)
-        return (domains, findings)
+        problems += wildcardsWithoutApex(domains, bundle: bundle)
+        return Reading(domains: domains, problems: problems)
     }
 
     /// `*.example.com` never matches `example.com` itself: note wildcards whose apex is not listed too.
-    private static func wildcardsWithoutApex(_ domains: [AssociatedDomain], bundle: String?) -> [Finding] {
-        var findings: [Finding] = []
+    private static func wildcardsWithoutApex(_ domains: [AssociatedDomain], bundle: String?) -> [Located] {
+        var problems: [Located] = []
         for (index, domain) in domains.enumerated() where domain.wildcard && domain.isUsable {
             let apexListed = domains.contains { other in
                 !other.wildcard && other.host == domain.host && other.service == domain.service
             }
             if !apexListed {
-                findings.append(
-                    AssociatedDomainRules.rules.wildcardWithoutApex.finding(
+                problems.append(
+                    Located(
+                        .wildcardWithoutApex,
                         "'\(domain.entry)' covers subdomains of \(domain.host) but not \(domain.host) itself, "
                             + "which is not listed",
                         bundle: bundle,
@@ -150,33 +194,6 @@ package enum AssociatedDomains {
                 )
             }
         }
-        return findings
-    }
-
-    /// Findings for alternate modes the build's signing makes useless: `?mode=developer` (or
-    /// `developer+managed`) in a distribution-signed app, which iOS skips silently (Apple's associated-domains entitlement page).
-    ///
-    /// The `check` command calls this with ``EntitlementComparison/signingKind(signed:profile:)``; nothing is
-    /// reported when the signing kind is unknown (`nil`).
-    package static func alternateModeFindings(
-        _ domains: [AssociatedDomain],
-        signing: SigningKind?,
-        bundle: String? = nil
-    ) -> [Finding] {
-        guard signing == .distribution else { return [] }
-        var findings: [Finding] = []
-        for (index, domain) in domains.enumerated() {
-            guard let mode = domain.mode, mode.requiresDevelopmentSigning else { continue }
-            findings.append(
-                AssociatedDomainRules.rules.developerModeInDistribution.finding(
-                    "'\(domain.entry)' uses mode=\(mode.rawValue), but the app is distribution-signed: iOS skips "
-                        + "this domain, so \(domain.host) gets no \(domain.service.name) in production",
-                    bundle: bundle,
-                    domain: domain.findingDomain,
-                    location: domain.location(fallback: index)
-                )
-            )
-        }
-        return findings
+        return problems
     }
 }

@@ -25,8 +25,8 @@ struct RuleExampleTests {
             // One entry a line: the lines make the signed array, so rules about repeats can be shown.
             let entries = input.split(separator: "\n").map { PlistValue.string(String($0)) }
             let entitlements = PlistValue.dictionary([AssociatedDomains.key: .array(entries)])
-            return AssociatedDomains.from(entitlements: entitlements, bundle: "Payload/App.app").findings
-                .contains { $0.rule == rule.id }
+            let reading = AssociatedDomains.from(entitlements: entitlements, bundle: "Payload/App.app")
+            return AssociatedDomainRules.findings(of: reading.problems).contains { $0.rule == rule.id }
         }
     }
 
@@ -49,11 +49,11 @@ struct RuleExampleTests {
         // Rules whose input is not an entry string, so no example can show them:
         // - ENT001: the entitlement (or one of its elements) is not a string; entry strings always make an array of
         //   strings.
-        // - ENT022: raised by `AssociatedDomains.alternateModeFindings(_:signing:bundle:)` from the app's signing
+        // - ENT022: raised by `AssociatedDomainRules.alternateModeFindings(_:signing:bundle:)` from the app's signing
         //   (distribution), which the entry alone does not carry; `from(entitlements:bundle:)` never raises it.
         // - AASA002 (not UTF-8), AASA011 and AASA012 (CMS-signed files): their input is bytes no Swift string holds.
         // - AASA006 (past the 8 MB reading cap) and AASA010 (past Apple's 128 KB): their input is too large to be an
-        //   example; the size tests in IPACheckAASATests build them.
+        //   example; the size tests of the AASA family build them.
         // - AASA007 (a malformed signed file): only a binary DER prefix triggers it.
         let exempt: Set<String> = [
             "ENT001", "ENT022", "AASA002", "AASA006", "AASA007", "AASA010", "AASA011", "AASA012",

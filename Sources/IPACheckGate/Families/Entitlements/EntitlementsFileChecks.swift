@@ -1,4 +1,3 @@
-package import IPACheckBundle
 package import IPACheckReport
 
 /// The ENT2xx rules: what a project's entitlements file (``EntitlementsFile``) leaves for Xcode to fill in, which
@@ -24,11 +23,6 @@ package enum EntitlementsFileChecks {
 
     /// The rules declared here.
     package static let rules = Rules()
-
-    /// The facts of a project's entitlements file, each entry that holds a build setting listed under ENT201.
-    package static func facts(of file: EntitlementsFile) -> BundleFacts {
-        file.facts(pendingSetting: rules.unexpandedSetting)
-    }
 
     /// The application identifier that still holds a build setting, as a finding (nil when it holds none or
     /// `--app-id` stands in for it).

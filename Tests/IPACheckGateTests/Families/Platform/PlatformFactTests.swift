@@ -212,7 +212,7 @@ struct PlatformFactTests {
             appID: appID,
             unexpandedAppID: nil
         )
-        let main = EntitlementsFileChecks.facts(of: file)
+        let main = file.facts()
         let used = BinaryStrings(found: [Self.selector])
         let unused = BinaryStrings(found: [])
         #expect(

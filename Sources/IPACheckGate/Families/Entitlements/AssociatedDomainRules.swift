@@ -1,3 +1,4 @@
+package import IPACheckLinks
 package import IPACheckReport
 
 /// The `ENT0xx` rules about associated-domain entries.
@@ -333,4 +334,71 @@ package enum AssociatedDomainRules {
     /// The rules declared here.
     package static let rules = Rules()
 
+    /// The rule each kind of problem an entry or the list can have breaks.
+    package static func rule(for kind: AssociatedDomain.Problem.Kind) -> Rule {
+        switch kind {
+        case .notAnArray: rules.notAnArray
+        case .empty: rules.empty
+        case .unknownService: rules.unknownService
+        case .scheme: rules.scheme
+        case .path: rules.path
+        case .trailingSlash: rules.trailingSlash
+        case .port: rules.port
+        case .query: rules.query
+        case .unknownMode: rules.unknownMode
+        case .misplacedWildcard: rules.misplacedWildcard
+        case .appClipWildcard: rules.appClipWildcard
+        case .unexpandedVariable: rules.unexpandedVariable
+        case .emptyHost: rules.emptyHost
+        case .uppercase: rules.uppercase
+        case .internationalized: rules.internationalized
+        case .invalidHost: rules.invalidHost
+        case .notFullyQualified: rules.notFullyQualified
+        case .duplicate: rules.duplicate
+        case .tooMany: rules.tooMany
+        case .wildcardWithoutApex: rules.wildcardWithoutApex
+        case .whitespace: rules.whitespace
+        case .pendingBuildSetting: EntitlementsFileChecks.rules.unexpandedSetting
+        }
+    }
+
+    /// The problems of a reading of the entitlement, as findings, in order.
+    package static func findings(of problems: [AssociatedDomains.Located]) -> [Finding] {
+        problems.map { located in
+            rule(for: located.problem.kind).finding(
+                located.problem.message,
+                bundle: located.bundle,
+                domain: located.domain,
+                location: located.location,
+                fix: located.problem.fix
+            )
+        }
+    }
+
+    /// Findings for alternate modes the build's signing makes useless: `?mode=developer` (or
+    /// `developer+managed`) in a distribution-signed app, which iOS skips silently (Apple's associated-domains entitlement page).
+    ///
+    /// Judged with ``BundleFacts/signingKind(signed:profile:)``; nothing is reported when the signing kind is
+    /// unknown (`nil`).
+    package static func alternateModeFindings(
+        _ domains: [AssociatedDomain],
+        signing: SigningKind?,
+        bundle: String? = nil
+    ) -> [Finding] {
+        guard signing == .distribution else { return [] }
+        var findings: [Finding] = []
+        for (index, domain) in domains.enumerated() {
+            guard let mode = domain.mode, mode.requiresDevelopmentSigning else { continue }
+            findings.append(
+                rules.developerModeInDistribution.finding(
+                    "'\(domain.entry)' uses mode=\(mode.rawValue), but the app is distribution-signed: iOS skips "
+                        + "this domain, so \(domain.host) gets no \(domain.service.name) in production",
+                    bundle: bundle,
+                    domain: domain.findingDomain,
+                    location: domain.location(fallback: index)
+                )
+            )
+        }
+        return findings
+    }
 }

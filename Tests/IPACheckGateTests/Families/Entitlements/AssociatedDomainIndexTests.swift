@@ -2,6 +2,7 @@ import IPACheckPlist
 import IPACheckReport
 import Testing
 
+@testable import IPACheckGate
 @testable import IPACheckLinks
 
 /// Every string of the associated-domains array is a domain, and every index a finding or a domain carries is the
@@ -9,17 +10,9 @@ import Testing
 struct AssociatedDomainIndexTests {
     static let key = AssociatedDomains.key
 
-    static func read(
-        _ elements: [PlistValue],
-        pendingSetting: Rule? = nil
-    ) -> (
-        domains: [AssociatedDomain], findings: [Finding]
-    ) {
-        AssociatedDomains.from(entitlements: .dictionary([key: .array(elements)]), pendingSetting: pendingSetting)
+    static func read(_ elements: [PlistValue], settingsPending: Bool = false) -> AssociatedDomains.Reading {
+        AssociatedDomains.from(entitlements: .dictionary([key: .array(elements)]), settingsPending: settingsPending)
     }
-
-    /// A stand-in for the gate's ENT201, which IPACheckLinks cannot name.
-    static let pending = Rule("TEST201", .warning, "build setting not expanded", summary: "test", fix: "test")
 
     @Test("each domain carries its index in the array, a non-string element counted")
     func domainsCarryTheirIndex() {
@@ -67,7 +60,7 @@ struct AssociatedDomainIndexTests {
     func alternateModeIndex() {
         // Old code: [0], its position among the strings.
         let result = Self.read([.bool(true), .string("applinks:a.com?mode=developer")])
-        let findings = AssociatedDomains.alternateModeFindings(result.domains, signing: .distribution)
+        let findings = AssociatedDomainRules.alternateModeFindings(result.domains, signing: .distribution)
         #expect(findings.map(\.location) == ["\(Self.key)[1]"])
     }
 
@@ -75,15 +68,15 @@ struct AssociatedDomainIndexTests {
     func pendingSettingIsListedAndLeftOut() throws {
         let result = Self.read(
             [.string("applinks:a.com"), .string("applinks:$(LINK_DOMAIN)"), .string("applinks:a.com")],
-            pendingSetting: Self.pending
+            settingsPending: true
         )
         #expect(result.domains.map(\.entry) == ["applinks:a.com", "applinks:$(LINK_DOMAIN)", "applinks:a.com"])
         let unexpanded = result.domains[1]
         #expect(unexpanded.index == 1)
         #expect(!unexpanded.isUsable, "never a fetch target")
-        #expect(unexpanded.problems.map(\.rule.id) == ["TEST201"])
+        #expect(unexpanded.problems.map(\.rule.id) == ["ENT201"])
         let own = result.findings.filter { $0.location == "\(Self.key)[1]" }
-        #expect(own.map(\.rule) == ["TEST201"], "no ENT012, ENT014 or ENT016 for a value Xcode substitutes later")
+        #expect(own.map(\.rule) == ["ENT201"], "no ENT012, ENT014 or ENT016 for a value Xcode substitutes later")
         let duplicate = try #require(result.findings.first { $0.rule == "ENT018" })
         #expect(duplicate.location == "\(Self.key)[2]")
         #expect(duplicate.message.contains("repeats entry 0"))
@@ -95,7 +88,7 @@ struct AssociatedDomainIndexTests {
         #expect(domain.index == nil)
         #expect(domain.location() == Self.key)
         #expect(domain.location(fallback: 4) == "\(Self.key)[4]")
-        let findings = AssociatedDomains.alternateModeFindings([domain], signing: .distribution)
+        let findings = AssociatedDomainRules.alternateModeFindings([domain], signing: .distribution)
         #expect(findings.map(\.location) == ["\(Self.key)[0]"])
     }
 }

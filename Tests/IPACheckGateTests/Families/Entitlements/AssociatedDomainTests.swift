@@ -4,6 +4,7 @@ import IPACheckReport
 import IPACheckTestSupport
 import Testing
 
+@testable import IPACheckGate
 @testable import IPACheckLinks
 
 /// Entry syntax, case by case, from Apple's rules as quoted in docs/ios-model.md, entries.
@@ -292,6 +293,14 @@ struct AssociatedDomainTests {
         #expect(domain.isUsable == !domain.problems.contains { $0.rule.severity == .error })
     }
 
+    /// Whether iOS ignores an entry is the reader's fact; the rules say so by an error's severity: the two agree
+    /// for every kind of problem.
+    @Test func theEntriesIOSIgnoresAreTheRulesErrors() {
+        for kind in AssociatedDomain.Problem.Kind.allCases {
+            #expect(kind.ignoresEntry == (AssociatedDomainRules.rule(for: kind).severity == .error), "\(kind)")
+        }
+    }
+
     @Test("JSON uses the documented keys (docs/output-formats.md), with mode null when absent")
     func json() throws {
         let encoder = JSONEncoder()
@@ -359,19 +368,19 @@ struct AssociatedDomainTests {
             "applinks:d.com",
         ]
         .map { AssociatedDomain.parse(entry: $0) }
-        let release = AssociatedDomains.alternateModeFindings(domains, signing: .distribution)
+        let release = AssociatedDomainRules.alternateModeFindings(domains, signing: .distribution)
         #expect(release.map(\.rule) == ["ENT022", "ENT022"])
         // Findings name the host as their domain, so a suppression for "a.com" covers them.
         #expect(release.map(\.domain) == ["a.com", "c.com"])
-        #expect(AssociatedDomains.alternateModeFindings(domains, signing: .development).isEmpty)
-        #expect(AssociatedDomains.alternateModeFindings(domains, signing: nil).isEmpty)
+        #expect(AssociatedDomainRules.alternateModeFindings(domains, signing: .development).isEmpty)
+        #expect(AssociatedDomainRules.alternateModeFindings(domains, signing: nil).isEmpty)
     }
 }
 
 /// The corpus's entitlements files (MANIFEST.tsv describes what each exercises).
 @Suite("Associated domains in the corpus", .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
 struct AssociatedDomainCorpusTests {
-    private func domains(_ file: String) throws -> (domains: [AssociatedDomain], findings: [Finding]) {
+    private func domains(_ file: String) throws -> AssociatedDomains.Reading {
         AssociatedDomains.from(entitlements: try PlistParser.parse(Corpus.bytes("entitlements/\(file)")))
     }
 
@@ -440,4 +449,14 @@ extension AssociatedDomainTests {
         #expect(entry.covers(host: "a.XN--BCHER-KVA.example"))
         #expect(!entry.covers(host: "xn--bcher-kva.example"))
     }
+}
+
+extension AssociatedDomains.Reading {
+    /// The reading's problems as the associated-domains rules judge them.
+    var findings: [Finding] { AssociatedDomainRules.findings(of: problems) }
+}
+
+extension AssociatedDomain.Problem {
+    /// The rule this problem breaks.
+    var rule: Rule { AssociatedDomainRules.rule(for: kind) }
 }
