@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "IPACheckSigning",
             dependencies: [
-                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckReport", "IPACheckCMS",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckCMS",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -319,7 +319,7 @@ let package = Package(
             name: "IPACheckCommandsTests",
             dependencies: [
                 "IPACheckAASA", "IPACheckBundle", "IPACheckCommands", "IPACheckFetching", "IPACheckGate",
-                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckTestSupport",
+                "IPACheckLinks", "IPACheckPlist", "IPACheckReport", "IPACheckSigning", "IPACheckTestSupport",
             ],
             swiftSettings: strict
         ),

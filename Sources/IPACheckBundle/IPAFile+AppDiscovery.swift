@@ -26,7 +26,7 @@ extension IPAFile {
         memberCount: Int,
         file: String,
         isFolder: Bool,
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) throws(InputError) -> String {
         var topLevel: Set<String> = []
         var nested: Set<String> = []
@@ -56,7 +56,8 @@ extension IPAFile {
         }
         if let first = nested.sorted(by: { ($0.count, $0) < ($1.count, $1) }).first {
             findings.append(
-                ArchiveRules.rules.nestedPayload.finding(
+                ArchiveProblem(
+                    .nestedPayload,
                     "the app is at \(first), not at Payload/ in the archive's root; iOS will not install this ipa",
                     location: first
                 )
@@ -82,7 +83,8 @@ extension IPAFile {
             let first = firstApp(of: Array(zippedApps), in: "the archive's root", location: nil, findings: &findings)
         {
             findings.append(
-                ArchiveRules.rules.nestedPayload.finding(
+                ArchiveProblem(
+                    .nestedPayload,
                     "the app is at the archive's root (\(first), a zipped .app), not under Payload/: a device farm "
                         + "installs the .app itself, but iOS installs no ipa without Payload/ at its root",
                     location: first
@@ -103,13 +105,14 @@ extension IPAFile {
         of apps: [String],
         in place: String,
         location: String?,
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) -> String? {
         let sorted = apps.sorted()
         guard let first = sorted.first else { return nil }
         if sorted.count > 1 {
             findings.append(
-                ArchiveRules.rules.severalApps.finding(
+                ArchiveProblem(
+                    .severalApps,
                     "\(place) holds \(sorted.count) apps (\(sorted.joined(separator: ", "))); checking \(first)",
                     location: location ?? first
                 )

@@ -8,7 +8,7 @@ extension IPAFile {
     /// them (judged by ``screenLinks(_:in:index:findings:)``).
     static func screenMembers(
         _ archive: ZipArchive,
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) -> (index: MemberIndex, links: [Int]) {
         let twins = caseTwins(archive)
         var index = MemberIndex(memberCount: archive.memberCount)
@@ -17,7 +17,8 @@ extension IPAFile {
             let name = entry.name
             if let problem = unsafeNameProblem(name) {
                 findings.append(
-                    ArchiveRules.rules.unsafeMemberPath.finding(
+                    ArchiveProblem(
+                        .unsafeMemberPath,
                         "member \(String(reflecting: name)) \(problem); it is not read",
                         location: name
                     )
@@ -26,13 +27,14 @@ extension IPAFile {
             }
             if entry.nameMislabelledUTF8 {
                 findings.append(
-                    ArchiveRules.rules.nonUTF8Name.finding(
+                    ArchiveProblem(
+                        .nonUTF8Name,
                         "member name is marked UTF-8 but its bytes are not UTF-8; it was read as a legacy name",
                         location: name
                     )
                 )
             } else if entry.nameWasNotUTF8 {
-                findings.append(ArchiveRules.rules.nonUTF8Name.finding("member name is not UTF-8", location: name))
+                findings.append(ArchiveProblem(.nonUTF8Name, "member name is not UTF-8", location: name))
             }
             if entry.isSymbolicLink { links.append(position) }
             if let earlier = index.insert(name, index: position, in: archive) {
@@ -44,7 +46,8 @@ extension IPAFile {
                     ? "\(name) is stored more than once"
                     : "\(name) is stored twice, in two Unicode normalisation forms (one file on Apple's file systems)"
                 findings.append(
-                    ArchiveRules.rules.duplicateMember.finding(
+                    ArchiveProblem(
+                        .duplicateMember,
                         spelling + "; the last copy is read, as sequential extractors keep it (which one iOS's "
                             + "installer keeps is not documented)",
                         location: name
@@ -54,7 +57,8 @@ extension IPAFile {
             }
             if let other = twins[position], !entry.isDirectory {
                 findings.append(
-                    ArchiveRules.rules.caseCollision.finding(
+                    ArchiveProblem(
+                        .caseCollision,
                         "\(name) and \(other) differ only in case; on a case-insensitive file system one hides "
                             + "the other",
                         location: name
@@ -65,7 +69,7 @@ extension IPAFile {
                 let why =
                     entry.isEncrypted
                     ? "is encrypted" : "uses unsupported compression method \(entry.compressionMethod)"
-                findings.append(ArchiveRules.rules.unreadableMember.finding("\(name) \(why)", location: name))
+                findings.append(ArchiveProblem(.unreadableMember, "\(name) \(why)", location: name))
             }
         }
         return (index, links)
@@ -97,7 +101,7 @@ extension IPAFile {
         _ links: [Int],
         in archive: ZipArchive,
         index: inout MemberIndex,
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) -> (targets: [String: String], escaping: [String]) {
         var targets: [String: String] = [:]
         var escaping: [String] = []
@@ -111,7 +115,8 @@ extension IPAFile {
                 index.remove(name, in: archive)
                 escaping.append(name)
                 findings.append(
-                    ArchiveRules.rules.linkLeavesBundle.finding(
+                    ArchiveProblem(
+                        .linkLeavesBundle,
                         "\(name) links to \(target), outside the bundle; it was not followed",
                         location: name
                     )

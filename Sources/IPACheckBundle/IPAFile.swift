@@ -12,7 +12,7 @@ package final class IPAFile {
     /// Every bundle: the main app first, then nested bundles depth first in name order.
     package let bundles: [AppBundle]
     /// Problems with the archive itself (unsafe names, duplicates, nested Payload, unreadable nested bundles).
-    package let findings: [Finding]
+    package let problems: [ArchiveProblem]
     /// The symbolic links of the bundles, by member name, with their targets: links are links in every container,
     /// never read as files (one that leaves its app is ARC012 and not a member at all).
     package let linkTargets: [String: String]
@@ -83,17 +83,19 @@ package final class IPAFile {
                 }
             throw InputError(code, file: path, error.reason)
         }
-        var findings: [Finding] = []
+        var findings: [ArchiveProblem] = []
         if let reason = archive.leniencyReason {
             findings.append(
-                ArchiveRules.rules.inconsistentDirectory.finding(
+                ArchiveProblem(
+                    .inconsistentDirectory,
                     "\(reason); the archive was read from its central directory"
                 )
             )
         }
         for link in archive.escapingLinks {
             findings.append(
-                ArchiveRules.rules.linkLeavesBundle.finding(
+                ArchiveProblem(
+                    .linkLeavesBundle,
                     "\(link.name) links to \(link.target), outside the bundle; it was not followed",
                     location: link.name
                 )
@@ -117,7 +119,7 @@ package final class IPAFile {
         let main = Self.loadBundle(at: root, kind: .app, parent: nil, reader: reader, findings: &findings)
         switch main {
         case .success(let main): bundles.append(main)
-        case .failure(let problem): throw InputError("bad-info-plist", file: path, problem.finding.message)
+        case .failure(let problem): throw InputError("bad-info-plist", file: path, problem.problem.message)
         }
         Self.collectNested(
             under: root,
@@ -128,7 +130,7 @@ package final class IPAFile {
             findings: &findings
         )
         self.bundles = bundles
-        self.findings = findings.sorted()
+        self.problems = findings
     }
 
     /// Whether the archive holds a readable member with this exact name.
@@ -192,7 +194,7 @@ package final class IPAFile {
         folders: [String: [(container: Int, path: String)]],
         reader: IPAMemberReader,
         bundles: inout [AppBundle],
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) {
         guard depth <= maximumNesting else { return }
         let children = folders[parentPath] ?? []
@@ -209,7 +211,7 @@ package final class IPAFile {
                 switch loaded {
                 case .success(let bundle): bundles.append(bundle)
                 case .failure(let problem):
-                    findings.append(problem.finding)
+                    findings.append(problem.problem)
                     continue
                 }
                 collectNested(
@@ -275,10 +277,10 @@ package final class IPAFile {
 
     /// Why a bundle cannot be read, as the finding that reports it.
     struct UnreadableBundle: Error {
-        let finding: Finding
+        let problem: ArchiveProblem
 
         init(_ message: String, bundle: String, location: String) {
-            finding = ArchiveRules.rules.bundleInfoPlist.finding(message, bundle: bundle, location: location)
+            problem = ArchiveProblem(.bundleInfoPlist, message, bundle: bundle, location: location)
         }
     }
 
@@ -289,7 +291,7 @@ package final class IPAFile {
         kind: BundleKind,
         parent: String?,
         reader: IPAMemberReader,
-        findings: inout [Finding]
+        findings: inout [ArchiveProblem]
     ) -> Result<AppBundle, UnreadableBundle> {
         // iOS bundles are shallow (Info.plist at the root); macOS-style frameworks keep it in Resources/.
         let candidates = ["\(path)/Info.plist", "\(path)/Resources/Info.plist", "\(path)/Contents/Info.plist"]
@@ -330,7 +332,8 @@ package final class IPAFile {
                 executable = member
             } else {
                 findings.append(
-                    ArchiveRules.rules.missingExecutable.finding(
+                    ArchiveProblem(
+                        .missingExecutable,
                         "\(path) names executable \(executableName), which is not in the bundle",
                         bundle: path,
                         location: infoPath

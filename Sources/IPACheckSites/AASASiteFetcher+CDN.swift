@@ -8,7 +8,7 @@ import IPACheckReport
 extension AASASiteFetcher {
     struct CDNPart {
         var observation: CDNObservation
-        var findings: [Finding]
+        var problems: [SiteProblem]
         var document: ParsedAASA?
     }
 
@@ -20,11 +20,12 @@ extension AASASiteFetcher {
         guard let url = URL(string: text + host) else { return nil }
         let outcome = await fetcher.fetch(request(url, userAgent: "ipacheck"))
         let observation = CDNObservation(url: url.absoluteString, outcome: outcome)
-        var part = CDNPart(observation: observation, findings: [])
+        var part = CDNPart(observation: observation, problems: [])
         let wellKnown = "https://\(host)/.well-known/apple-app-site-association"
         if let from = observation.from, from != wellKnown {
-            part.findings.append(
-                CDNRules.rules.fetchedElsewhere.finding(
+            part.problems.append(
+                SiteProblem(
+                    .fetchedElsewhere,
                     "Apple's CDN fetched \(from), not \(wellKnown)",
                     domain: host,
                     url: url.absoluteString
@@ -33,8 +34,9 @@ extension AASASiteFetcher {
         }
         switch outcome {
         case .failure(let failure):
-            part.findings.append(
-                CDNRules.rules.unavailable.finding(
+            part.problems.append(
+                SiteProblem(
+                    .unavailable,
                     "\(url.absoluteString) could not be fetched: \(failure.detail)",
                     domain: host,
                     url: url.absoluteString
@@ -42,8 +44,9 @@ extension AASASiteFetcher {
             )
         case .response(let response) where response.status == 200:
             if response.bodyTruncated {
-                part.findings.append(
-                    CDNRules.rules.unavailable.finding(
+                part.problems.append(
+                    SiteProblem(
+                        .unavailable,
                         "Apple's CDN copy is larger than the body cap (\(response.body.count) bytes)",
                         domain: host,
                         url: url.absoluteString
@@ -55,8 +58,9 @@ extension AASASiteFetcher {
             case .success(let parsed):
                 part.document = parsed
             case .failure(let problem):
-                part.findings.append(
-                    CDNRules.rules.unavailable.finding(
+                part.problems.append(
+                    SiteProblem(
+                        .unavailable,
                         "Apple's CDN copy does not parse: \(problem)",
                         domain: host,
                         url: url.absoluteString
@@ -65,8 +69,9 @@ extension AASASiteFetcher {
             }
         case .response(let response) where response.status == 404 || observation.failureReason != nil:
             let reason = observation.failureReason
-            part.findings.append(
-                CDNRules.rules.noCopy.finding(
+            part.problems.append(
+                SiteProblem(
+                    .noCopy,
                     "Apple's CDN has no copy of \(host)'s file: \(observation.summary)",
                     domain: host,
                     url: url.absoluteString,
@@ -74,8 +79,9 @@ extension AASASiteFetcher {
                 )
             )
         case .response(let response):
-            part.findings.append(
-                CDNRules.rules.unavailable.finding(
+            part.problems.append(
+                SiteProblem(
+                    .unavailable,
                     "Apple's CDN answered \(response.status) for \(host)"
                         + (response.status == 405 ? " (it answers 405 for names it cannot use)" : ""),
                     domain: host,
@@ -90,14 +96,14 @@ extension AASASiteFetcher {
         _ differences: [AASAAppIDDifference],
         host: String,
         cdn: CDNObservation
-    ) -> [Finding] {
+    ) -> [SiteProblem] {
         guard !differences.isEmpty else {
             var message = "Apple's CDN copy means the same as the origin's file"
             if let fresh = cdn.freshForSeconds { message += " (this answer is fresh for \(fresh) more seconds)" }
-            return [CDNRules.rules.current.finding(message, domain: host, url: cdn.url)]
+            return [SiteProblem(.current, message, domain: host, url: cdn.url)]
         }
         return differences.map {
-            CDNRules.rules.stale.finding($0.detail, domain: host, url: cdn.url, location: "\($0.service):\($0.appID)")
+            SiteProblem(.stale, $0.detail, domain: host, url: cdn.url, location: "\($0.service):\($0.appID)")
         }
     }
 }

@@ -33,8 +33,9 @@ extension AASASiteFetcher {
                 userAgent: nil,
                 outcome: .failure(FetchFailure(.offline, FileProblem.words(error)))
             )
-            report.findings = [
-                ServingRules.rules.offlineMissing.finding(
+            report.problems = [
+                SiteProblem(
+                    .offlineMissing,
                     "cannot read \(file.relativePath)",
                     domain: host,
                     location: file.relativePath
@@ -49,11 +50,12 @@ extension AASASiteFetcher {
             outcome: outcome
         )
         guard case .response(let response) = outcome else { return AASASiteResult(report: report) }
-        var findings: [Finding] = []
+        var problems: [SiteProblem] = []
         var parsedFile: ParsedAASA?
         if response.bodyTruncated {
-            findings.append(
-                ServingRules.rules.exceedsFetchLimit.finding(
+            problems.append(
+                SiteProblem(
+                    .exceedsFetchLimit,
                     "\(file.relativePath) is larger than the \(options.bodyLimit)-byte cap",
                     domain: host,
                     location: file.relativePath
@@ -61,8 +63,9 @@ extension AASASiteFetcher {
             )
         } else {
             if response.body.count > Self.appleSizeLimit {
-                findings.append(
-                    ServingRules.rules.tooLarge.finding(
+                problems.append(
+                    SiteProblem(
+                        .tooLarge,
                         "\(file.relativePath) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
                         domain: host,
                         location: file.relativePath
@@ -73,8 +76,9 @@ extension AASASiteFetcher {
             case .success(let parsed):
                 parsedFile = parsed
             case .failure(let problem):
-                findings.append(
-                    ServingRules.rules.notJSON.finding(
+                problems.append(
+                    SiteProblem(
+                        .notJSON,
                         "\(file.relativePath) is not a usable AASA file: \(problem)",
                         domain: host,
                         location: file.relativePath
@@ -82,7 +86,7 @@ extension AASASiteFetcher {
                 )
             }
         }
-        report.findings = findings.sorted()
+        report.problems = problems
         return AASASiteResult(report: report, origin: parsedFile)
     }
 }

@@ -9,7 +9,7 @@ extension AASASiteFetcher {
     struct OriginPart {
         var observation: OriginObservation?
         var userAgents: [UserAgentObservation] = []
-        var findings: [Finding] = []
+        var problems: [SiteProblem] = []
         var document: ParsedAASA?
     }
 
@@ -28,7 +28,7 @@ extension AASASiteFetcher {
         guard let wellKnown = URL(string: "https://\(host)/.well-known/apple-app-site-association"),
             let root = URL(string: "https://\(host)/apple-app-site-association")
         else {
-            part.findings = [ServingRules.rules.invalidHost.finding("cannot build a URL for '\(host)'", domain: host)]
+            part.problems = [SiteProblem(.invalidHost, "cannot build a URL for '\(host)'", domain: host)]
             return part
         }
         // The CDN fetches as AASA-Bot; devices in developer/managed mode fetch directly with CFNetwork.
@@ -41,8 +41,9 @@ extension AASASiteFetcher {
         if case .response(let response) = primary, response.status == 404 || response.status == 410 {
             let fallback = await fetcher.fetch(request(root, userAgent: primaryAgent))
             if case .response(let rootResponse) = fallback, rootResponse.status == 200 {
-                part.findings.append(
-                    ServingRules.rules.rootOnly.finding(
+                part.problems.append(
+                    SiteProblem(
+                        .rootOnly,
                         "\(wellKnown.absoluteString) answers \(response.status) but \(root.absoluteString) serves "
                             + "the file",
                         domain: host,
@@ -58,8 +59,9 @@ extension AASASiteFetcher {
                     case .response(let rootResponse): "answers \(rootResponse.status)"
                     case .failure(let failure): "fails (\(failure.detail))"
                     }
-                part.findings.append(
-                    ServingRules.rules.notFound.finding(
+                part.problems.append(
+                    SiteProblem(
+                        .notFound,
                         "\(wellKnown.absoluteString) answers \(response.status) and \(root.absoluteString) "
                             + rootText,
                         domain: host,
@@ -76,14 +78,14 @@ extension AASASiteFetcher {
         )
         switch served {
         case .failure(let failure):
-            part.findings.append(transportFinding(failure, target: target, url: servedURL.absoluteString))
+            part.problems.append(transportProblem(failure, target: target, url: servedURL.absoluteString))
             return part
         case .response(let response):
-            if let finding = tlsVersionFinding(response, host: host, url: servedURL.absoluteString) {
-                part.findings.append(finding)
+            if let problem = tlsVersionProblem(response, host: host, url: servedURL.absoluteString) {
+                part.problems.append(problem)
             }
             let judged = judge(response, target: target, url: servedURL.absoluteString, wasNotFound: location)
-            part.findings += judged.findings
+            part.problems += judged.problems
             part.document = judged.document
             let comparison = await compareUserAgents(
                 primaryAgent: primaryAgent,
@@ -94,14 +96,12 @@ extension AASASiteFetcher {
             )
             part.userAgents = comparison.observations
             if comparison.coversPrimaryStatus {
-                // One answer, one finding: the block by user agent names the status the file's agent got, so the
-                // status finding for that same answer is not repeated beside it.
-                let statusRules: Set = [
-                    ServingRules.rules.notFound.id, ServingRules.rules.redirect.id, ServingRules.rules.badStatus.id,
-                ]
-                part.findings.removeAll { statusRules.contains($0.rule) }
+                // One answer, one problem: the block by user agent names the status the file's agent got, so the
+                // status problem for that same answer is not repeated beside it.
+                let statusKinds: Set<SiteProblem.Kind> = [.notFound, .redirect, .badStatus]
+                part.problems.removeAll { statusKinds.contains($0.kind) }
             }
-            part.findings += comparison.findings
+            part.problems += comparison.problems
         }
         return part
     }
@@ -112,39 +112,42 @@ extension AASASiteFetcher {
         target: AASAFetchTarget,
         url: String,
         wasNotFound location: OriginObservation.Location
-    ) -> (findings: [Finding], document: ParsedAASA?) {
+    ) -> (problems: [SiteProblem], document: ParsedAASA?) {
         let host = target.fetchHost
-        var findings: [Finding] = []
+        var problems: [SiteProblem] = []
         switch response.status {
         case 200:
             break
         case 300..<400:
             let target = response.header("Location").map { "to \($0)" } ?? "without a Location header"
-            findings.append(
-                ServingRules.rules.redirect.finding(
+            problems.append(
+                SiteProblem(
+                    .redirect,
                     "\(url) answers \(response.status), redirecting \(target); Apple does not follow it",
                     domain: host,
                     url: url
                 )
             )
-            return (findings, nil)
+            return (problems, nil)
         case 404, 410:
             // Already reported as not found (or served from the root instead).
-            return (findings, nil)
+            return (problems, nil)
         default:
-            findings.append(
-                ServingRules.rules.badStatus.finding(
+            problems.append(
+                SiteProblem(
+                    .badStatus,
                     "\(url) answers \(response.status): " + Self.explain(status: response.status),
                     domain: host,
                     url: url
                 )
             )
-            return (findings, nil)
+            return (problems, nil)
         }
 
         if response.elapsed > Self.cdnOriginTimeout {
-            findings.append(
-                ServingRules.rules.slow.finding(
+            problems.append(
+                SiteProblem(
+                    .slow,
                     "\(url) took \(Self.format(response.elapsed.seconds)) s; Apple's CDN gives up after about 5 s",
                     domain: host,
                     url: url
@@ -152,8 +155,9 @@ extension AASASiteFetcher {
             )
         }
         if let encoding = response.header("Content-Encoding"), encoding.lowercased() != "identity" {
-            findings.append(
-                ServingRules.rules.compressed.finding(
+            problems.append(
+                SiteProblem(
+                    .compressed,
                     "\(url) is served with Content-Encoding: \(encoding); decompressed size "
                         + (response.bodyTruncated ? "exceeds \(response.body.count)" : "\(response.body.count)")
                         + " bytes",
@@ -163,19 +167,21 @@ extension AASASiteFetcher {
             )
         }
         if response.bodyTruncated {
-            findings.append(
-                ServingRules.rules.exceedsFetchLimit.finding(
+            problems.append(
+                SiteProblem(
+                    .exceedsFetchLimit,
                     "\(url) sent more than \(response.body.count) bytes; reading stopped there (Apple's limit is "
                         + "\(Self.appleSizeLimit))",
                     domain: host,
                     url: url
                 )
             )
-            return (findings, nil)
+            return (problems, nil)
         }
         if response.body.count > Self.appleSizeLimit {
-            findings.append(
-                ServingRules.rules.tooLarge.finding(
+            problems.append(
+                SiteProblem(
+                    .tooLarge,
                     "\(url) is \(response.body.count) bytes, more than Apple's \(Self.appleSizeLimit)",
                     domain: host,
                     url: url
@@ -183,28 +189,29 @@ extension AASASiteFetcher {
             )
         }
         let isCMS = AASABody.looksLikeCMS(response.body)
-        findings += judgeContentType(response.header("Content-Type"), isCMS: isCMS, host: host, url: url)
+        problems += judgeContentType(response.header("Content-Type"), isCMS: isCMS, host: host, url: url)
         switch AASABody.read(response.body, now: options.now) {
         case .success(let parsed):
-            return (findings, parsed)
+            return (problems, parsed)
         case .failure(let problem):
-            if let html = findings.firstIndex(where: { $0.rule == ServingRules.rules.htmlContentType.id }) {
-                // One cause, one finding: an HTML page was served instead of the file.
-                findings[html].message += "; the body is not JSON either (\(problem.message))"
+            if let html = problems.firstIndex(where: { $0.kind == .htmlContentType }) {
+                // One cause, one problem: an HTML page was served instead of the file.
+                problems[html].message += "; the body is not JSON either (\(problem.message))"
             } else {
-                findings.append(
-                    ServingRules.rules.notJSON.finding(
+                problems.append(
+                    SiteProblem(
+                        .notJSON,
                         "\(url) is not a usable AASA file: \(problem)",
                         domain: host,
                         url: url
                     )
                 )
             }
-            return (findings, nil)
+            return (problems, nil)
         }
     }
 
-    func judgeContentType(_ header: String?, isCMS: Bool, host: String, url: String) -> [Finding] {
+    func judgeContentType(_ header: String?, isCMS: Bool, host: String, url: String) -> [SiteProblem] {
         let mediaType =
             header?.split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -214,7 +221,8 @@ extension AASASiteFetcher {
         case "application/pkcs7-mime":
             if isCMS { return [] }
             return [
-                ServingRules.rules.signedMismatch.finding(
+                SiteProblem(
+                    .signedMismatch,
                     "\(url) is served as application/pkcs7-mime but its body is not CMS",
                     domain: host,
                     url: url
@@ -222,17 +230,19 @@ extension AASASiteFetcher {
             ]
         case "text/html", "application/xhtml+xml":
             return [
-                ServingRules.rules.htmlContentType.finding(
+                SiteProblem(
+                    .htmlContentType,
                     "\(url) is served as \(header ?? mediaType): probably an HTML page instead of the file",
                     domain: host,
                     url: url
                 )
             ]
         case "":
-            return [ServingRules.rules.looseContentType.finding("\(url) has no Content-Type", domain: host, url: url)]
+            return [SiteProblem(.looseContentType, "\(url) has no Content-Type", domain: host, url: url)]
         default:
             return [
-                ServingRules.rules.looseContentType.finding(
+                SiteProblem(
+                    .looseContentType,
                     "\(url) is served as \(header ?? mediaType), not application/json",
                     domain: host,
                     url: url

@@ -2,12 +2,12 @@ import IPACheckFetching
 import IPACheckLinks
 import IPACheckReport
 
-/// The findings about how the connection itself went: transport failures, each blamed on what was observed, and
+/// The problems about how the connection itself went: transport failures, each blamed on what was observed, and
 /// the TLS version.
 extension AASASiteFetcher {
-    /// The finding for a request that got no usable answer, with advice for what was observed (DNS is blamed
+    /// The problem for a request that got no usable answer, with advice for what was observed (DNS is blamed
     /// only when the name did not resolve).
-    func transportFinding(_ failure: FetchFailure, target: AASAFetchTarget, url: String) -> Finding {
+    func transportProblem(_ failure: FetchFailure, target: AASAFetchTarget, url: String) -> SiteProblem {
         let host = target.fetchHost
         switch failure.kind {
         case .tlsUntrusted, .tlsHostnameMismatch, .tlsExpired, .tlsHandshake:
@@ -19,26 +19,29 @@ extension AASASiteFetcher {
                 default: "the TLS handshake fails"
                 }
             if target.mode == .developer || target.mode == .developerAndManaged {
-                return ServingRules.rules.developerModeTLS.finding(
+                return SiteProblem(
+                    .developerModeTLS,
                     "\(url): \(what) (\(failure.detail)); devices in developer mode accept any certificate, "
                         + "but ipacheck could not read the file",
                     domain: host,
                     url: url
                 )
             }
-            return ServingRules.rules.tls.finding("\(url): \(what) (\(failure.detail))", domain: host, url: url)
+            return SiteProblem(.tls, "\(url): \(what) (\(failure.detail))", domain: host, url: url)
         case .timeout:
-            return ServingRules.rules.timeout.finding(
+            return SiteProblem(
+                .timeout,
                 "\(url) did not answer within \(Self.format(options.timeout.seconds)) s (\(failure.detail))",
                 domain: host,
                 url: url
             )
         case .tooLarge:
-            return ServingRules.rules.exceedsFetchLimit.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return SiteProblem(.exceedsFetchLimit, "\(url): \(failure.detail)", domain: host, url: url)
         case .invalidRequest:
-            return ServingRules.rules.invalidHost.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return SiteProblem(.invalidHost, "\(url): \(failure.detail)", domain: host, url: url)
         case .dnsFailure:
-            return ServingRules.rules.unreachable.finding(
+            return SiteProblem(
+                .unreachable,
                 "\(host) could not be resolved from this machine (\(failure.detail))",
                 domain: host,
                 url: url,
@@ -46,14 +49,16 @@ extension AASASiteFetcher {
                     + "check this machine's DNS and proxy."
             )
         case .networkUnreachable:
-            return ServingRules.rules.unreachable.finding(
+            return SiteProblem(
+                .unreachable,
                 "\(url) could not be reached from this machine: \(failure.detail)",
                 domain: host,
                 url: url,
                 fix: "Check this machine's network, routes and proxy; the host itself may be fine."
             )
         case .connectionRefused:
-            return ServingRules.rules.unreachable.finding(
+            return SiteProblem(
+                .unreachable,
                 "\(url): the connection is refused (\(failure.detail))",
                 domain: host,
                 url: url,
@@ -61,20 +66,22 @@ extension AASASiteFetcher {
                     + "firewalls and security groups)."
             )
         case .connectionReset, .truncatedBody, .oversizeHeaders, .malformedResponse:
-            return ServingRules.rules.brokenAnswer.finding(
+            return SiteProblem(
+                .brokenAnswer,
                 "\(url): \(failure.kind.summary): \(failure.detail)",
                 domain: host,
                 url: url
             )
         case .offline, .other:
-            return ServingRules.rules.unreachable.finding("\(url): \(failure.detail)", domain: host, url: url)
+            return SiteProblem(.unreachable, "\(url): \(failure.detail)", domain: host, url: url)
         }
     }
 
     /// SERVE009 when the answer came over TLS older than 1.2.
-    func tlsVersionFinding(_ response: FetchResponse, host: String, url: String) -> Finding? {
+    func tlsVersionProblem(_ response: FetchResponse, host: String, url: String) -> SiteProblem? {
         guard let version = response.tlsVersion, version < .tlsv12 else { return nil }
-        return ServingRules.rules.oldTLS.finding(
+        return SiteProblem(
+            .oldTLS,
             "\(url) was served over \(version.rawValue); Apple requires TLS 1.2 or later",
             domain: host,
             url: url

@@ -7,9 +7,9 @@ import IPACheckReport
 /// The same URL with the other Apple user agent, an arbitrary one and a browser's, to expose blocking by user agent:
 /// TN3155 (2025-05-15) asks that the server "accept all user agent requests", not an allow-list of Apple's.
 ///
-/// One answer is one finding: the user agents that get the same answer (the same status, the same failure, the
-/// same other document) are named together in one finding, and when the agent the file was fetched with is among
-/// them, that finding also stands for the status finding of its answer (``UserAgentComparison/coversPrimaryStatus``).
+/// One answer is one problem: the user agents that get the same answer (the same status, the same failure, the
+/// same other document) are named together in one problem, and when the agent the file was fetched with is among
+/// them, that problem also stands for the status problem of its answer (``UserAgentComparison/coversPrimaryStatus``).
 /// An answer only the arbitrary agent gets is SERVE032: Apple's fetchers are served today, but the site breaks
 /// TN3155's rule and the next change of Apple's agent breaks the links.
 extension AASASiteFetcher {
@@ -17,10 +17,10 @@ extension AASASiteFetcher {
     struct UserAgentComparison {
         /// Each other user agent's answer.
         var observations: [UserAgentObservation]
-        /// One finding per distinct answer Apple's or the arbitrary user agent got that a browser did not.
-        var findings: [Finding]
-        /// Whether a finding says that the primary agent's answer (not 200) is a block by user agent: the status
-        /// finding for that same answer (SERVE001, SERVE003, SERVE004) would repeat it.
+        /// One problem per distinct answer Apple's or the arbitrary user agent got that a browser did not.
+        var problems: [SiteProblem]
+        /// Whether a problem says that the primary agent's answer (not 200) is a block by user agent: the status
+        /// problem for that same answer (SERVE001, SERVE003, SERVE004) would repeat it.
         var coversPrimaryStatus: Bool
     }
 
@@ -79,7 +79,7 @@ extension AASASiteFetcher {
             observe(Self.browserUserAgent, isApple: false, browser),
         ]
         guard case .response(let browserResponse) = browser, browserResponse.status == 200 else {
-            return UserAgentComparison(observations: observations, findings: [], coversPrimaryStatus: false)
+            return UserAgentComparison(observations: observations, problems: [], coversPrimaryStatus: false)
         }
 
         // The agents grouped by the answer they got, in the order they were asked.
@@ -103,7 +103,7 @@ extension AASASiteFetcher {
             agents[difference, default: []].append(agent)
         }
 
-        var findings: [Finding] = []
+        var problems: [SiteProblem] = []
         var coversPrimaryStatus = false
         for difference in differences {
             let named = agents[difference] ?? []
@@ -113,8 +113,9 @@ extension AASASiteFetcher {
                 : "user agents " + named.map { "'\($0)'" }.joined(separator: " and ")
             let text = difference.text(agents: named.count, browserBytes: browserResponse.body.count)
             if named == [Self.arbitraryUserAgent] {
-                findings.append(
-                    ServingRules.rules.arbitraryAgentRefused.finding(
+                problems.append(
+                    SiteProblem(
+                        .arbitraryAgentRefused,
                         "\(url.absoluteString): a browser and Apple's fetchers get the file but \(who) " + text,
                         domain: host,
                         url: url.absoluteString
@@ -125,16 +126,18 @@ extension AASASiteFetcher {
             switch difference {
             case .failed, .status:
                 if case .status = difference, named.contains(primaryAgent) { coversPrimaryStatus = true }
-                findings.append(
-                    ServingRules.rules.userAgentBlocked.finding(
+                problems.append(
+                    SiteProblem(
+                        .userAgentBlocked,
                         "\(url.absoluteString): a browser gets 200 but \(who) " + text,
                         domain: host,
                         url: url.absoluteString
                     )
                 )
             case .otherDocument:
-                findings.append(
-                    ServingRules.rules.userAgentBodyDiffers.finding(
+                problems.append(
+                    SiteProblem(
+                        .userAgentBodyDiffers,
                         "\(url.absoluteString): \(who) " + text,
                         domain: host,
                         url: url.absoluteString
@@ -144,7 +147,7 @@ extension AASASiteFetcher {
         }
         return UserAgentComparison(
             observations: observations,
-            findings: findings,
+            problems: problems,
             coversPrimaryStatus: coversPrimaryStatus
         )
     }

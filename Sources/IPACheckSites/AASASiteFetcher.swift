@@ -2,13 +2,12 @@ import Foundation
 import IPACheckAASA
 package import IPACheckFetching
 import IPACheckLinks
-package import IPACheckReport
 
 /// Fetches and judges hosts' AASA files the way Apple's CDN and devices fetch them, and compares Apple's CDN copy
 /// with the origin's file by meaning.
 ///
 /// Per host: `https://HOST/.well-known/apple-app-site-association` (the root path only as a fallback) with
-/// Apple's user agent, every serving rule (docs/checks.md) judged as a finding; the same URL again with the other
+/// Apple's user agent, every serving rule (docs/checks.md) judged as a problem; the same URL again with the other
 /// Apple user agent and a browser's, to expose WAF blocking; Apple's CDN copy (`<cdn-base><host>`) with its
 /// failure headers decoded. All hosts run at once (up to a cap that bounds open connections); a failed host never
 /// stops the others.
@@ -94,8 +93,9 @@ package struct AASASiteFetcher: Sendable {
         var report = AASASiteReport(host: target.host, fetchHost: host, mode: target.mode)
         if target.mdmDirectDownloads { report.mdmDirectDownloads = true }
         guard Self.isFetchableHost(host) else {
-            report.findings = [
-                ServingRules.rules.invalidHost.finding(
+            report.problems = [
+                SiteProblem(
+                    .invalidHost,
                     "'\(target.host)' is not a host name that can be fetched",
                     domain: host
                 )
@@ -106,8 +106,8 @@ package struct AASASiteFetcher: Sendable {
             return readOffline(target, directory: directory, report: report)
         }
         guard let fetcher else {
-            report.findings = [
-                ServingRules.rules.unreachable.finding("no network fetcher was configured", domain: host)
+            report.problems = [
+                SiteProblem(.unreachable, "no network fetcher was configured", domain: host)
             ]
             return AASASiteResult(report: report)
         }
@@ -117,21 +117,22 @@ package struct AASASiteFetcher: Sendable {
 
         report.origin = origin.observation
         report.userAgents = origin.userAgents
-        var findings = origin.findings
+        var problems = origin.problems
         var result = AASASiteResult(report: report, origin: origin.document)
         if let cdn {
             result.report.cdn = cdn.observation
-            findings += cdn.findings
+            problems += cdn.problems
             if let copy = cdn.document {
                 result.cdn = copy
                 if let served = origin.document {
                     let differences = AASAAppIDDifference.between(origin: served.document, cdn: copy.document)
                     result.report.cdnDifferences = differences
-                    findings += compareFindings(differences, host: host, cdn: cdn.observation)
+                    problems += compareFindings(differences, host: host, cdn: cdn.observation)
                 } else {
                     // The origin has no usable file (error status, failure, or an unusable body): devices live on the CDN copy.
-                    findings.append(
-                        CDNRules.rules.servingDespiteOriginFailure.finding(
+                    problems.append(
+                        SiteProblem(
+                            .servingDespiteOriginFailure,
                             "Apple's CDN still serves a copy (\(cdn.observation.summary)) but the origin has no usable file now",
                             domain: host,
                             url: cdn.observation.url
@@ -140,36 +141,16 @@ package struct AASASiteFetcher: Sendable {
                 }
             }
         } else if !target.usesCDN {
-            findings.append(
-                CDNRules.rules.skippedForMode.finding(
+            problems.append(
+                SiteProblem(
+                    .skippedForMode,
                     "mode=\(target.mode?.rawValue ?? "") entries: \(target.copyCondition)",
                     domain: host
                 )
             )
         }
-        result.report.findings = findings.sorted()
+        result.report.problems = problems
         return result
-    }
-
-    /// Records which serving and CDN rules a run with `options` carries out, and why the others are not.
-    package static func recordCoverage(options: FetchOptions, into coverage: inout RuleCoverage) {
-        if options.isOffline {
-            coverage.ran(ServingRules.offline)
-            coverage.skip(
-                ServingRules.rules.all,
-                because: "offline (--offline): files were read from --aasa-dir, so how each host serves its file "
-                    + "was not checked"
-            )
-            coverage.skip(CDNRules.rules.all, because: "offline (--offline): Apple's CDN was not asked")
-            return
-        }
-        coverage.ran(ServingRules.rules.all.filter { $0 != ServingRules.rules.offlineMissing })
-        coverage.skip([ServingRules.rules.offlineMissing], because: "only with --offline")
-        if options.skipCDN {
-            coverage.skip(CDNRules.rules.all, because: "--no-cdn: Apple's CDN was not asked")
-        } else {
-            coverage.ran(CDNRules.rules.all)
-        }
     }
 
     // MARK: - Helpers

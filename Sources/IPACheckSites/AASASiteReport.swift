@@ -19,10 +19,16 @@ package struct AASASiteReport: Hashable, Sendable, Codable {
     package var cdn: CDNObservation?
     /// How the CDN copy differs in meaning from the origin's file, per app ID; `nil` when not both were readable.
     package var cdnDifferences: [AASAAppIDDifference]?
-    /// The findings, worst first.
+    /// What the fetch found wrong, in the order found; not written (``findings`` says it).
+    package var problems: [SiteProblem] = []
+    /// The problems as the serving and CDN rules judge them, worst first: filled by that judgement, empty until then.
     package var findings: [Finding]
     /// Whether a managed entry was judged as on a device whose MDM enables direct downloads (written only then).
     package var mdmDirectDownloads: Bool?
+
+    private enum CodingKeys: String, CodingKey {
+        case host, fetchHost, mode, origin, userAgents, cdn, cdnDifferences, findings, mdmDirectDownloads
+    }
 
     /// The entry this report answers for.
     package var target: AASAFetchTarget {

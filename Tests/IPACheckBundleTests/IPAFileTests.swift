@@ -40,7 +40,7 @@ struct IPAFileTests {
         #expect(ipa.mainApp.bundleID == "com.a")
         #expect(ipa.mainApp.build == "7")
         #expect(ipa.mainApp.provisioningProfile == "Payload/A.app/embedded.mobileprovision")
-        #expect(ipa.findings.isEmpty)
+        #expect(ipa.problems.isEmpty)
     }
 
     @Test func reportsAndSkipsPathTraversalNames() throws {
@@ -50,7 +50,7 @@ struct IPAFileTests {
         zip.add("/abs/path", text: "x")
         zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
         let ipa = try IPAFile(path: try zip.write())
-        #expect(ipa.findings.filter { $0.rule == "ARC001" }.count == 3)
+        #expect(ipa.problems.filter { $0.kind == .unsafeMemberPath }.count == 3)
         #expect(!ipa.contains("../evil"))
     }
 
@@ -64,9 +64,8 @@ struct IPAFileTests {
         zip.add("Payload/A.app/Info.plist", Self.info("com.second"))
         let ipa = try IPAFile(path: try zip.write())
         #expect(ipa.mainApp.bundleID == "com.second")
-        #expect(ipa.findings.map(\.rule) == ["ARC002"])
-        #expect(ipa.findings.first?.severity == .error)
-        #expect(ipa.findings.first?.message.contains("the last copy is read") == true)
+        #expect(ipa.problems.map(\.kind) == [.duplicateMember])
+        #expect(ipa.problems.first?.message.contains("the last copy is read") == true)
     }
 
     /// Two spellings of one name in different Unicode normalisation forms (NFC `é`, NFD `e` + U+0301) are one file
@@ -77,8 +76,8 @@ struct IPAFileTests {
         zip.add("Payload/A.app/caf\u{E9}.txt", text: "composed")
         zip.add("Payload/A.app/cafe\u{301}.txt", text: "decomposed")
         let ipa = try IPAFile(path: try zip.write())
-        #expect(ipa.findings.map(\.rule) == ["ARC002"])
-        #expect(ipa.findings.first?.message.contains("two Unicode normalisation forms") == true)
+        #expect(ipa.problems.map(\.kind) == [.duplicateMember])
+        #expect(ipa.problems.first?.message.contains("two Unicode normalisation forms") == true)
         #expect(try ipa.read("Payload/A.app/caf\u{E9}.txt") == Array("decomposed".utf8))
     }
 
@@ -89,7 +88,7 @@ struct IPAFileTests {
         zip.add("Payload/A.app/file.txt", text: "lower")
         zip.add("Payload/A.app/File.txt", text: "upper")
         let ipa = try IPAFile(path: try zip.write())
-        #expect(ipa.findings.map(\.rule) == ["ARC013"])
+        #expect(ipa.problems.map(\.kind) == [.caseCollision])
         #expect(try ipa.read("Payload/A.app/file.txt") == Array("lower".utf8))
         #expect(try ipa.read("Payload/A.app/File.txt") == Array("upper".utf8))
     }
@@ -99,7 +98,7 @@ struct IPAFileTests {
         zip.add("Export/Payload/A.app/Info.plist", Self.info("com.a"))
         let ipa = try IPAFile(path: try zip.write())
         #expect(ipa.mainApp.path == "Export/Payload/A.app")
-        #expect(ipa.findings.map(\.rule) == ["ARC004"])
+        #expect(ipa.problems.map(\.kind) == [.nestedPayload])
     }
 
     @Test func ignoresFinderShadowCopies() throws {
@@ -116,7 +115,7 @@ struct IPAFileTests {
         zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
         let ipa = try IPAFile(path: try zip.write())
         #expect(ipa.mainApp.bundleID == "com.a")
-        #expect(ipa.findings.map(\.rule) == ["ARC005"])
+        #expect(ipa.problems.map(\.kind) == [.severalApps])
     }
 
     /// Apps are found whatever order their members come in, and a name whose slash a combining mark joins to the
@@ -128,14 +127,14 @@ struct IPAFileTests {
         zip.add("Payload/A.app/Info.plist", Self.info("com.a"))
         let interleaved = try IPAFile(path: try zip.write())
         #expect(interleaved.mainApp.bundleID == "com.a")
-        #expect(interleaved.findings.map(\.rule) == ["ARC005"])
+        #expect(interleaved.problems.map(\.kind) == [.severalApps])
 
         var combined = ZipBuilder()
         combined.add("Payload/X.app/\u{301}a", [1])
         combined.add("Payload/A.app/Info.plist", Self.info("com.a"))
         let ipa = try IPAFile(path: try combined.write())
         #expect(ipa.mainApp.path == "Payload/A.app")
-        #expect(!ipa.findings.contains { $0.rule == "ARC005" })
+        #expect(!ipa.problems.contains { $0.kind == .severalApps })
     }
 
     @Test func reportsAMissingExecutable() throws {
@@ -143,7 +142,7 @@ struct IPAFileTests {
         zip.add("Payload/A.app/Info.plist", Self.info("com.a", executable: "A"))
         let ipa = try IPAFile(path: try zip.write())
         #expect(ipa.mainApp.executable == nil)
-        #expect(ipa.findings.map(\.rule) == ["ARC008"])
+        #expect(ipa.problems.map(\.kind) == [.missingExecutable])
     }
 
     @Test func reportsANestedBundleWithABrokenInfoPlist() throws {
@@ -152,7 +151,7 @@ struct IPAFileTests {
         zip.add("Payload/A.app/PlugIns/X.appex/Info.plist", text: "<plist><dict>")
         let ipa = try IPAFile(path: try zip.write())
         #expect(ipa.bundles.count == 1)
-        #expect(ipa.findings.map(\.rule) == ["ARC007"])
+        #expect(ipa.problems.map(\.kind) == [.bundleInfoPlist])
     }
 
     /// A test bundle in PlugIns is a bundle like an extension (neither info nor verify listed it).
@@ -173,7 +172,7 @@ struct IPAFileTests {
         let ipa = try IPAFile(path: try zip.write(named: "A.app.zip"))
         #expect(ipa.bundles.map(\.path) == ["A.app", "A.app/PlugIns/X.appex"])
         // iOS installs no ipa without Payload/ at its root: every gate fails it (README, targets).
-        #expect(ipa.findings.map(\.rule) == ["ARC004"])
+        #expect(ipa.problems.map(\.kind) == [.nestedPayload])
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckFetching
+import IPACheckGate
 import IPACheckHTTP
 import IPACheckLinks
 import IPACheckReport
@@ -47,7 +48,7 @@ import Testing
                 cdnHost: cdn ? "cdn.test" : nil
             )
             let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-                await AASASiteFetcher(fetcher: fetcher, options: options).check(targets)
+                await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge(targets)
             }
             return (results, server.requests)
         }
@@ -199,7 +200,7 @@ import Testing
         try Data(goodAASA.utf8).write(to: hostFolder.appendingPathComponent("apple-app-site-association"))
         let options = FetchOptions(offlineDirectory: directory)
         let results = await AASASiteFetcher(fetcher: nil, options: options)
-            .check([AASAFetchTarget(host: "example.test"), AASAFetchTarget(host: "absent.test")])
+            .checkAndJudge([AASAFetchTarget(host: "example.test"), AASAFetchTarget(host: "absent.test")])
         #expect(results[0].originBody == Array(goodAASA.utf8))
         #expect(results[0].report.findings.isEmpty)
         #expect(results[0].report.cdn == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckFetching
+import IPACheckGate
 import IPACheckReport
 import IPACheckSites
 import IPACheckTestSupport
@@ -28,7 +29,9 @@ import Testing
         let hosts = (1...10).map { "stalled\($0).test" }
         let options = tls.options(hosts: hosts, port: server.port, timeout: .seconds(2), cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(hosts.map { AASAFetchTarget(host: $0) })
+            await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge(
+                hosts.map { AASAFetchTarget(host: $0) }
+            )
         }
         await server.shutdown()
         for result in results {
@@ -106,7 +109,7 @@ import Testing
         }
         let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+            await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge([AASAFetchTarget(host: Self.host)])
         }
         await server.shutdown()
         let report = try #require(results.first).report
@@ -124,7 +127,9 @@ import Testing
         let results = try await withServer(tls, names: [Self.host], respond: { _ in .ok(goodAASA) }) { server in
             let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
             return try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-                await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+                await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge([
+                    AASAFetchTarget(host: Self.host)
+                ])
             }
         }
         let report = try #require(results.first).report

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckFetching
+import IPACheckGate
 import IPACheckHTTP
 import IPACheckReport
 import IPACheckSites
@@ -93,7 +94,7 @@ import Testing
         }
         let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+            await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge([AASAFetchTarget(host: Self.host)])
         }
         await server.shutdown()
         let findings = try #require(results.first).report.findings
@@ -138,7 +139,7 @@ import Testing
         let server = try await RawServer.start(identity: identity) { RawReply(Self.smuggledForbidden) }
         let options = tls.options(hosts: [Self.host], port: server.port, cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check([AASAFetchTarget(host: Self.host)])
+            await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge([AASAFetchTarget(host: Self.host)])
         }
         await server.shutdown()
         let report = try #require(results.first).report

@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckGate
 import IPACheckHTTP
 import IPACheckSites
 import IPACheckTestSupport
@@ -39,7 +40,9 @@ struct NginxSiteCheck {
         defer { nginx.stop() }
         let options = tls.options(hosts: names, port: nginx.port, timeout: timeout, cdnHost: nil)
         let results = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await AASASiteFetcher(fetcher: fetcher, options: options).check(names.map { AASAFetchTarget(host: $0) })
+            await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge(
+                names.map { AASAFetchTarget(host: $0) }
+            )
         }
         var byHost: [String: AASASiteReport] = [:]
         for result in results { byHost[result.report.host] = result.report }

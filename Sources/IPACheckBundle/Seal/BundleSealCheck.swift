@@ -1,6 +1,6 @@
 package import Foundation
 import IPACheckBinary
-package import IPACheckReport
+import IPACheckReport
 package import IPACheckSigning
 
 /// The verdict on one bundle's seal, as `codesign --verify --deep` judges it: its executable's signature (code
@@ -14,10 +14,20 @@ package struct BundleSealCheck: Sendable {
     package let resources: ResourceSealCheck?
     /// The dylibs the seal names as nested code, each with its own signature check.
     package let nestedCode: [(member: String, check: SignatureCheck)]
-    /// Every problem and note, worst first.
-    package let findings: [Finding]
+    /// Every problem and note, in the order they were found: the family judges them into findings.
+    package let problems: [Problem]
     /// Whether the integrity holds: every signature valid, and the resources (when checked) match the seal.
     package let isValid: Bool
+
+    /// One thing the seal check found: a signature's problem, an archive's, or the resource seal's comparison.
+    package enum Problem: Sendable {
+        /// A signature (or seal) problem.
+        case signing(SigningProblem)
+        /// An executable that cannot be read.
+        case archive(ArchiveProblem)
+        /// Where the resource seal's comparison stands among them.
+        case resources(ResourceSealCheck)
+    }
 }
 
 extension SealScan {
@@ -30,7 +40,7 @@ extension SealScan {
         let byPath = Dictionary(bundles.map { ($0.bundle.path, $0) }, uniquingKeysWith: { first, _ in first })
         return bundles.map { scanned in
             let bundle = scanned.bundle
-            var findings: [Finding] = []
+            var findings: [BundleSealCheck.Problem] = []
             // A link that leaves the bundle (ARC012, reported with the archive) makes codesign refuse the bundle.
             var valid = !ipa.escapingLinks.contains { $0.hasPrefix(bundle.path + "/") }
             var signature: SignatureCheck?
@@ -45,10 +55,10 @@ extension SealScan {
                     now: now
                 )
                 signature = check
-                findings += check.findings
+                findings += check.problems.map(BundleSealCheck.Problem.signing)
                 valid = valid && check.isValid
             case .failure(let error)?:
-                findings.append(ArchiveRules.rules.unreadableExecutable.finding(error.message, bundle: bundle.path))
+                findings.append(.archive(ArchiveProblem(.unreadableExecutable, error.message, bundle: bundle.path)))
                 valid = false
             case nil:
                 break
@@ -60,19 +70,25 @@ extension SealScan {
             case nil:
                 if bundle.executable != nil {
                     findings.append(
-                        ResourceSeal.rules.notSealed.finding(
-                            "\(bundle.path) has no _CodeSignature/CodeResources, so its resources are not sealed.",
-                            bundle: bundle.path
+                        .signing(
+                            SigningProblem(
+                                .notSealed,
+                                "\(bundle.path) has no _CodeSignature/CodeResources, so its resources are not sealed.",
+                                bundle: bundle.path
+                            )
                         )
                     )
                     valid = false
                 }
             case .failure(let error)?:
                 findings.append(
-                    ResourceSeal.rules.unreadable.finding(
-                        "The resource seal cannot be read: \(error.reason).",
-                        bundle: bundle.path,
-                        location: bundle.codeResources
+                    .signing(
+                        SigningProblem(
+                            .sealUnreadable,
+                            "The resource seal cannot be read: \(error.reason).",
+                            bundle: bundle.path,
+                            location: bundle.codeResources
+                        )
                     )
                 )
                 valid = false
@@ -98,7 +114,7 @@ extension SealScan {
                     bundle: bundle.path
                 )
                 resources = check
-                findings += check.findings
+                findings.append(.resources(check))
                 valid = valid && check.isValid
                 for (path, entry) in seal.entries {
                     guard case .nestedCode = entry else { continue }
@@ -114,14 +130,17 @@ extension SealScan {
                             now: now
                         )
                         nested.append((prefix + path, check))
-                        findings += check.findings
+                        findings += check.problems.map(BundleSealCheck.Problem.signing)
                         valid = valid && check.isValid
                     case .failure(let error)?:
                         findings.append(
-                            ArchiveRules.rules.unreadableExecutable.finding(
-                                error.message,
-                                bundle: bundle.path,
-                                location: path
+                            .archive(
+                                ArchiveProblem(
+                                    .unreadableExecutable,
+                                    error.message,
+                                    bundle: bundle.path,
+                                    location: path
+                                )
                             )
                         )
                         valid = false
@@ -137,7 +156,7 @@ extension SealScan {
                 signature: signature,
                 resources: resources,
                 nestedCode: nested,
-                findings: Finding.merged(findings).sorted(),
+                problems: findings,
                 isValid: valid
             )
         }

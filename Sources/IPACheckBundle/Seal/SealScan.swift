@@ -57,7 +57,7 @@ package struct SealScan {
     /// How deep the pass went.
     package let depth: Depth
     /// Problems found while streaming (damaged members, unreadable nested executables).
-    package let findings: [Finding]
+    package let problems: [ArchiveProblem]
     private let kept: [String: [UInt8]]
     private let nested: [String: Result<Executable, InputError>]
 
@@ -255,8 +255,8 @@ package struct SealScan {
             // A member read for the seal comparison and again as an executable is reported once.
             var reported = Set(problems.map(\.member))
             problems += compared.problems.filter { reported.insert($0.member).inserted }
-            let findings = problems.sorted { $0.member < $1.member }.map { member, problem in
-                ArchiveRules.rules.unreadableSealedMember.finding(problem, location: ipa.reader.name(at: member))
+            let damaged = problems.sorted { $0.member < $1.member }.map { member, problem in
+                ArchiveProblem(.unreadableSealedMember, problem, location: ipa.reader.name(at: member))
             }
 
             var bundles: [Bundle] = []
@@ -279,7 +279,7 @@ package struct SealScan {
                 bundles: bundles,
                 mainExecutableStrings: mainStrings,
                 depth: depth,
-                findings: findings,
+                problems: damaged,
                 kept: kept,
                 nested: executables.filter { !mainExecutables.contains($0.key) }
             )

@@ -1,6 +1,7 @@
 package import IPACheckArchive
 import IPACheckBinary
 import IPACheckBundle
+import IPACheckGate
 package import IPACheckPlist
 package import IPACheckReport
 import IPACheckSigning

@@ -1,6 +1,7 @@
 import IPACheckArchive
 import IPACheckBinary
 package import IPACheckBundle
+import IPACheckGate
 package import IPACheckReport
 
 /// What `ipacheck info` reports about one bundle: its identity (the ``AppBundle``), the executable's

@@ -26,7 +26,7 @@ package enum AASARun {
             return AASAFetchTarget(host: parts[0], mode: mode)
         }
         let (options, results) = try await network.withFetcher { options, fetcher in
-            (options, await AASASiteFetcher(fetcher: fetcher, options: options).check(targets))
+            (options, await AASASiteFetcher(fetcher: fetcher, options: options).checkAndJudge(targets))
         }
         if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) {
             Console.diagnose("ipacheck: error: \(failure)")

@@ -185,7 +185,7 @@ package enum MatchRun {
         let results = try await CommandExit.reportingInputErrors {
             try await network.withFetcher { options, fetcher in
                 let results = await AASASiteFetcher(fetcher: fetcher, options: options)
-                    .check(hosts.map { AASAFetchTarget(host: $0) })
+                    .checkAndJudge(hosts.map { AASAFetchTarget(host: $0) })
                 if !options.isOffline, let failure = NetworkUnavailable.diagnose(results) { throw failure }
                 return results
             }

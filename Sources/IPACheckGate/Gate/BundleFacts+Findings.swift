@@ -21,6 +21,7 @@ extension BundleFacts {
                 slices.map { ($0.architecture, $0.entitlements) },
                 bundle: bundle.path
             )
+            .map(\.finding)
         }
         if let profile, let profileSignature {
             findings += ProfileChecks.findings(for: profile, signature: profileSignature, now: now, bundle: bundle.path)

@@ -145,7 +145,7 @@ package enum ReleaseGate {
         }
         let targets = builds.flatMap { (try? $0.get())?.targets ?? [] }
         if !targets.isEmpty { progress(.fetching(hosts: Set(targets.map(\.fetchHost)).count)) }
-        let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).check(targets)
+        let results = await AASASiteFetcher(fetcher: options.fetcher, options: options.fetch).checkAndJudge(targets)
         let unavailable = options.fetch.isOffline ? nil : NetworkUnavailable.diagnose(results)
         return builds.map { build in
             switch build {

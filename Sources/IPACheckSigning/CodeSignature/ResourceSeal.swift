@@ -1,5 +1,4 @@
 import IPACheckArchive
-package import IPACheckReport
 
 /// A bundle's resource seal (`_CodeSignature/CodeResources`), parsed: the digest every sealed file must have, the
 /// nested code it seals by cdhash, and the paths its rules leave out.
@@ -26,84 +25,6 @@ package struct ResourceSeal: Sendable {
         /// A symbolic link and its target.
         case symlink(target: String)
     }
-
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
-        /// The set, its rules as declared below.
-        package init() {}
-
-        /// SIG030: a sealed resource was modified.
-        package let modified = Rule(
-            "SIG030",
-            .error,
-            "sealed resource modified",
-            summary: "A file of the bundle differs from the hash in _CodeSignature/CodeResources.",
-            fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle."
-        )
-
-        /// SIG031: a sealed resource is missing.
-        package let missingFile = Rule(
-            "SIG031",
-            .error,
-            "sealed resource missing",
-            summary: "A file listed in _CodeSignature/CodeResources is not in the bundle.",
-            fix: "Restore the file, or re-sign the bundle without it."
-        )
-
-        /// SIG032: a file was added after signing.
-        package let addedFile = Rule(
-            "SIG032",
-            .error,
-            "file added after signing",
-            summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
-            fix: "Remove the file, or re-sign the bundle so it is sealed."
-        )
-
-        /// SIG033: nested code is not the code the seal names.
-        package let nestedCodeChanged = Rule(
-            "SIG033",
-            .error,
-            "nested code replaced after signing",
-            summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
-                + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
-            fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
-        )
-
-        /// SIG034: the bundle has no resource seal.
-        package let notSealed = Rule(
-            "SIG034",
-            .error,
-            "resources not sealed",
-            summary: "The bundle has no _CodeSignature/CodeResources, so nothing seals its resources; iOS refuses to "
-                + "install a signed bundle without one.",
-            fix: "Sign the bundle with codesign (or export it from Xcode) so that its resources are sealed."
-        )
-
-        /// SIG035: the resource seal cannot be read.
-        package let unreadable = Rule(
-            "SIG035",
-            .error,
-            "resource seal unreadable",
-            summary: "_CodeSignature/CodeResources is not a property list with a files2 (or files) dictionary, so the "
-                + "bundle's resources cannot be checked; iOS refuses such a bundle.",
-            fix: "Re-sign the bundle."
-        )
-
-        /// SIG036: an omit rule of the seal could not be evaluated.
-        package let omitRuleNotEvaluated = Rule(
-            "SIG036",
-            .note,
-            "resource rule not evaluated",
-            summary: "An omit rule of _CodeSignature/CodeResources uses regular-expression syntax ipacheck does not "
-                + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
-                + "added after signing (SIG032). codesign's standard rules are all evaluated.",
-            fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
-                + "is ipacheck being conservative."
-        )
-    }
-
-    /// The rules declared here.
-    package static let rules = Rules()
 
     /// Why the seal's comparison with the files is left out with `verify --no-resources`.
     package static let comparisonSkippedReason =
@@ -274,34 +195,6 @@ package struct ResourceSeal: Sendable {
             }
             addedFiles.append(path)
         }
-        var findings = FindingList()
-        findings.append(
-            contentsOf: modifiedFiles.lazy.map {
-                Self.rules.modified.finding("\($0) was modified after signing.", bundle: bundle, location: $0)
-            }
-        )
-        findings.append(
-            contentsOf: missingFiles.lazy.map {
-                Self.rules.missingFile.finding("\($0) is sealed but missing.", bundle: bundle, location: $0)
-            }
-        )
-        findings.append(
-            contentsOf: addedFiles.lazy.map {
-                Self.rules.addedFile.finding("\($0) was added after signing.", bundle: bundle, location: $0)
-            }
-        )
-        findings.append(
-            contentsOf: changedCode.lazy.map {
-                Self.rules.nestedCodeChanged.finding(
-                    "\($0) is not the nested code the seal names: its CodeDirectory hash differs.",
-                    bundle: bundle,
-                    location: $0
-                )
-            }
-        )
-        if let note = notEvaluatedFinding(untriedFiles: untriedFiles, steps: omitRuleSteps, bundle: bundle) {
-            findings.append(note)
-        }
         return ResourceSealCheck(
             modified: modifiedFiles,
             missing: missingFiles,
@@ -310,7 +203,8 @@ package struct ResourceSeal: Sendable {
             checkedCount: checked,
             unevaluatedOmitRules: unevaluatedOmitRules,
             filesOmitRulesWereNotTriedOn: untriedFiles,
-            findings: findings.findings
+            omitRuleSteps: omitRuleSteps,
+            bundle: bundle
         )
     }
 
@@ -326,34 +220,6 @@ package struct ResourceSeal: Sendable {
             }
         }
         return false
-    }
-
-    /// SIG036 for the rules that cannot be evaluated and the files they were not tried on, if any.
-    private func notEvaluatedFinding(untriedFiles: Int, steps: Int, bundle: String?) -> Finding? {
-        var sentences: [String] = []
-        if !unevaluatedOmitRules.isEmpty {
-            let shown = unevaluatedOmitRules.prefix(5).map { "\"\($0.pattern)\" (\($0.reason))" }
-            let more = unevaluatedOmitRules.count - shown.count
-            let subject =
-                unevaluatedOmitRules.count == 1
-                ? "1 omit rule of the seal is" : "\(unevaluatedOmitRules.count) omit rules of the seal are"
-            sentences.append(
-                "\(subject) not evaluated: \(shown.joined(separator: "; "))" + (more > 0 ? "; and \(more) more." : ".")
-            )
-        }
-        if untriedFiles > 0 {
-            sentences.append(
-                "The omit rules were not tried on \(untriedFiles) file(s): they took more than \(steps) "
-                    + "matcher steps."
-            )
-        }
-        guard !sentences.isEmpty else { return nil }
-        sentences.append("Files they would leave out are reported as added after signing.")
-        return Self.rules.omitRuleNotEvaluated.finding(
-            sentences.joined(separator: " "),
-            bundle: bundle,
-            location: "_CodeSignature/CodeResources"
-        )
     }
 }
 
@@ -412,8 +278,10 @@ package struct ResourceSealCheck: Hashable, Sendable {
     /// How many files the omit rules were not tried on because the matcher's step budget ran out (they count as
     /// added when the seal does not list them).
     package let filesOmitRulesWereNotTriedOn: Int
-    /// One finding per problem.
-    package let findings: [Finding]
+    /// The matcher steps the omit rules were allowed over all files.
+    package let omitRuleSteps: Int
+    /// The bundle whose seal it is.
+    package let bundle: String?
 
     /// Whether the resources match the seal.
     package var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }

@@ -1,5 +1,3 @@
-package import IPACheckReport
-
 /// The verdict for a whole file (every slice).
 package struct SignatureCheck: Hashable, Sendable {
     /// One result per slice, in file order.
@@ -9,5 +7,5 @@ package struct SignatureCheck: Hashable, Sendable {
     package var isValid: Bool { !slices.isEmpty && slices.allSatisfy(\.isValid) }
 
     /// Every problem and note, slice by slice.
-    package var findings: [Finding] { slices.flatMap { $0.problems + $0.notes } }
+    package var problems: [SigningProblem] { slices.flatMap { $0.problems + $0.notes } }
 }

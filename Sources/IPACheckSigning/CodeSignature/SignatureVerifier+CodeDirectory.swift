@@ -1,7 +1,6 @@
 import Foundation
 import IPACheckBinary
 import IPACheckCMS
-import IPACheckReport
 
 /// Each CodeDirectory against the bytes it seals: its code pages and its special slots.
 extension SignatureVerifier {
@@ -22,14 +21,14 @@ extension SignatureVerifier {
         arch: String,
         context: Context
     ) -> DirectoryResult {
-        var problems: [Finding] = []
-        var notes: [Finding] = []
+        var problems: [SigningProblem] = []
+        var notes: [SigningProblem] = []
         let name = describe(directory)
         let capitalized = name.prefix(1).uppercased() + name.dropFirst()
         guard let hashType = directory.hashType else {
             problems.append(
-                context.finding(
-                    SignatureVerifier.rules.codeDirectoryInvalid,
+                context.problem(
+                    .codeDirectoryInvalid,
                     "\(capitalized) uses a hash type ipacheck does not know.",
                     slice: arch
                 )
@@ -69,8 +68,8 @@ extension SignatureVerifier {
             }
             if pageCount != directory.codeSlotCount {
                 problems.append(
-                    context.finding(
-                        SignatureVerifier.rules.codeDirectoryInvalid,
+                    context.problem(
+                        .codeDirectoryInvalid,
                         "\(capitalized) has \(directory.codeSlotCount) code slots, but its code limit of \(limit) "
                             + "bytes makes \(pageCount) pages.",
                         slice: arch
@@ -82,8 +81,8 @@ extension SignatureVerifier {
                 let encryptedWords =
                     encrypted.isEmpty ? "" : ", \(encrypted.count) of them FairPlay-encrypted, none decrypted either"
                 notes.append(
-                    context.finding(
-                        SignatureVerifier.rules.codePagesNotChecked,
+                    context.problem(
+                        .codePagesNotChecked,
                         "The code pages of \(name) were not checked (pages of \(pageSize) bytes, code limit \(limit), "
                             + "signature at \(pages?.hashedLength ?? 0)\(encryptedWords)).",
                         slice: arch
@@ -98,8 +97,8 @@ extension SignatureVerifier {
             }
         } else {
             problems.append(
-                context.finding(
-                    SignatureVerifier.rules.codeDirectoryInvalid,
+                context.problem(
+                    .codeDirectoryInvalid,
                     "\(capitalized) seals \(directory.codeLimit) bytes of code, more than the \(sliceLength)-byte "
                         + "slice holds.",
                     slice: arch
@@ -115,8 +114,8 @@ extension SignatureVerifier {
                 : " \(inEncrypted) of them lie in the FairPlay-encrypted range, whose hashes are of the encrypted "
                     + "bytes: pages decrypted or altered after signing no longer match."
             problems.append(
-                context.finding(
-                    SignatureVerifier.rules.codePageModified,
+                context.problem(
+                    .codePageModified,
                     "\(modified.count) of \(pageCount) code pages differ from \(name) (pages \(list)"
                         + (modified.count > 10 ? ", …" : "") + ")." + encryptedWords,
                     slice: arch
@@ -155,32 +154,32 @@ extension SignatureVerifier {
             switch status {
             case .modified:
                 problems.append(
-                    context.finding(
-                        SignatureVerifier.rules.specialSlotBroken,
+                    context.problem(
+                        .specialSlotBroken,
                         "\(slotName) was modified after signing: it does not match \(name).",
                         slice: arch
                     )
                 )
             case .missing:
                 problems.append(
-                    context.finding(
-                        SignatureVerifier.rules.specialSlotBroken,
+                    context.problem(
+                        .specialSlotBroken,
                         "\(slotName) is sealed by \(name) but missing.",
                         slice: arch
                     )
                 )
             case .unsealed:
                 problems.append(
-                    context.finding(
-                        SignatureVerifier.rules.specialSlotBroken,
+                    context.problem(
+                        .specialSlotBroken,
                         "The \(slotName) blob is present but not sealed by \(name).",
                         slice: arch
                     )
                 )
             case .notChecked:
                 notes.append(
-                    context.finding(
-                        SignatureVerifier.rules.slotNotChecked,
+                    context.problem(
+                        .slotNotChecked,
                         "\(slotName), sealed by \(name), was not available to check.",
                         slice: arch
                     )

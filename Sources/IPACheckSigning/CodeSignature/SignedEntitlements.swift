@@ -1,73 +1,8 @@
 package import IPACheckBinary
 package import IPACheckPlist
-package import IPACheckReport
 
 /// The entitlements one slice's signature carries: the XML blob, the DER blob, and which one iOS obeys.
 package struct SignedEntitlements: Hashable, Sendable {
-
-    /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
-        /// The set, its rules as declared below.
-        package init() {}
-
-        /// SIG020: the XML and DER entitlements say different things.
-        package let xmlDERDisagree = Rule(
-            "SIG020",
-            .error,
-            "XML and DER entitlements differ",
-            summary:
-                "The signature's XML entitlements and DER entitlements are not the same dictionary. iOS 15 and later "
-                + "obey the DER form, so the app runs with entitlements other than the ones you read in the XML.",
-            fix: "Re-sign with a current codesign, which writes both forms from one entitlements file."
-        )
-
-        /// SIG021: an entitlements blob cannot be decoded.
-        package let malformed = Rule(
-            "SIG021",
-            .error,
-            "entitlements blob unreadable",
-            summary: "The XML or DER entitlements blob of the signature is not a valid plist / DER dictionary.",
-            fix: "Re-sign the binary with a well-formed entitlements file."
-        )
-
-        /// SIG022: slices of a fat binary carry different entitlements.
-        package let slicesDisagree = Rule(
-            "SIG022",
-            .error,
-            "architectures carry different entitlements",
-            summary:
-                "The slices of a universal binary are signed with different entitlements, so the app's capabilities "
-                + "depend on the device's architecture.",
-            fix: "Sign every architecture with the same entitlements file (re-run codesign on the universal binary)."
-        )
-
-        /// SIG023: XML entitlements without the DER form.
-        ///
-        /// An error wherever the signature is the one devices run: Apple re-signs only App Store and TestFlight
-        /// builds (docs/ios-model.md#changes I61), so in a gate for the App Store it is not raised.
-        package let noDER = Rule(
-            "SIG023",
-            .error,
-            "no DER entitlements",
-            summary:
-                "The signature has XML entitlements but no DER entitlements blob; iOS 15 and later require the DER form "
-                + "and refuse to launch such apps (ad hoc, enterprise and development builds run the signature as "
-                + "exported; Apple re-signs only App Store and TestFlight builds).",
-            fix: "Re-sign with Xcode 13 / codesign from macOS 11.3 or later, which adds DER entitlements."
-        )
-
-        /// SIG024: the entitlements are not a dictionary.
-        package let notDictionary = Rule(
-            "SIG024",
-            .error,
-            "entitlements are not a dictionary",
-            summary: "The entitlements blob decodes, but its top level is not a dictionary.",
-            fix: "Re-sign with an entitlements plist whose root is a <dict>."
-        )
-    }
-
-    /// The rules declared here.
-    package static let rules = Rules()
 
     /// The XML blob decoded, if present and readable.
     package let xml: PlistValue?
@@ -78,7 +13,7 @@ package struct SignedEntitlements: Hashable, Sendable {
     /// Whether the slice has a DER entitlements blob.
     package let hasDERBlob: Bool
     /// Problems found reading or comparing the two.
-    package let findings: [Finding]
+    package let problems: [SigningProblem]
 
     /// Whether XML and DER agree (`nil` unless both are present and readable).
     package var agree: Bool? {
@@ -91,7 +26,7 @@ package struct SignedEntitlements: Hashable, Sendable {
 
     /// Reads the entitlements of one slice's signature; `context` names the slice in findings (`arm64`).
     package static func read(_ signature: CodeSignature, context: String, bundle: String? = nil) -> SignedEntitlements {
-        var findings: [Finding] = []
+        var findings: [SigningProblem] = []
         var xml: PlistValue?
         var der: PlistValue?
         if let blob = signature.xmlEntitlements {
@@ -99,7 +34,8 @@ package struct SignedEntitlements: Hashable, Sendable {
                 xml = try PlistParser.parse(blob.payload)
             } catch {
                 findings.append(
-                    SignedEntitlements.rules.malformed.finding(
+                    SigningProblem(
+                        .malformed,
                         "The XML entitlements: \(error.reason).",
                         bundle: bundle,
                         affects: [context]
@@ -112,7 +48,8 @@ package struct SignedEntitlements: Hashable, Sendable {
                 der = try DEREntitlements.decode(blob.payload)
             } catch {
                 findings.append(
-                    SignedEntitlements.rules.malformed.finding(
+                    SigningProblem(
+                        .malformed,
                         "The \(error.description).",
                         bundle: bundle,
                         affects: [context]
@@ -123,7 +60,8 @@ package struct SignedEntitlements: Hashable, Sendable {
         for (name, value) in [("XML", xml), ("DER", der)] {
             if let value, value.dictionaryValue == nil {
                 findings.append(
-                    SignedEntitlements.rules.notDictionary.finding(
+                    SigningProblem(
+                        .notDictionary,
                         "The \(name) entitlements are \(value.typeNameWithArticle).",
                         bundle: bundle,
                         affects: [context]
@@ -133,7 +71,8 @@ package struct SignedEntitlements: Hashable, Sendable {
         }
         if let xml, let der, xml != der {
             findings.append(
-                SignedEntitlements.rules.xmlDERDisagree.finding(
+                SigningProblem(
+                    .xmlDERDisagree,
                     "The XML and DER entitlements differ (\(differences(xml, der))).",
                     bundle: bundle,
                     affects: [context]
@@ -142,7 +81,8 @@ package struct SignedEntitlements: Hashable, Sendable {
         }
         if signature.xmlEntitlements != nil, signature.derEntitlements == nil {
             findings.append(
-                SignedEntitlements.rules.noDER.finding(
+                SigningProblem(
+                    .noDER,
                     "The signature has XML entitlements only.",
                     bundle: bundle,
                     affects: [context]
@@ -154,15 +94,18 @@ package struct SignedEntitlements: Hashable, Sendable {
             der: der,
             hasXMLBlob: signature.xmlEntitlements != nil,
             hasDERBlob: signature.derEntitlements != nil,
-            findings: findings
+            problems: findings
         )
     }
 
     /// Compares the effective entitlements of every slice (`(architecture, entitlements)` pairs) and reports
     /// the slices that differ from the first.
-    package static func compareSlices(_ slices: [(String, SignedEntitlements)], bundle: String? = nil) -> [Finding] {
+    package static func compareSlices(
+        _ slices: [(String, SignedEntitlements)],
+        bundle: String? = nil
+    ) -> [SigningProblem] {
         guard let (firstArch, first) = slices.first else { return [] }
-        var findings: [Finding] = []
+        var findings: [SigningProblem] = []
         for (arch, entitlements) in slices.dropFirst() where entitlements.effective != first.effective {
             let detail: String
             if let left = first.effective, let right = entitlements.effective {
@@ -171,7 +114,8 @@ package struct SignedEntitlements: Hashable, Sendable {
                 detail = "one has none"
             }
             findings.append(
-                SignedEntitlements.rules.slicesDisagree.finding(
+                SigningProblem(
+                    .slicesDisagree,
                     "The \(arch) slice's entitlements differ from the \(firstArch) slice's (\(detail)).",
                     bundle: bundle
                 )

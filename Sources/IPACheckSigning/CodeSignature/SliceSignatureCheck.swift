@@ -1,5 +1,3 @@
-package import IPACheckReport
-
 /// The verdict for one slice.
 package struct SliceSignatureCheck: Hashable, Sendable {
     /// The architecture name (`arm64`).
@@ -13,9 +11,9 @@ package struct SliceSignatureCheck: Hashable, Sendable {
     /// The CMS check, when the slice has a non-empty CMS blob.
     package let cms: CMSSignatureCheck?
     /// Problems that break the signature (the `verify` verdict).
-    package let problems: [Finding]
+    package let problems: [SigningProblem]
     /// Things worth reporting that do not break integrity (trust, expiry, unchecked slots).
-    package let notes: [Finding]
+    package let notes: [SigningProblem]
 
     /// Whether the slice's signature holds.
     package var isValid: Bool { problems.isEmpty }

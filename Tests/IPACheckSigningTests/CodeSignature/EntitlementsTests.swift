@@ -82,14 +82,14 @@ struct EntitlementsTests {
         let entitlements = SignedEntitlements.read(signature, context: "arm64")
         #expect(entitlements.agree == false)
         #expect(entitlements.effective == .dictionary(["get-task-allow": .bool(false)]))  // DER wins (iOS 15+)
-        #expect(entitlements.findings.map(\.rule) == ["SIG020"])
+        #expect(entitlements.problems.map(\.kind) == [.xmlDERDisagree])
     }
 
     @Test func slicesWithDifferentEntitlementsAreReported() throws {
         let allow = try SignedEntitlementsFixture.with(getTaskAllow: true)
         let deny = try SignedEntitlementsFixture.with(getTaskAllow: false)
         let findings = SignedEntitlements.compareSlices([("armv7", allow), ("arm64", deny)])
-        #expect(findings.map(\.rule) == ["SIG022"])
+        #expect(findings.map(\.kind) == [.slicesDisagree])
         #expect(SignedEntitlements.compareSlices([("armv7", allow), ("arm64", allow)]).isEmpty)
     }
 
@@ -100,7 +100,7 @@ struct EntitlementsTests {
         let entitlements = SignedEntitlements.read(signature, context: "arm64")
         // MANIFEST/brief: XML and DER must agree. Values from the XML document in the blob (python3 dump).
         #expect(entitlements.agree == true)
-        #expect(entitlements.findings.isEmpty)
+        #expect(entitlements.problems.isEmpty)
         #expect(entitlements.der?["application-identifier"] == .string("72LA85G59H.com.icyleaf.test.Demo"))
         #expect(entitlements.der?["get-task-allow"] == .bool(false))
         #expect(entitlements.der?["keychain-access-groups"] == .array([.string("72LA85G59H.com.icyleaf.test.Demo")]))
@@ -128,7 +128,7 @@ struct EntitlementsTests {
             #expect(entitlements.xml == expected)
             #expect(entitlements.der == nil)
             #expect(entitlements.effective == expected)
-            #expect(entitlements.findings.map(\.rule) == ["SIG023"])  // XML only: no DER form
+            #expect(entitlements.problems.map(\.kind) == [.noDER])  // XML only: no DER form
         }
         #expect(SignedEntitlements.compareSlices(perSlice).isEmpty)
     }

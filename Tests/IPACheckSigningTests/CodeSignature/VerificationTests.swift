@@ -31,7 +31,7 @@ struct VerificationTests {
             #expect(slice.cms?.messageDigestMatches == true)
             #expect(slice.cms?.digestAlgorithm == "sha256")  // openssl cms -print: digestAlgorithm sha256
             #expect(await slice.cms?.identity?.evaluateTrust(now: Date()).isTrusted == true)  // WWDR → Apple Root CA
-            #expect(slice.notes.map(\.rule).contains("SIG008"))  // openssl: signer expired 2016
+            #expect(slice.notes.map(\.kind).contains(.signerExpired))  // openssl: signer expired 2016
         }
         // python3 hashlib: SHA-1 of the armv7 slice's CodeDirectory blob.
         #expect(check.slices.first?.codeDirectories.first?.cdhash == "f9b1c87affc3072d4fa0cc3a70832df80534d8a0")
@@ -75,7 +75,7 @@ struct VerificationTests {
             now: Self.now
         )
         #expect(!check.isValid)
-        #expect(check.findings.contains { $0.rule == "SIG003" && $0.message.contains("entitlements") })
+        #expect(check.problems.contains { $0.kind == .specialSlotBroken && $0.message.contains("entitlements") })
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
@@ -142,7 +142,7 @@ struct VerificationTests {
             codeResources: .notChecked
         )
         #expect(check.isValid)
-        #expect(check.findings.map(\.rule) == ["SIG007"])
+        #expect(check.problems.map(\.kind) == [.noCMS])
     }
 
     @Test(
@@ -156,7 +156,7 @@ struct VerificationTests {
             codeResources: .missing
         )
         #expect(!check.isValid)
-        #expect(check.findings.allSatisfy { $0.rule == "SIG001" })
+        #expect(check.problems.allSatisfy { $0.kind == .unsigned })
     }
 
     // MARK: Generated
@@ -191,7 +191,7 @@ struct VerificationTests {
         let bytes = MachOBuilder.fat([(0x0100_000c, 0, good), (0x0100_000c, 2, bad)], is64Bit: true)
         let check = try SignatureVerifier.verify(fileBytes: bytes, infoPlist: .notChecked, codeResources: .notChecked)
         #expect(check.slices.map(\.isValid) == [true, false])
-        #expect(check.slices.last?.problems.map(\.rule) == ["SIG002"])
+        #expect(check.slices.last?.problems.map(\.kind) == [.codePageModified])
     }
 
     @Test func unsealedEntitlementsBlobIsAProblem() throws {
@@ -212,6 +212,6 @@ struct VerificationTests {
         let check = try SignatureVerifier.verify(fileBytes: bytes, infoPlist: .notChecked, codeResources: .notChecked)
         // The header changed too (datasize), so page 0 differs; the unsealed blob must be reported regardless.
         #expect(!check.isValid)
-        #expect(check.findings.contains { $0.rule == "SIG003" && $0.message.contains("not sealed") })
+        #expect(check.problems.contains { $0.kind == .specialSlotBroken && $0.message.contains("not sealed") })
     }
 }

@@ -5,6 +5,7 @@ import IPACheckTestSupport
 import Testing
 
 @testable import IPACheckBundle
+@testable import IPACheckGate
 @testable import IPACheckSigning
 
 /// `--resources`: bundle files against `_CodeSignature/CodeResources`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import IPACheckBinary
+import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckTestSupport

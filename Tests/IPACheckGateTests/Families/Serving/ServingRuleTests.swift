@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckFetching
+import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
 import IPACheckSites
@@ -487,7 +488,7 @@ import Testing
         _ target: AASAFetchTarget = AASAFetchTarget(host: ServingRuleTests.host),
         options: FetchOptions = FetchOptions()
     ) async -> AASASiteResult {
-        await AASASiteFetcher(fetcher: web, options: options).check(target)
+        await AASASiteFetcher(fetcher: web, options: options).checkAndJudge([target])[0]
     }
 
     /// A 200 answer with `body`.

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckBinary
+import IPACheckGate
 import IPACheckPlist
 import IPACheckReport
 import IPACheckSigning
