@@ -8,6 +8,8 @@ package struct RuleFamily: Sendable {
     package let prefix: String
     /// The sets that declare the family's rules.
     package let sets: [any RuleSet]
+    /// The family's rules declared each as a unit of its own, outside any set.
+    package private(set) var units: [Rule] = []
 
     /// A family of `prefix` over these sets.
     package init(_ prefix: String, sets: [any RuleSet]) {
@@ -17,6 +19,16 @@ package struct RuleFamily: Sendable {
 
     /// Every rule of the family, by ID.
     package var all: [Rule] {
-        sets.flatMap(\.all).sorted { $0.id < $1.id }
+        (sets.flatMap(\.all) + units).sorted { $0.id < $1.id }
+    }
+
+    /// The family with those of `rules` whose ID is its prefix and three digits as units of its own.
+    package func including(_ rules: [Rule]) -> RuleFamily {
+        var family = self
+        family.units += rules.filter { rule in
+            let number = rule.id.dropFirst(prefix.count)
+            return rule.id.hasPrefix(prefix) && number.count == 3 && number.allSatisfy(\.isNumber)
+        }
+        return family
     }
 }

@@ -24,7 +24,7 @@ package enum GateChecks {
         + "Flip and Firebase"
 
     /// The archive: how the ipa is zipped, and the members the seal pass could read.
-    static let archive = GateCheck("archive", rules: ArchiveRules.rules.all) { input, rules in
+    static let archive = GateCheck(.archive) { input, rules in
         judgeArchive(input.build.integrity, isEntitlementsFile: input.build.isEntitlementsFile, rules: rules)
     }
 
@@ -38,10 +38,7 @@ package enum GateChecks {
 
     /// Every code signature and seal (code pages, special slots, CMS, resources) and each signer's trust; unsigned
     /// code is the distribution's question in a development gate.
-    static let signature = GateCheck(
-        "signature and seal",
-        rules: SignatureVerifier.rules.all + ResourceSeal.rules.all
-    ) { input, rules in
+    static let signature = GateCheck(.signature) { input, rules in
         judgeSignature(
             input.build.integrity,
             isEntitlementsFile: input.build.isEntitlementsFile,
@@ -88,7 +85,7 @@ package enum GateChecks {
     }
 
     /// What the build is distributed for, against its profiles, platform and signing.
-    static let distribution = GateCheck("distribution", rules: DistributionChecks.raised) { input, rules in
+    static let distribution = GateCheck(.distribution) { input, rules in
         guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
         var outcome = CheckOutcome()
         outcome.findings = DistributionChecks.findings(
@@ -102,13 +99,7 @@ package enum GateChecks {
 
     /// What each bundle's signature and profile say: the signed entitlements, the profile, the entitlements the
     /// profile grants, and each associated-domains entry (or, for a project file, what the file says).
-    static let bundleFacts = GateCheck(
-        "signed entitlements and profile",
-        rules: SignedEntitlements.rules.all
-            + ProfileChecks.rules.all
-            + EntitlementComparison.rules.all + AssociatedDomainRules.rules.all
-            + EntitlementsFileChecks.rules.all
-    ) { input, rules in
+    static let bundleFacts = GateCheck(.bundleFacts) { input, rules in
         let facts = input.facts
         var outcome = CheckOutcome(findings: facts.flatMap { $0.findings(judgedAt: input.options.now) })
         if facts.contains(where: { $0.entitlements[AssociatedDomains.key] != nil }) {
@@ -160,7 +151,7 @@ package enum GateChecks {
     }
 
     /// Google App Flip: the main app against the App Flip config.
-    static let appFlip = GateCheck("App Flip", rules: AppFlipChecks.rules.all) { input, rules in
+    static let appFlip = GateCheck(.appFlip) { input, rules in
         guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
         let configuration = input.options.configuration
         var outcome = CheckOutcome()
@@ -189,7 +180,7 @@ package enum GateChecks {
     }
 
     /// Firebase: each bundle's GoogleService-Info.plist, Dynamic Links and email links.
-    static let firebase = GateCheck("Firebase", rules: FirebaseChecks.rules.all) { input, rules in
+    static let firebase = GateCheck(.firebase) { input, rules in
         guard !input.build.isEntitlementsFile else {
             // Before the build, the domain list alone says whether a claimed domain is a dead Dynamic Links one.
             let dead = FirebaseChecks.rules.deadDynamicLinks
@@ -229,10 +220,7 @@ package enum GateChecks {
     /// Each claimed host's file: how the origin serves it, Apple's CDN copy, and its content.
     ///
     /// The content is judged with the checks `lint` runs; a host's worst serving finding names the claims it breaks.
-    static let hostFiles = GateCheck(
-        "AASA files",
-        rules: ServingRules.rules.all + CDNRules.rules.all + AASARules.all
-    ) { input, rules in
+    static let hostFiles = GateCheck(.hostFiles) { input, rules in
         judgeHostFiles(
             asked: !input.build.targets.isEmpty,
             documents: input.documents,
@@ -275,7 +263,7 @@ package enum GateChecks {
 
     /// Each bundle's claims held against the file of its host (the LINK rules), App Clip coverage and the config's
     /// expected domains.
-    static let links = GateCheck("associated domains against their files", rules: CrossCheckRules.rules.all) {
+    static let links = GateCheck(.links) {
         input,
         rules in
         var outcome = CrossChecks.outcome(input)

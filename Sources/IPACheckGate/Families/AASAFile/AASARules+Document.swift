@@ -3,7 +3,10 @@ package import IPACheckReport
 
 extension AASARules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct DocumentRules: RuleSet {
+    package struct DocumentRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         init() {}
 

@@ -4,7 +4,10 @@ import IPACheckReport
 extension AASARules {
     /// The lint rules about the file's shape and its rules' reach (AASA101–AASA110); ``RuleSet/all`` lists them by
     /// reflection, so a rule added here is listed.
-    struct LintRules: RuleSet {
+    struct LintRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         init() {}
 

@@ -3,7 +3,10 @@ import IPACheckReport
 
 extension AASARules {
     /// The lint rules about details entries and their components (AASA121–AASA129); ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    struct LintEntryRules: RuleSet {
+    struct LintEntryRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         init() {}
 

@@ -3,7 +3,10 @@ import IPACheckReport
 
 extension AASARules {
     /// The lint rules about values: app IDs, substitution variables, types and keys (AASA111–AASA120); ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    struct LintValueRules: RuleSet {
+    struct LintValueRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         init() {}
 

@@ -14,7 +14,10 @@ package enum AASARules {
     package static let sets: [any RuleSet] = [rules, document, lint, lintValues, lintEntries]
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    struct Rules: RuleSet {
+    struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         init() {}
 

@@ -10,7 +10,10 @@ package import IPACheckSigning
 /// of the App Flip host. Binary heuristics are warnings, never errors.
 package enum AppFlipChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .appFlip }
+
         /// The set, its rules as declared below.
         package init() {}
 

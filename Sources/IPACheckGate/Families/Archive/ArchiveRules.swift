@@ -6,7 +6,10 @@ package import IPACheckReport
 /// it fails every distribution gate; the others are warnings or notes about what was read.
 package enum ArchiveRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .archive }
+
         /// The set, its rules as declared below.
         package init() {}
 

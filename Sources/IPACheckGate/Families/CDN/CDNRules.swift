@@ -3,7 +3,10 @@ package import IPACheckReport
 /// The `CDN` rules: what Apple's associated-domains CDN holds for a host (since iOS 14 devices read the file from Apple's CDN).
 package enum CDNRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -6,7 +6,10 @@ package import IPACheckReport
 /// syntax (ENT), profile (PROF) and signature (SIG) rules are raised by their own layers and collected there.
 package enum CrossCheckRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .links }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -11,7 +11,10 @@ import IPACheckSigning
 /// `development`; a profile of another kind than the one asked for fails.
 package enum DistributionChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .distribution }
+
         /// The set, its rules as declared below.
         package init() {}
 
@@ -104,7 +107,6 @@ package enum DistributionChecks {
     package static let rules = Rules()
 
     /// Every rule these checks raise: their own and PROF007, declared with the profile rules.
-    package static let raised = rules.all + ProfileChecks.releaseRules.all
 
     /// What stops every device from installing or running a bundle, whatever the distribution asked for: no
     /// profile (and not an App Store delivery), a simulator build, code signed without an identity.
@@ -167,10 +169,10 @@ package enum DistributionChecks {
         let judged = facts.filter { $0.bundle.kind != .framework && $0.bundle.executable != nil }
         guard !judged.isEmpty else {
             // Nothing to judge is not a pass.
-            coverage.skip(raised, because: noExecutable)
+            coverage.skip(rules.all + ProfileChecks.releaseRules.all, because: noExecutable)
             return []
         }
-        coverage.ran(raised)
+        coverage.ran(rules.all + ProfileChecks.releaseRules.all)
         var findings: [Finding] = []
         for fact in judged {
             let path = fact.bundle.path

@@ -7,7 +7,10 @@ package import IPACheckReport
 /// associated domain", TN3155.
 package enum AssociatedDomainRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .bundleFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -10,7 +10,10 @@ import IPACheckSigning
 /// install (or launch) an app whose signed entitlements exceed its profile's.
 package enum EntitlementComparison {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .bundleFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -4,7 +4,10 @@ package import IPACheckReport
 /// ipacheck cannot judge before the build.
 package enum EntitlementsFileChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .bundleFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -8,7 +8,10 @@ package import IPACheckReport
 /// `GoogleService-Info.plist` against its bundle, email-link domains, dead Dynamic Links domains.
 package enum FirebaseChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .firebase }
+
         /// The set, its rules as declared below.
         package init() {}
 

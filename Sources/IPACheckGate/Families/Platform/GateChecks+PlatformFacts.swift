@@ -5,7 +5,7 @@ extension GateChecks {
     /// Facts of the platform that changed (``PlatformFactChecks``): browser apps claiming universal links, the
     /// `webcredentials:` domain HTTPS callbacks of `ASWebAuthenticationSession` need, and what the SDK the app was
     /// built with means (scenes required; App Store Connect's minimum).
-    static let platformFacts = GateCheck("platform facts", rules: PlatformFactChecks.rules.all) { input, _ in
+    static let platformFacts = GateCheck(.platformFacts) { input, _ in
         var outcome = CheckOutcome(findings: PlatformFactChecks.browserAppLinks(input.facts))
         if !input.build.isEntitlementsFile, let main = input.facts.first,
             let strings = input.build.mainExecutableStrings

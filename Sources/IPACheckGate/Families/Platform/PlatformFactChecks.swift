@@ -14,7 +14,10 @@ import IPACheckSigning
 /// never guessed at.
 package enum PlatformFactChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .platformFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -11,7 +11,10 @@ package enum ProfileChecks {
     package static let expiryWarningWindow: TimeInterval = 30 * 24 * 60 * 60
 
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .bundleFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 
@@ -131,7 +134,10 @@ package enum ProfileChecks {
     /// Whether the profile's kind fits the distribution a build is gated for, not whether the profile holds. The
     /// distribution check decides when it applies (never in a development gate) and raises it with
     /// ``developmentProfileInRelease(bundle:gatedFor:)``.
-    package struct ReleaseRules: RuleSet {
+    package struct ReleaseRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .distribution }
+
         /// The set, its rules as declared below.
         package init() {}
 

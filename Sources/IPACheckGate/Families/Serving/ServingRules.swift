@@ -3,7 +3,10 @@ package import IPACheckReport
 /// The `SERVE` rules: how the origin serves `/.well-known/apple-app-site-association` (Apple's "Supporting associated domains" and TN3155).
 package enum ServingRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .hostFiles }
+
         /// The set, its rules as declared below.
         package init() {}
 

@@ -5,7 +5,10 @@ package import IPACheckSigning
 
 extension SignatureVerifier {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .signature }
+
         /// The set, its rules as declared below.
         package init() {}
 
@@ -174,7 +177,10 @@ extension SignatureVerifier {
 
 extension SignedEntitlements {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .bundleFacts }
+
         /// The set, its rules as declared below.
         package init() {}
 
@@ -240,7 +246,10 @@ extension SignedEntitlements {
 
 extension ResourceSeal {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: RuleSet {
+    package struct Rules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .signature }
+
         /// The set, its rules as declared below.
         package init() {}
 
