@@ -30,5 +30,5 @@ extension RuleFamily {
 /// Every rule of its own (``GateRule``), in the order of their folders.
 enum GateRules {
     /// The rules, each a type.
-    static let registered: [any GateRule.Type] = []
+    static let registered: [any GateRule.Type] = [WatchKitExtensionDomains.self]
 }
