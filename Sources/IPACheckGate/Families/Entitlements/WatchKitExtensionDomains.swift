@@ -32,8 +32,9 @@ enum WatchKitExtensionDomains: GateRule {
         }
         var findings: [Finding] = []
         for watch in input.facts where watch.bundle.kind == .watch && !watch.domains.isEmpty {
+            // An extension whose executable cannot be read claims what no one knows: ARC008/ARC009 say so.
             let extensions = input.facts.filter { fact in
-                fact.bundle.kind == .appex && fact.bundle.parent == watch.bundle.path
+                fact.bundle.kind == .appex && fact.bundle.parent == watch.bundle.path && fact.container != nil
                     && fact.bundle.infoPlist["NSExtension"]?["NSExtensionPointIdentifier"]?.stringValue
                         == watchKitExtensionPoint
             }

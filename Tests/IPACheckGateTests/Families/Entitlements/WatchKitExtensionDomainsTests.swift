@@ -12,7 +12,7 @@ struct WatchKitExtensionDomainsTests {
     static let extensionPath = watchPath + "/PlugIns/AcmeWatchExtension.appex"
 
     /// An ipa whose watch app claims `watch` and, when `watchKit` is given, has a WatchKit extension claiming it.
-    static func ipa(watch: [String], watchKit: [String]?) throws -> String {
+    static func ipa(watch: [String], watchKit: [String]?, extensionExecutable: Bool = true) throws -> String {
         var zip = ZipBuilder()
         let app = GeneratedBundle.app("Acme.app", bundleID: "com.acme.shop", domains: ["applinks:acme.example"])
         for (name, bytes) in PlatformFactTests.members(app, at: "Payload/Acme.app") { zip.add(name, bytes) }
@@ -25,8 +25,8 @@ struct WatchKitExtensionDomainsTests {
                 domains: watchKit
             )
             let point: PlistValue = .dictionary(["NSExtensionPointIdentifier": .string("com.apple.watchkit")])
-            for (name, bytes) in PlatformFactTests.members(bundle, at: extensionPath, values: [("NSExtension", point)])
-            {
+            let members = PlatformFactTests.members(bundle, at: extensionPath, values: [("NSExtension", point)])
+            for (name, bytes) in members where extensionExecutable || name.hasSuffix("/Info.plist") {
                 zip.add(name, bytes)
             }
         }
@@ -63,6 +63,14 @@ struct WatchKitExtensionDomainsTests {
         let result = try await Gate.offline(ipa, AASAFolder())
         #expect(result.findings("ENT023").isEmpty, "\(result.dump)")
         #expect(result.coverage.status(of: "ENT023") == .ran)
+    }
+
+    /// An extension whose executable is missing has unknown entitlements: ARC008 says so, ENT023 does not guess.
+    @Test func quietWhenTheExtensionCannotBeRead() async throws {
+        let ipa = try Self.ipa(watch: ["applinks:acme.example"], watchKit: [], extensionExecutable: false)
+        let result = try await Gate.offline(ipa, AASAFolder())
+        #expect(result.findings("ENT023").isEmpty, "\(result.dump)")
+        #expect(!result.findings("ARC008", bundle: Self.extensionPath).isEmpty, "\(result.dump)")
     }
 
     @Test func quietForASingleTargetWatchApp() async throws {
