@@ -24,6 +24,9 @@ package struct Rule: Hashable, Sendable, Codable {
         case id, severity, title, summary, fix
     }
 
+    /// What the rule needs from a run to be judged at all.
+    package private(set) var needs: Set<RuleNeed> = []
+
     /// Declares a rule.
     package init(
         _ id: String,
@@ -32,7 +35,8 @@ package struct Rule: Hashable, Sendable, Codable {
         summary: String,
         fix: String,
         examples: RuleExamples? = nil,
-        linkPath: LinkPathPlace? = nil
+        linkPath: LinkPathPlace? = nil,
+        needs: Set<RuleNeed> = []
     ) {
         self.id = id
         self.severity = severity
@@ -41,6 +45,7 @@ package struct Rule: Hashable, Sendable, Codable {
         self.fix = fix
         self.examples = examples
         declaredLinkPath = linkPath
+        self.needs = needs
     }
 
     /// Two rules are the same rule when they say the same; where a set placed one on the link's path is not part of

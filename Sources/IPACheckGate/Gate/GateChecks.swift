@@ -72,10 +72,7 @@ package enum GateChecks {
         }
         if !integrity.resourcesChecked {
             // verify --no-resources: the seal was read, its comparison with the files left out.
-            let compared = [
-                ResourceSeal.rules.modified, ResourceSeal.rules.missingFile, ResourceSeal.rules.addedFile,
-                ResourceSeal.rules.nestedCodeChanged, ResourceSeal.rules.omitRuleNotEvaluated,
-            ]
+            let compared = rules.filter { $0.needs.contains(.resourceComparison) }
             outcome.coverage.skip(compared, because: ResourceSeal.comparisonSkippedReason)
             outcome.coverage.ran(rules.filter { !compared.contains($0) })
         } else {

@@ -74,7 +74,8 @@ package enum AppFlipChecks {
                 + "for this app ID in the host's AASA, and in Apple's CDN copy, which devices fetch; otherwise the "
                 + "Google app falls back to the browser flow.",
             fix: "List APPIDPREFIX.BUNDLE_ID in applinks.details with a component or path covering the App Flip path "
-                + "(any ? matchers must accept the four query items), and wait for Apple's CDN to refresh."
+                + "(any ? matchers must accept the four query items), and wait for Apple's CDN to refresh.",
+            needs: [.fetchedHostFiles]
         )
 
         /// FLIP006: a configured redirect URI is not one Google's App Flip uses.
@@ -181,7 +182,8 @@ package enum AppFlipChecks {
             "Apple's CDN copy unavailable for the App Flip link",
             summary: "The origin's AASA was judged, but Apple's CDN copy, which devices use, could not be read, so "
                 + "whether devices open the App Flip link is not known.",
-            fix: "Run again later or from another network; see the CDN findings for the host."
+            fix: "Run again later or from another network; see the CDN findings for the host.",
+            needs: [.fetchedHostFiles]
         )
 
         /// FLIP016: the redirect allowlist lacks the redirect URI of a Google app the config lists.
@@ -199,7 +201,7 @@ package enum AppFlipChecks {
     package static let rules = Rules()
 
     /// The rules that ask the hosts' files about the App Flip link: with no network they cannot run.
-    static let needFetchedFiles: [Rule] = [rules.aasaNoMatch, rules.cdnCopyUnavailable]
+    static let needFetchedFiles = rules.all.filter { $0.needs.contains(.fetchedHostFiles) }
 
     /// Records which App Flip rules a gate run carried out, and why the others were not.
     static func recordCoverage(

@@ -27,7 +27,8 @@ package enum CrossCheckRules {
                 + "website (Smart App Banner, links) nor, on iOS 16.3 and earlier, at all (NFC tags, QR codes and App "
                 + "Clip Codes on iOS 16.4 and later do not need the appclips entry).",
             fix: "Add the application-identifier (TEAMID.bundle.id as signed, not just the bundle ID) to the right "
-                + "section: applinks.details[].appIDs, or the service's apps array."
+                + "section: applinks.details[].appIDs, or the service's apps array.",
+            needs: [.fetchedHostFiles]
         )
 
         /// The AASA lists the bundle ID under a different prefix.
@@ -40,7 +41,8 @@ package enum CrossCheckRules {
                 + "transferred between teams, or a typo (QA1916).",
             fix: "Add the application-identifier from the signed build (`ipacheck domains App.ipa`) to the AASA. "
                 + "After an app transfer keep the old team's entry beside the new one: copies installed from builds "
-                + "signed by the old team still need it (Apple, developer forums thread 826916)."
+                + "signed by the old team still need it (Apple, developer forums thread 826916).",
+            needs: [.fetchedHostFiles]
         )
 
         /// The app is listed, but no rule can ever send a link to it.
@@ -50,7 +52,8 @@ package enum CrossCheckRules {
             "no link opens the app",
             summary: "The AASA lists the app ID for applinks, but its rules (components or paths) match nothing the "
                 + "app could receive: the list is empty, or every rule excludes.",
-            fix: "Add at least one accepting component, e.g. {\"/\": \"/app/*\"} (or {\"/\": \"*\"} for everything)."
+            fix: "Add at least one accepting component, e.g. {\"/\": \"/app/*\"} (or {\"/\": \"*\"} for everything).",
+            needs: [.fetchedHostFiles]
         )
 
         /// `?mode=managed` without the MDM-managed entitlement.
@@ -74,7 +77,8 @@ package enum CrossCheckRules {
             summary: "Apple's CDN copy of the AASA treats this app differently from the file on the origin. Devices "
                 + "read the CDN copy, so until it refreshes (typically within 24 hours, devices about weekly) they "
                 + "behave as the CDN copy says.",
-            fix: "Wait for the CDN to refresh and reinstall the app to test; there is no manual invalidation."
+            fix: "Wait for the CDN to refresh and reinstall the app to test; there is no manual invalidation.",
+            needs: [.fetchedHostFiles]
         )
 
         /// No AASA could be read for a domain the bundle claims.
@@ -86,7 +90,8 @@ package enum CrossCheckRules {
                 + "(the serving findings for the domain say why), so none of its services work (for appclips: "
                 + "invocations from the website, and every invocation on iOS 16.3 and earlier; NFC tags, QR codes and "
                 + "App Clip Codes on iOS 16.4 and later do not need the file).",
-            fix: "Serve the file at https://HOST/.well-known/apple-app-site-association with status 200, no redirect."
+            fix: "Serve the file at https://HOST/.well-known/apple-app-site-association with status 200, no redirect.",
+            needs: [.fetchedHostFiles]
         )
 
         /// An expected domain (from the config file) is not in the build.
@@ -119,7 +124,8 @@ package enum CrossCheckRules {
             summary: "The origin's AASA lists the app for this service but Apple's CDN copy does not; devices use the "
                 + "CDN copy, so the association fails until the CDN refreshes (for appclips: invocations from the "
                 + "website, and every invocation on iOS 16.3 and earlier).",
-            fix: "Wait for the CDN to refetch (within about 24 hours) and reinstall to test."
+            fix: "Wait for the CDN to refetch (within about 24 hours) and reinstall to test.",
+            needs: [.fetchedHostFiles]
         )
 
         /// An app claims `appclips:` but ships no App Clip.
@@ -129,7 +135,8 @@ package enum CrossCheckRules {
             "appclips domain without an App Clip",
             summary: "The app claims appclips:HOST, but the ipa contains no App Clip (AppClips/*.app); the entry does "
                 + "nothing for the full app.",
-            fix: "Ship the App Clip in the same build, or remove the appclips entry from the full app."
+            fix: "Ship the App Clip in the same build, or remove the appclips entry from the full app.",
+            needs: [.fetchedHostFiles]
         )
     }
 
@@ -138,9 +145,6 @@ package enum CrossCheckRules {
 
     /// The rules that judge what a host's file says of the build: with no network none of them can run (the
     /// others need only the build and the config).
-    static let needFetchedFiles: [Rule] = [
-        rules.appIDNotListed, rules.appIDWrongPrefix, rules.noReachablePaths, rules.cdnDiffersForApp,
-        rules.noUsableAASA, rules.cdnLacksApp, rules.appClipsWithoutClip,
-    ]
+    static let needFetchedFiles = rules.all.filter { $0.needs.contains(.fetchedHostFiles) }
 
 }

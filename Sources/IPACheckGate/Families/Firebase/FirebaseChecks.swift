@@ -117,7 +117,8 @@ package enum FirebaseChecks {
                 + "in APPIDPREFIX.BUNDLE_ID (origin and Apple's CDN copy).",
             fix: "In Firebase console › Project settings, register the iOS app with this bundle ID and its App ID "
                 + "prefix (Team ID), then redeploy Hosting; an empty details array means the prefix is missing. On a "
-                + "custom linkDomain, add components for /__/auth/* to its AASA."
+                + "custom linkDomain, add components for /__/auth/* to its AASA.",
+            needs: [.fetchedHostFiles]
         )
 
         /// FIRE010: `linkDomain` set to a default Hosting domain.
@@ -203,7 +204,8 @@ package enum FirebaseChecks {
                 + "does not open the URL in the app (no rule matches it, or an exclude rule comes first), so "
                 + "Continue returns the user to Safari.",
             fix: "Add a component that matches the continue URL's path and query for the app to the host's AASA, "
-                + "or pass a continue URL the AASA already opens."
+                + "or pass a continue URL the AASA already opens.",
+            needs: [.fetchedHostFiles]
         )
     }
 
@@ -211,7 +213,7 @@ package enum FirebaseChecks {
     package static let rules = Rules()
 
     /// The rules that ask the hosts' files about email and continue links: with no network they cannot run.
-    static let needFetchedFiles: [Rule] = [rules.emailLinkAASA, rules.continueURLAASA]
+    static let needFetchedFiles = rules.all.filter { $0.needs.contains(.fetchedHostFiles) }
 
     /// Records which Firebase rules a gate run carried out, and why the others were not.
     static func recordCoverage(

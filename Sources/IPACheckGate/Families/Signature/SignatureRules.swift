@@ -259,7 +259,8 @@ extension ResourceSeal {
             .error,
             "sealed resource modified",
             summary: "A file of the bundle differs from the hash in _CodeSignature/CodeResources.",
-            fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle."
+            fix: "Re-sign the bundle after changing resources; never edit files inside a signed bundle.",
+            needs: [.resourceComparison]
         )
 
         /// SIG031: a sealed resource is missing.
@@ -268,7 +269,8 @@ extension ResourceSeal {
             .error,
             "sealed resource missing",
             summary: "A file listed in _CodeSignature/CodeResources is not in the bundle.",
-            fix: "Restore the file, or re-sign the bundle without it."
+            fix: "Restore the file, or re-sign the bundle without it.",
+            needs: [.resourceComparison]
         )
 
         /// SIG032: a file was added after signing.
@@ -277,7 +279,8 @@ extension ResourceSeal {
             .error,
             "file added after signing",
             summary: "A file in the bundle is not covered by _CodeSignature/CodeResources.",
-            fix: "Remove the file, or re-sign the bundle so it is sealed."
+            fix: "Remove the file, or re-sign the bundle so it is sealed.",
+            needs: [.resourceComparison]
         )
 
         /// SIG033: nested code is not the code the seal names.
@@ -287,7 +290,9 @@ extension ResourceSeal {
             "nested code replaced after signing",
             summary: "The seal names nested code (a framework, extension or dylib) by its CodeDirectory hash, and the "
                 + "nested code in the bundle has another one: it was re-signed or replaced after the bundle was sealed.",
-            fix: "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards."
+            fix:
+                "Sign nested code first, then the bundle that contains it (inside out), and do not swap it afterwards.",
+            needs: [.resourceComparison]
         )
 
         /// SIG034: the bundle has no resource seal.
@@ -319,7 +324,8 @@ extension ResourceSeal {
                 + "evaluate, or exceeds one of its caps, so it leaves nothing out: a file it would omit is reported as "
                 + "added after signing (SIG032). codesign's standard rules are all evaluated.",
             fix: "Sign with codesign's standard resource rules; if SIG032 names a file such a rule omits, that finding "
-                + "is ipacheck being conservative."
+                + "is ipacheck being conservative.",
+            needs: [.resourceComparison]
         )
     }
 
