@@ -5,4 +5,9 @@ package enum RuleNeed: Hashable, Sendable {
     case fetchedHostFiles
     /// The bundles' files compared with their resource seals (`verify --no-resources` leaves it out).
     case resourceComparison
+    /// The host itself, asked over the network: how it serves the file (a file read with `--offline` says nothing
+    /// of it).
+    case liveHost
+    /// Every member read to its end (the seal pass of `check` and `verify`; opening the archive does not).
+    case membersReadToTheEnd
 }

@@ -151,7 +151,8 @@ package enum ArchiveRules {
             "member damaged",
             summary: "A member of the archive could not be decompressed to its end (a CRC error or truncated data), so "
                 + "what it holds was not checked; an installer rejects such an ipa.",
-            fix: "Export the ipa again; check that the upload or download did not damage it."
+            fix: "Export the ipa again; check that the upload or download did not damage it.",
+            needs: [.membersReadToTheEnd]
         )
     }
 
@@ -161,6 +162,6 @@ package enum ArchiveRules {
     /// The rules opening an ipa can raise: all but ARC011, which only the pass that reads every member to its end
     /// (`check`, `verify`) can.
     package static var raisedWhenOpened: [Rule] {
-        rules.all.filter { $0 != rules.unreadableSealedMember }
+        rules.all.filter { !$0.needs.contains(.membersReadToTheEnd) }
     }
 }

@@ -22,7 +22,8 @@ package enum ServingRules {
                 "Neither /.well-known/apple-app-site-association nor /apple-app-site-association returns the file, "
                 + "so Apple's CDN has nothing to give devices and no associated domain works for this host.",
             fix: "Publish the file (no extension) at https://HOST/.well-known/apple-app-site-association. Static site "
-                + "generators and upload actions often drop dot-folders: check that .well-known is deployed."
+                + "generators and upload actions often drop dot-folders: check that .well-known is deployed.",
+            needs: [.liveHost]
         )
 
         /// The file is served only at the legacy root path.
@@ -32,7 +33,8 @@ package enum ServingRules {
             "AASA file served only at the root path",
             summary: "The file is at /apple-app-site-association but not at /.well-known/. Apple documents only the "
                 + ".well-known location today; whether the CDN still falls back to the root is disputed.",
-            fix: "Serve the same file at https://HOST/.well-known/apple-app-site-association."
+            fix: "Serve the same file at https://HOST/.well-known/apple-app-site-association.",
+            needs: [.liveHost]
         )
 
         /// The AASA URL answers with a redirect.
@@ -43,7 +45,8 @@ package enum ServingRules {
             summary: "Apple's fetchers never follow redirects for the AASA file (TN3155): a 3xx means no association, "
                 + "even when the target serves a good file.",
             fix: "Serve the file directly with status 200 on this exact host: exempt /.well-known/ from apex↔www, "
-                + "http→https and trailing-slash rewrites."
+                + "http→https and trailing-slash rewrites.",
+            needs: [.liveHost]
         )
 
         /// The AASA URL answers with a status other than 200, 3xx or 404.
@@ -54,7 +57,8 @@ package enum ServingRules {
             summary: "Apple's CDN accepts only status 200; anything else is cached as a failure "
                 + "(SWCERR00101 Bad HTTP Response) for up to an hour or more.",
             fix: "Make https://HOST/.well-known/apple-app-site-association return 200 to every client, from every "
-                + "country and IP range (Apple does not publish its fetchers' addresses)."
+                + "country and IP range (Apple does not publish its fetchers' addresses).",
+            needs: [.liveHost]
         )
 
         /// The TLS handshake fails: untrusted chain, wrong host name, expired certificate.
@@ -64,7 +68,9 @@ package enum ServingRules {
             "TLS certificate not accepted",
             summary: "The AASA file must be served over HTTPS with a certificate the system trusts, valid now and "
                 + "naming this host; otherwise Apple's fetchers refuse the connection.",
-            fix: "Install a publicly trusted certificate whose names cover this host, with the full intermediate chain."
+            fix:
+                "Install a publicly trusted certificate whose names cover this host, with the full intermediate chain.",
+            needs: [.liveHost]
         )
 
         /// The request timed out.
@@ -75,7 +81,8 @@ package enum ServingRules {
             summary: "The origin did not answer within the timeout. Apple's CDN gives up after about 5 seconds and "
                 + "caches the failure (SWCERR00301 Timeout) for 30–60 minutes.",
             fix: "Serve the file as a static asset from a fast path (no application server, no cold start), and "
-                + "check that the host answers from outside your network."
+                + "check that the host answers from outside your network.",
+            needs: [.liveHost]
         )
 
         /// The host could not be reached (DNS, refused, no route).
@@ -87,7 +94,8 @@ package enum ServingRules {
                 + "its HTTPS port, or its network could not be reached. When Apple's CDN was reached in the same run, the "
                 + "problem is the host's, and the CDN's own answer (CDN findings) says whether it could fetch the file.",
             fix: "Follow the advice for the observed failure: DNS records for a name that does not resolve, an HTTPS "
-                + "server on port 443 for a refused connection, this machine's network and proxy for no route."
+                + "server on port 443 for a refused connection, this machine's network and proxy for no route.",
+            needs: [.liveHost]
         )
 
         /// The server's TLS is older than 1.2.
@@ -98,7 +106,8 @@ package enum ServingRules {
             summary: "The server negotiated TLS 1.0 or 1.1 although ipacheck offered up to TLS 1.3, so it offers "
                 + "nothing newer. App Transport Security, Apple's baseline for HTTPS connections, requires TLS 1.2 or "
                 + "later, so Apple's fetchers may refuse a connection that ipacheck accepted in order to read the file.",
-            fix: "Enable TLS 1.2 and 1.3 on the server, and on any load balancer or CDN in front of it."
+            fix: "Enable TLS 1.2 and 1.3 on the server, and on any load balancer or CDN in front of it.",
+            needs: [.liveHost]
         )
 
         /// The file is served as HTML.
@@ -109,7 +118,8 @@ package enum ServingRules {
             summary: "A text/html response almost always means a single-page-app fallback or an error page was served "
                 + "instead of the file.",
             fix: "Serve the file itself with Content-Type: application/json (e.g. nginx: "
-                + "`location = /.well-known/apple-app-site-association { default_type application/json; }`)."
+                + "`location = /.well-known/apple-app-site-association { default_type application/json; }`).",
+            needs: [.liveHost]
         )
 
         /// The file is served with a lenient but not recommended Content-Type.
@@ -119,7 +129,8 @@ package enum ServingRules {
             "AASA not served as application/json",
             summary: "Apple's CDN currently accepts application/octet-stream, text/plain or a missing Content-Type, "
                 + "but Apple's documentation asks for application/json and older clients required it.",
-            fix: "Serve the file with Content-Type: application/json."
+            fix: "Serve the file with Content-Type: application/json.",
+            needs: [.liveHost]
         )
 
         /// `application/pkcs7-mime` without a CMS body.
@@ -128,7 +139,8 @@ package enum ServingRules {
             .error,
             "pkcs7-mime Content-Type without a signed body",
             summary: "application/pkcs7-mime announces a CMS-signed file (iOS 8), but the body is not CMS.",
-            fix: "Serve the JSON file with Content-Type: application/json; signing has been unnecessary since iOS 9."
+            fix: "Serve the JSON file with Content-Type: application/json; signing has been unnecessary since iOS 9.",
+            needs: [.liveHost]
         )
 
         /// The decompressed file is larger than 128 KB.
@@ -150,7 +162,8 @@ package enum ServingRules {
             "AASA served compressed",
             summary: "The server compressed the file (Content-Encoding); the 128 KB limit applies to the decompressed "
                 + "size, which is what ipacheck measured.",
-            fix: "Nothing to do if the decompressed size is within 128 KB."
+            fix: "Nothing to do if the decompressed size is within 128 KB.",
+            needs: [.liveHost]
         )
 
         /// The body exceeds the fetch cap, so the file could not be read whole.
@@ -174,7 +187,8 @@ package enum ServingRules {
                 + "get the same broken answer.",
             fix:
                 "Fetch the URL with `curl -v` to see the raw answer, then fix the server, proxy or WAF that produces it; "
-                + "serve the file as a plain static asset."
+                + "serve the file as a plain static asset.",
+            needs: [.liveHost]
         )
 
         /// Apple's user agents get a different answer from a browser's.
@@ -188,7 +202,8 @@ package enum ServingRules {
             fix: "Serve /.well-known/apple-app-site-association to every user agent, from any IP address: TN3155 asks "
                 + "that the server \"accept all user agent requests\" (an allow-list of Apple's agents breaks when "
                 + "they change). Exempt the path from WAF, bot-fight and challenge rules; verify with "
-                + "curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association."
+                + "curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association.",
+            needs: [.liveHost]
         )
 
         /// An agent no allow-list names is refused while Apple's get the file.
@@ -200,7 +215,8 @@ package enum ServingRules {
                 + "agent: an allow-list by user agent. TN3155 (2025-05-15): \"your server should accept all user "
                 + "agent requests\"; Apple's fetchers work today and stop when their agent string changes.",
             fix: "Remove the user-agent allow-list for /.well-known/apple-app-site-association and serve it to every "
-                + "client; verify with curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association."
+                + "client; verify with curl -A \"MyAgent-Bot/1.0\" https://HOST/.well-known/apple-app-site-association.",
+            needs: [.liveHost]
         )
 
         /// Apple's user agents get a different body than a browser.
@@ -210,7 +226,8 @@ package enum ServingRules {
             "AASA differs by user agent",
             summary: "The same URL returns a different document to Apple's user agents than to a browser, so what you "
                 + "see in a browser is not what Apple gets.",
-            fix: "Serve one static file to every client; remove user-agent based rewriting for this path."
+            fix: "Serve one static file to every client; remove user-agent based rewriting for this path.",
+            needs: [.liveHost]
         )
 
         /// The origin answered, but slower than Apple's CDN waits.
@@ -220,7 +237,8 @@ package enum ServingRules {
             "AASA served slowly",
             summary: "The origin took longer than about 5 seconds, the CDN's observed fetch timeout; the CDN would "
                 + "record SWCERR00301 Timeout and cache that failure.",
-            fix: "Serve the file as a static asset close to the edge."
+            fix: "Serve the file as a static asset close to the edge.",
+            needs: [.liveHost]
         )
 
         /// The body is not a JSON object (nor a CMS-signed one).
@@ -259,7 +277,8 @@ package enum ServingRules {
             "TLS certificate not accepted (developer mode)",
             summary: "The host is claimed with ?mode=developer, where devices accept any certificate, but ipacheck "
                 + "verifies certificates and so could not read the file to check it.",
-            fix: "Pass the test CA with --ca-file, or serve a certificate the system trusts."
+            fix: "Pass the test CA with --ca-file, or serve a certificate the system trusts.",
+            needs: [.liveHost]
         )
     }
 
@@ -267,9 +286,6 @@ package enum ServingRules {
     package static let rules = Rules()
 
     /// The rules judged on a file read from `--aasa-dir` (the others need the host itself).
-    package static let offline: [Rule] = [
-        ServingRules.rules.offlineMissing, ServingRules.rules.tooLarge, ServingRules.rules.exceedsFetchLimit,
-        ServingRules.rules.notJSON, ServingRules.rules.invalidHost,
-    ]
+    package static let offline = rules.all.filter { !$0.needs.contains(.liveHost) }
 
 }
