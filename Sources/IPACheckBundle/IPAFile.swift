@@ -275,7 +275,7 @@ package final class IPAFile {
         return false
     }
 
-    /// Why a bundle cannot be read, as the finding that reports it.
+    /// Why a bundle cannot be read, as the problem that reports it.
     struct UnreadableBundle: Error {
         let problem: ArchiveProblem
 
@@ -284,7 +284,7 @@ package final class IPAFile {
         }
     }
 
-    /// Reads the bundle at `path`, or says why it cannot be read (an ``ArchiveRules/bundleInfoPlist`` finding:
+    /// Reads the bundle at `path`, or says why it cannot be read (a `bundleInfoPlist` problem:
     /// a nested bundle's is reported, the main app's makes the ipa unreadable).
     private static func loadBundle(
         at path: String,

@@ -3,8 +3,8 @@ import IPACheckCMS
 
 /// A parsed apple-app-site-association file: the JSON as written plus the model Apple's swcd builds from it.
 ///
-/// Parsing is lenient where Apple is lenient (wrong types and unknown keys are ignored, as swcd does; ``AASALinter``
-/// reports them) and strict where Apple is strict (the JSON syntax itself).
+/// Parsing is lenient where Apple is lenient (wrong types and unknown keys are ignored, as swcd does; the AASA
+/// family's linter reports them) and strict where Apple is strict (the JSON syntax itself).
 package struct AASADocument: Sendable {
     /// The size limits applied while reading.
     package enum Limits {

@@ -107,7 +107,7 @@ package enum AASAQueryPattern: Sendable, Hashable, Codable {
 }
 
 /// One path rule of a details entry: a modern `components` element or a legacy `paths` string (not to be confused
-/// with ``AASARules``, the diagnostic rules a lint raises).
+/// with `AASARules`, the AASA family's diagnostic rules).
 package struct AASAPathRule: Sendable, Hashable {
     /// Which list the rule comes from.
     package enum Kind: String, Sendable, Hashable, Codable {

@@ -61,13 +61,10 @@ package struct VerifyReport: Sendable {
 
     /// The rules `verify` applies, with their catalogue severities.
     package static let rules: [Rule] =
-        ArchiveRules.rules.all + SignatureVerifier.rules.all + ResourceSeal.rules.all
+        ArchiveRules.rules.all + SignatureVerifier.rules.all + SignatureVerifier.trustRules.all + ResourceSeal.rules.all
 
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
-    package static let trustRules: [Rule] = [
-        SignatureVerifier.rules.signerExpired, SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.noCMS,
-        SignatureVerifier.rules.chainCertificateExpired, SignatureVerifier.rules.chainInvalid,
-    ]
+    package static let trustRules = SignatureVerifier.trustRules.all
 
     /// The rules `verify` applies, with `--strict` raising the trust rules to errors.
     package static func rules(strict: Bool) -> [Rule] {
@@ -123,7 +120,7 @@ package struct VerifyReport: Sendable {
             )
             let reason = "a bare Mach-O has no bundle whose resources could be checked"
             var coverage = RuleCoverage()
-            coverage.ran(GateChecks.archiveRules + SignatureVerifier.rules.all)
+            coverage.ran(GateChecks.archiveRules + SignatureVerifier.rules.all + SignatureVerifier.trustRules.all)
             coverage.skip(ResourceSeal.rules.all, because: reason)
             let trust = await TrustChecks.findings(
                 code: TrustChecks.codeSigners(check, bundle: nil),

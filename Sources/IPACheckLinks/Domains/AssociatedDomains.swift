@@ -7,7 +7,7 @@ package enum AssociatedDomains {
     package static let key = "com.apple.developer.associated-domains"
     /// The boolean entitlement an app needs to accept MDM-supplied associated domains.
     package static let mdmManagedKey = "com.apple.developer.associated-domains.mdm-managed"
-    /// More entries than this draws ``AssociatedDomainRules/tooMany``; Apple's guide advises about 20 to 30.
+    /// More entries than this is a `tooMany` problem; Apple's guide advises about 20 to 30.
     package static let recommendedMaximum = 30
     /// The most entries read; a hostile entitlement with more is cut short (and reported).
     package static let readLimit = 10_000

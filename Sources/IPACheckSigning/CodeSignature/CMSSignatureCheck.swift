@@ -11,7 +11,7 @@ import SwiftASN1
 /// CodeDirectory-hash attributes, which bind the other CodeDirectories: `1.2.840.113635.100.9.1`, a property
 /// list whose `cdhashes` are truncated to 20 bytes, and `1.2.840.113635.100.9.2`,
 /// `SEQUENCE { digestAlgorithm OBJECT IDENTIFIER, hash OCTET STRING }` per directory.
-/// Trust in the chain is not judged here: ``SignerIdentity`` carries what ``TrustChecks`` needs.
+/// Trust in the chain is not judged here: ``SignerIdentity`` carries what the trust rules need.
 package struct CMSSignatureCheck: Hashable, Sendable {
     /// The signer's certificate, if the message carries it.
     package let signer: CertificateSummary?

@@ -222,7 +222,7 @@ package enum SignatureVerifier {
     package static let appStoreSignerName = "Apple iPhone OS Application Signing"
 
     /// Whether `certificate` is named as Apple's application-signing certificate (its subject only: whether it
-    /// chains to Apple's root is ``TrustChecks``' question).
+    /// chains to Apple's root is the trust rules' question, above the readers).
     package static func isAppStoreSigner(_ certificate: CertificateSummary) -> Bool {
         certificate.subjectCommonName == appStoreSignerName && certificate.subjectOrganization == "Apple Inc."
     }

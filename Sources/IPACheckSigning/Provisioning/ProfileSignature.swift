@@ -3,7 +3,7 @@ package import IPACheckCMS
 import IPACheckPlist
 
 /// The result of checking a profile's CMS signature: the verdict on its mathematics, and beside it who signed and
-/// how far the certificates it carries lead; whether that signer is Apple's is ``TrustChecks``' question.
+/// how far the certificates it carries lead; whether that signer is Apple's is the trust rules' question.
 package struct ProfileSignatureStatus: Hashable, Sendable {
     /// The judgement on integrity.
     package enum Verdict: Hashable, Sendable {
@@ -28,7 +28,7 @@ package struct ProfileSignatureStatus: Hashable, Sendable {
     package var chain: [CertificateSummary]
     /// The issuer name (CN) the chain stops at when that issuer's certificate is not in the envelope.
     package var missingIssuer: String?
-    /// The signer, for trust evaluation (``TrustChecks``); `nil` when the message does not carry it.
+    /// The signer, for trust evaluation (the trust rules); `nil` when the message does not carry it.
     package var identity: SignerIdentity?
     /// The digest algorithm (`SHA-1`, `SHA-256`, …), when known.
     package var digestAlgorithm: String?

@@ -5,6 +5,6 @@ extension RuleFamily {
     /// SIG: Every code signature and its seal: code pages, special slots, CMS, entitlements blobs, resources.
     package static let signature = RuleFamily(
         "SIG",
-        sets: [SignatureVerifier.rules, SignedEntitlements.rules, ResourceSeal.rules]
+        sets: [SignatureVerifier.rules, SignatureVerifier.trustRules, SignedEntitlements.rules, ResourceSeal.rules]
     )
 }

@@ -73,6 +73,57 @@ extension SignatureVerifier {
             fix: "Re-sign the binary."
         )
 
+        /// SIG010: a bound special slot could not be checked (file not supplied).
+        package let slotNotChecked = Rule(
+            "SIG010",
+            .note,
+            "sealed file not checked",
+            summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
+            fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
+        )
+
+        /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
+        package let codePagesNotChecked = Rule(
+            "SIG011",
+            .warning,
+            "code pages not checked",
+            summary:
+                "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
+                + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
+                + "were not compared; the rest of the signature was.",
+            fix:
+                "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
+                + "pages and SHA-256."
+        )
+
+        /// SIG040: the code pages are FairPlay-encrypted and were compared as delivered.
+        package let encryptedCodePages = Rule(
+            "SIG040",
+            .note,
+            "code pages FairPlay-encrypted",
+            summary:
+                "LC_ENCRYPTION_INFO(_64) has a non-zero cryptid: the App Store encrypted these code pages after "
+                + "signing, as it delivers every app. The CodeDirectory hashes the pages as they are stored, encrypted "
+                + "(iOS checks each page's hash before it decrypts it), so ipacheck compares them as delivered; it "
+                + "cannot read the code itself, and says so when the pages could not be compared.",
+            fix:
+                "Nothing to fix in a build the App Store delivered. To inspect the code, check the build you exported "
+                + "from Xcode before upload."
+        )
+    }
+
+    /// The rules declared here.
+    package static let rules = Rules()
+
+    /// The rules about trust rather than integrity (a signer and its chain, not whether the hashes hold): `verify
+    /// --strict` makes them fail the verdict.
+    package struct TrustRules: JudgedRuleSet {
+        /// The check that judges these rules.
+        var judgedIn: GateCheckName { .signature }
+
+        /// The set, its rules as declared below.
+        package init() {}
+
         /// SIG007: the signature has no CMS message although it is not flagged ad hoc.
         package let noCMS = Rule(
             "SIG007",
@@ -131,48 +182,10 @@ extension SignatureVerifier {
                 + "critical extension ipacheck does not know. The finding says which.",
             fix: "Sign with an Apple-issued code-signing certificate as Xcode or the developer portal provides it."
         )
-
-        /// SIG010: a bound special slot could not be checked (file not supplied).
-        package let slotNotChecked = Rule(
-            "SIG010",
-            .note,
-            "sealed file not checked",
-            summary: "A special slot seals a file that was not available (a bare Mach-O was given without its bundle).",
-            fix: "Verify the whole .ipa or .app to check Info.plist and CodeResources too."
-        )
-
-        /// SIG011: the stream could not take the digests a CodeDirectory's code slots need.
-        package let codePagesNotChecked = Rule(
-            "SIG011",
-            .warning,
-            "code pages not checked",
-            summary:
-                "The CodeDirectory uses a page size, code limit or hash type that ipacheck's single streaming pass "
-                + "does not hash (it takes SHA-1 and SHA-256 of 4096-byte pages up to the signature), so the code pages "
-                + "were not compared; the rest of the signature was.",
-            fix:
-                "Verify this binary with codesign --verify on macOS; re-signing with a current codesign uses 4096-byte "
-                + "pages and SHA-256."
-        )
-
-        /// SIG040: the code pages are FairPlay-encrypted and were compared as delivered.
-        package let encryptedCodePages = Rule(
-            "SIG040",
-            .note,
-            "code pages FairPlay-encrypted",
-            summary:
-                "LC_ENCRYPTION_INFO(_64) has a non-zero cryptid: the App Store encrypted these code pages after "
-                + "signing, as it delivers every app. The CodeDirectory hashes the pages as they are stored, encrypted "
-                + "(iOS checks each page's hash before it decrypts it), so ipacheck compares them as delivered; it "
-                + "cannot read the code itself, and says so when the pages could not be compared.",
-            fix:
-                "Nothing to fix in a build the App Store delivered. To inspect the code, check the build you exported "
-                + "from Xcode before upload."
-        )
     }
 
-    /// The rules declared here.
-    package static let rules = Rules()
+    /// The trust rules declared here.
+    package static let trustRules = TrustRules()
 }
 
 extension SignedEntitlements {

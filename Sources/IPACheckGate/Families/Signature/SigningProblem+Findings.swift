@@ -11,8 +11,8 @@ extension SigningProblem {
         case .codeDirectoryInvalid: SignatureVerifier.rules.codeDirectoryInvalid
         case .cmsInvalid: SignatureVerifier.rules.cmsInvalid
         case .cmsMalformed: SignatureVerifier.rules.cmsMalformed
-        case .noCMS: SignatureVerifier.rules.noCMS
-        case .signerExpired: SignatureVerifier.rules.signerExpired
+        case .noCMS: SignatureVerifier.trustRules.noCMS
+        case .signerExpired: SignatureVerifier.trustRules.signerExpired
         case .slotNotChecked: SignatureVerifier.rules.slotNotChecked
         case .codePagesNotChecked: SignatureVerifier.rules.codePagesNotChecked
         case .encryptedCodePages: SignatureVerifier.rules.encryptedCodePages

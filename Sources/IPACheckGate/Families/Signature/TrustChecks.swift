@@ -30,13 +30,6 @@ package enum TrustChecks {
         }
     }
 
-    /// The rules raised here.
-    package static let rules = [
-        SignatureVerifier.rules.chainIncomplete, SignatureVerifier.rules.chainCertificateExpired,
-        SignatureVerifier.rules.chainInvalid, ProfileChecks.rules.notAppleSigner,
-        ProfileChecks.rules.chainCertificateExpired, ProfileChecks.rules.chainInvalid,
-    ]
-
     /// The code signers of these signature checks (ad hoc signatures have none).
     package static func codeSigners(_ check: SignatureCheck, bundle: String?) -> [Signed] {
         check.slices.compactMap { slice in
@@ -86,15 +79,17 @@ package enum TrustChecks {
             return nil
         case .expired(let expiry):
             let root = expiry.chain.last.map { "\"\($0)\"" } ?? "an Apple root"
-            rule = code ? SignatureVerifier.rules.chainCertificateExpired : ProfileChecks.rules.chainCertificateExpired
+            rule =
+                code
+                ? SignatureVerifier.trustRules.chainCertificateExpired : ProfileChecks.rules.chainCertificateExpired
             message =
                 "\(what) is signed by \"\(signer)\", whose chain to \(root) was not valid when judged: "
                 + "\(expiry.reason)."
         case .invalidChain(let root, let reason):
-            rule = code ? SignatureVerifier.rules.chainInvalid : ProfileChecks.rules.chainInvalid
+            rule = code ? SignatureVerifier.trustRules.chainInvalid : ProfileChecks.rules.chainInvalid
             message = "\(what) is signed by \"\(signer)\", whose chain to \"\(root)\" is not valid: \(reason)."
         case .untrusted(let reason):
-            rule = code ? SignatureVerifier.rules.chainIncomplete : ProfileChecks.rules.notAppleSigner
+            rule = code ? SignatureVerifier.trustRules.chainIncomplete : ProfileChecks.rules.notAppleSigner
             message = "\(what) is signed by \"\(signer)\", which does not chain to an Apple root: \(reason)."
         }
         return code

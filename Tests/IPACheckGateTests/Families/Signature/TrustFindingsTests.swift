@@ -34,7 +34,7 @@ struct TrustFindingsTests {
             TrustChecks.finding(for: .expired(Self.expiry), code: true, signer: "Test Signer", bundle: "A.app")
         )
         #expect(finding.rule == "SIG012")
-        #expect(finding.rule == SignatureVerifier.rules.chainCertificateExpired.id)
+        #expect(finding.rule == SignatureVerifier.trustRules.chainCertificateExpired.id)
         #expect(
             finding.message
                 == "The code is signed by \"Test Signer\", whose chain to \"Apple Root CA\" was not valid when judged: "
@@ -69,7 +69,7 @@ struct TrustFindingsTests {
         )
         let code = try #require(TrustChecks.finding(for: verdict, code: true, signer: "S", bundle: nil))
         let profile = try #require(TrustChecks.finding(for: verdict, code: false, signer: "S", bundle: nil))
-        #expect(code.rule == SignatureVerifier.rules.chainInvalid.id)
+        #expect(code.rule == SignatureVerifier.trustRules.chainInvalid.id)
         #expect(code.rule == "SIG013")
         #expect(profile.rule == ProfileChecks.rules.chainInvalid.id)
         #expect(profile.rule == "PROF011")
