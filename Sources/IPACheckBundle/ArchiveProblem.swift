@@ -6,6 +6,9 @@ package struct ArchiveProblem: Hashable, Sendable {
         case unsafeMemberPath, duplicateMember, caseCollision, unreadableMember, nestedPayload, severalApps
         case nonUTF8Name, bundleInfoPlist, missingExecutable, unreadableExecutable, inconsistentDirectory
         case linkLeavesBundle, unreadableSealedMember
+
+        /// Whether the problem leaves a bundle's signed entitlements unknown: what it claims cannot be told.
+        package var leavesEntitlementsUnknown: Bool { self == .unreadableExecutable }
     }
 
     /// What is wrong.

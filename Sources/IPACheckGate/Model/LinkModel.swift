@@ -137,11 +137,13 @@ package struct LinkModel: Sendable {
         documents.report(for: target)
     }
 
-    /// The rules that say a bundle's signed entitlements could not be read (its executable, or the blob itself):
-    /// what such a bundle claims is unknown.
-    package static let entitlementsUnread: Set = [
-        ArchiveRules.rules.unreadableExecutable.id, SignedEntitlements.rules.malformed.id,
-    ]
+    /// The rules that say a bundle's signed entitlements could not be read (its executable, or the blob itself).
+    ///
+    /// What such a bundle claims is unknown. The readers say which of their problems leave them unknown.
+    package static let entitlementsUnread = Set(
+        ArchiveProblem.Kind.allCases.filter(\.leavesEntitlementsUnknown).map { ArchiveProblem($0, "").rule.id }
+            + SigningProblem.Kind.allCases.filter(\.leavesEntitlementsUnknown).map { SigningProblem($0, "").rule.id }
+    )
 
     /// The findings that keep every device from installing or running the build: `explain`'s build step, and why
     /// `domains` calls no entry of such a build usable.

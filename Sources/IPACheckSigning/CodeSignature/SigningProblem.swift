@@ -7,6 +7,9 @@ package struct SigningProblem: Hashable, Sendable {
         case signerExpired, slotNotChecked, codePagesNotChecked, encryptedCodePages
         case xmlDERDisagree, malformed, slicesDisagree, noDER, notDictionary
         case notSealed, sealUnreadable
+
+        /// Whether the problem leaves the slice's signed entitlements unknown: a blob that cannot be decoded.
+        package var leavesEntitlementsUnknown: Bool { self == .malformed }
     }
 
     /// What is wrong.

@@ -34,4 +34,10 @@ struct ProblemKindTests {
         #expect(finding.message == problem.message && finding.bundle == "A.app" && finding.affects == ["arm64"])
         #expect(finding.fix == SignatureVerifier.rules.unsigned.fix)
     }
+
+    /// The problems that leave a bundle's entitlements unknown are an executable that cannot be read (ARC009) and a
+    /// blob that cannot be decoded (SIG021): explain says "not checked" instead of "no claim" for them.
+    @Test func entitlementsAreUnknownAfterAnUnreadableExecutableOrBlob() {
+        #expect(LinkModel.entitlementsUnread == ["ARC009", "SIG021"])
+    }
 }
