@@ -230,10 +230,18 @@ package enum ReleaseGate {
         // installs says so in every command, even where `--distribution development` accepts it as policy.
         var deviceFindings = keptFindings
         if !build.isEntitlementsFile {
-            let unsigned = SignatureVerifier.rules.unsigned.id
-            let installFacts =
-                DistributionChecks.installFacts(facts)
-                + build.integrity.seals.flatMap(\.findings).filter { $0.rule == unsigned }
+            // Only the unsigned code of each seal, merged as the seal's findings are: judging every seal again here
+            // would build each resource seal's findings twice.
+            let unsigned = build.integrity.seals.flatMap { seal in
+                Finding.merged(
+                    seal.problems.compactMap { problem in
+                        guard case .signing(let signing) = problem, signing.kind == .unsigned else { return nil }
+                        return signing.finding
+                    }
+                )
+                .sorted()
+            }
+            let installFacts = DistributionChecks.installFacts(facts) + unsigned
             for finding in installFacts
             where !deviceFindings.contains(finding)
                 && !configuration.suppressions.contains(where: { $0.covers(finding) })
