@@ -70,10 +70,16 @@ let package = Package(
 
         // Pure Swift: the one bounds-checked reader and the Mach-O / code-signature structures.
         .target(name: "IPACheckBinary", swiftSettings: strict),
+        // The one shape of our input errors (a kind and a sentence), shared by the archive, CMS and signing readers.
+        .target(name: "IPACheckErrors", swiftSettings: strict),
         // The one way our code shares mutable state between threads (a value behind a POSIX lock).
         .target(name: "IPACheckConcurrency", swiftSettings: strict),
         // Thin owners of the C handles.
-        .target(name: "IPACheckArchive", dependencies: ["CZip", "CIsal", "IPACheckBinary"], swiftSettings: strict),
+        .target(
+            name: "IPACheckArchive",
+            dependencies: ["CZip", "CIsal", "IPACheckBinary", "IPACheckErrors"],
+            swiftSettings: strict
+        ),
         .target(name: "IPACheckPlist", dependencies: ["CPlist"], swiftSettings: strict),
         // Findings as data and the renderers that format them.
         .target(
@@ -86,7 +92,7 @@ let package = Package(
         .target(
             name: "IPACheckCMS",
             dependencies: [
-                "IPACheckBinary",
+                "IPACheckBinary", "IPACheckErrors",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -102,7 +108,7 @@ let package = Package(
         .target(
             name: "IPACheckSigning",
             dependencies: [
-                "IPACheckArchive", "IPACheckBinary", "IPACheckPlist", "IPACheckCMS",
+                "IPACheckArchive", "IPACheckBinary", "IPACheckErrors", "IPACheckPlist", "IPACheckCMS",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,4 +1,4 @@
-import IPACheckBinary
+import IPACheckErrors
 
 /// Why an archive, or one of its members, could not be read.
 package struct ArchiveError: CodedError {

@@ -1,4 +1,4 @@
-import IPACheckBinary
+import IPACheckErrors
 
 /// A CMS message that could not be read: what is wrong and in which structure, as a value with a stable code.
 ///

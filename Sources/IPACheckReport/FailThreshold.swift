@@ -14,7 +14,7 @@ package struct FailThreshold: Hashable, Sendable, Codable, CustomStringConvertib
         self.init(failOn: severity)
     }
 
-    /// The contract's default: only errors fail.
+    /// The default `--fail-on` documents: only errors fail.
     package static let `default` = FailThreshold(failOn: .error)
 
     /// Whether a finding of this severity fails the gate.

@@ -1,4 +1,4 @@
-import IPACheckBinary
+import IPACheckErrors
 
 /// A provisioning profile that could not be read: what is wrong, where, as a value with a stable code.
 ///

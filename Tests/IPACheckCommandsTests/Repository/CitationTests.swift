@@ -50,7 +50,7 @@ struct CitationTests {
         let forbidden = [
             try Regex(#"\bissue [0-9]+\b"#), try Regex(#"\bseed [0-9]{3}\b"#),
             try Regex(#"appflip-firebase\.md §"#), try Regex(#"\bthe contract\b"#),
-        ]
+        ].map { $0.ignoresCase() }
         var found: [String] = []
         for (path, text) in try Self.files() where path != "Tests/IPACheckCommandsTests/Repository/CitationTests.swift"
         {
