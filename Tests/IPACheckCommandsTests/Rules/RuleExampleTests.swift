@@ -1,9 +1,11 @@
+import Foundation
 import IPACheckAASA
 import IPACheckCommands
 import IPACheckGate
 import IPACheckLinks
 import IPACheckPlist
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 /// Every rule shows itself (as SwiftLint's rules do): each triggering example raises its rule and each
@@ -61,5 +63,39 @@ struct RuleExampleTests {
         let textRules = AASARules.all + AssociatedDomainRules.rules.all
         let missing = textRules.filter { $0.examples == nil && !exempt.contains($0.id) }.map(\.id)
         #expect(missing.isEmpty, "rules without examples: \(missing)")
+    }
+
+    /// What a user reads of a rule: its text, and the messages its triggering examples raise.
+    static func userText(of rule: Rule) -> [String] {
+        var texts = [rule.title, rule.summary, rule.fix]
+        guard let examples = rule.examples, examples.input == .aasaDocument else { return texts }
+        for example in examples.triggering {
+            let findings = try? AASALinter.lint(bytes: Array(example.utf8), domain: "example.com").findings
+            texts += (findings ?? []).map(\.message)
+        }
+        return texts
+    }
+
+    /// Matching rules are cited by an anchor a reader can follow (`docs/matching.md#m21`), never by a bare number
+    /// ("(M21)") that appears nowhere a user can look it up; and every anchor cited exists.
+    @Test func matchingRulesAreCitedByAnchors() throws {
+        let matching = try String(
+            contentsOf: Repository.root.appendingPathComponent("docs/matching.md"),
+            encoding: .utf8
+        )
+        let bareNumber = try Regex(#"\bM[0-9]{1,2}\b"#)
+        let anchor = try Regex(#"#m([0-9]{1,2})\b"#)
+        var cited = 0
+        for rule in RuleCatalog.all {
+            for text in Self.userText(of: rule) {
+                #expect(!text.contains(bareNumber), "\(rule.id) cites a bare matching rule: \(text)")
+                for match in text.matches(of: anchor) {
+                    cited += 1
+                    let target = "<a id=\"m\(match.output[1].substring ?? "")\"></a>"
+                    #expect(matching.contains(target), "\(rule.id) cites a missing anchor: \(text)")
+                }
+            }
+        }
+        #expect(cited > 0, "no rule cites docs/matching.md, so this check proved nothing")
     }
 }

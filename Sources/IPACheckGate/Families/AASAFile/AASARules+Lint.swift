@@ -19,7 +19,7 @@ extension AASARules {
             .warning,
             "paths next to components",
             summary:
-                "A details entry with a components array ignores its paths (docs/matching.md M21); TN3155 (2025-05): \"Please avoid "
+                "A details entry with a components array ignores its paths (docs/matching.md#m21); TN3155 (2025-05): \"Please avoid "
                 + "mixing formats. Doing so may result in unexpected behavior for universal links.\"",
             fix: "Keep one format per entry: components (iOS 13+) or, only for iOS 12 and older, paths.",
             examples: RuleExamples(
@@ -46,7 +46,7 @@ extension AASARules {
             "AASA102",
             .warning,
             "appID next to appIDs",
-            summary: "When appIDs is present (even empty), iOS ignores appID (docs/matching.md M20).",
+            summary: "When appIDs is present (even empty), iOS ignores appID (docs/matching.md#m20).",
             fix: "Move the app ID into the appIDs array and delete appID.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -105,7 +105,7 @@ extension AASARules {
             .warning,
             "rule can never fire",
             summary: "An earlier rule matches every URL this one would, and the first match wins "
-                + "(docs/matching.md M1).",
+                + "(docs/matching.md#m1).",
             fix: "Move the specific rule before the broader one, or delete it.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -185,7 +185,7 @@ extension AASARules {
             .warning,
             "app ID in more than one details entry",
             summary: "swcd keeps one entry per (service, app ID, domain): only the first details entry listing an app "
-                + "applies to it (docs/matching.md M22).",
+                + "applies to it (docs/matching.md#m22).",
             fix: "Merge the rules into the first entry that lists the app.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -218,7 +218,7 @@ extension AASARules {
             "AASA107",
             .warning,
             "unknown key in a component or defaults",
-            summary: "Apple silently ignores unknown keys (docs/matching.md M18); a misspelled \"/\" (\"path\") or "
+            summary: "Apple silently ignores unknown keys (docs/matching.md#m18); a misspelled \"/\" (\"path\") or "
                 + "\"caseSensitive\" (\"casesensitive\") turns the rule into a broader one, often a catch-all.",
             fix: "Use the documented keys: /, ?, #, exclude, comment, caseSensitive, percentEncoded.",
             examples: RuleExamples(
@@ -245,7 +245,7 @@ extension AASARules {
             .error,
             "exclude that excludes too much",
             summary: "The exclude rule matches every URL (or more than intended: a query item pattern \"*\" also holds "
-                + "when the item is absent, M3+M10), so links break.",
+                + "when the item is absent: docs/matching.md#m3, #m10), so links break.",
             fix: "Constrain the exclude, e.g. require a query item with \"?*\" instead of \"*\".",
             examples: RuleExamples(
                 .aasaDocument,
@@ -302,7 +302,7 @@ extension AASARules {
             .warning,
             "fragment (hash route) written into a path pattern",
             summary: "# starts the URL fragment, so a path pattern containing # never matches a hash-router URL "
-                + "(docs/matching.md M13).",
+                + "(docs/matching.md#m13).",
             fix: "Match hash routes with the \"#\" key of a component.",
             examples: RuleExamples(
                 .aasaDocument,

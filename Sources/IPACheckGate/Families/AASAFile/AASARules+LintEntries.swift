@@ -17,7 +17,9 @@ extension AASARules {
             "AASA121",
             .warning,
             "details entry without rules",
-            summary: "Without components or paths (or with an empty components array, M21) the entry matches no URL.",
+            summary:
+                "Without components or paths (or with an empty components array: docs/matching.md#m21) the entry "
+                + "matches no URL.",
             fix: "Add components (e.g. {\"/\": \"*\"} to match everything).",
             examples: RuleExamples(
                 .aasaDocument,
@@ -52,7 +54,7 @@ extension AASARules {
             .warning,
             "details entry without app IDs",
             summary: "An entry with an empty appIDs array (or no appID) applies to no app; appIDs [] even hides appID "
-                + "(docs/matching.md M20).",
+                + "(docs/matching.md#m20).",
             fix: "List the app IDs in appIDs.",
             examples: RuleExamples(
                 .aasaDocument,
@@ -104,7 +106,7 @@ extension AASARules {
             .note,
             "query item \"*\" does not require the item",
             summary:
-                "A missing query item counts as empty and \"*\" matches empty (docs/matching.md M10), so {\"id\": \"*\"} accepts URLs "
+                "A missing query item counts as empty and \"*\" matches empty (docs/matching.md#m10), so {\"id\": \"*\"} accepts URLs "
                 + "without id.",
             fix: "Use \"?*\" to require a non-empty value.",
             examples: RuleExamples(
@@ -192,7 +194,7 @@ extension AASARules {
             .error,
             "appID lost next to appIDs",
             summary:
-                "When appIDs is present (even empty), iOS ignores appID (docs/matching.md M20); here the appID is not in appIDs, so "
+                "When appIDs is present (even empty), iOS ignores appID (docs/matching.md#m20); here the appID is not in appIDs, so "
                 + "that app gets nothing from the entry.",
             fix: "Move the app ID into the appIDs array and delete appID.",
             examples: RuleExamples(
@@ -223,7 +225,7 @@ extension AASARules {
             "exclude broader than it looks",
             summary:
                 "The exclude covers more than its pattern suggests: exclude: true in defaults makes every component "
-                + "exclude unless it says otherwise, and a query item \"*\" also holds when the item is absent (M3, M10).",
+                + "exclude unless it says otherwise, and a query item \"*\" also holds when the item is absent (docs/matching.md#m3, #m10).",
             fix: "Set exclude only on the components that should block; require a query item with \"?*\".",
             examples: RuleExamples(
                 .aasaDocument,
@@ -260,7 +262,7 @@ extension AASARules {
             "AASA129",
             .error,
             "misspelled key makes a catch-all",
-            summary: "Apple ignores unknown keys (docs/matching.md M18): with its pattern key misspelled (\"path\" for "
+            summary: "Apple ignores unknown keys (docs/matching.md#m18): with its pattern key misspelled (\"path\" for "
                 + "\"/\"), the component matches every URL, so the app opens links it was never meant to.",
             fix: "Use the documented keys: /, ?, #, exclude, comment, caseSensitive, percentEncoded.",
             examples: RuleExamples(

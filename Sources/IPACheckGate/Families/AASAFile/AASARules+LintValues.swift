@@ -168,7 +168,7 @@ extension AASARules {
             "non-string query predicate",
             summary:
                 "One non-string value (true, 5, null, array, object) makes Apple ignore the whole \"?\" dictionary, "
-                + "so the rule matches any query (docs/matching.md M12).",
+                + "so the rule matches any query (docs/matching.md#m12).",
             fix: "Quote the value: \"flag\": \"true\", or use \"?*\" to require any value.",
             examples: RuleExamples(
                 .aasaDocument,

@@ -66,7 +66,8 @@ extension LintContext {
         if detail.rules.isEmpty {
             let what: String
             switch detail.ruleSource {
-            case .components: what = "an empty components array (M21: no URL matches, and paths are ignored)"
+            case .components:
+                what = "an empty components array (no URL matches, and paths are ignored: docs/matching.md#m21)"
             case .paths: what = "no usable paths"
             case .none: what = "neither components nor paths"
             }
@@ -119,7 +120,7 @@ extension LintContext {
             let covered = detail.appIDs.contains(singleID)
             add(
                 covered ? AASARules.lint.appIDBesideAppIDs : AASARules.lintEntries.appIDLostBesideAppIDs,
-                "\(location) has both appID and appIDs; appIDs wins (docs/matching.md M20)"
+                "\(location) has both appID and appIDs; appIDs wins (docs/matching.md#m20)"
                     + (covered ? "" : ", so \(singleID) gets nothing from this entry"),
                 at: location
             )

@@ -51,7 +51,7 @@ extension LintContext {
                     AASARules.lintValues.nonStringQueryValue,
                     "query item(s) " + bad.map { "\"\($0.key)\": \($0.value.compactText)" }.joined(separator: ", ")
                         + " in \(location) are not strings, so Apple ignores the whole \"?\" dictionary and the rule "
-                        + "matches any query (docs/matching.md M12)",
+                        + "matches any query (docs/matching.md#m12)",
                     at: location
                 )
             }
@@ -122,7 +122,7 @@ extension LintContext {
             let catchAll = effective.matchesEverything
             add(
                 catchAll ? AASARules.lintEntries.misspelledKeyCatchAll : AASARules.lint.unknownComponentKey,
-                "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (docs/matching.md M18)"
+                "component key(s) \(hints.joined(separator: ", ")) are ignored by Apple (docs/matching.md#m18)"
                     + (catchAll ? ", so this component matches every URL" : ""),
                 at: location
             )
@@ -133,14 +133,14 @@ extension LintContext {
                     add(
                         AASARules.lintEntries.excludeBroaderThanItLooks,
                         "exclude rule's query item \"\(item.name)\": \"\(item.pattern)\" also holds when the item is "
-                            + "absent (M3, M10), so the rule excludes URLs without it too; use \"?*\" to require it",
+                            + "absent (docs/matching.md#m3, #m10), so the rule excludes URLs without it too; use \"?*\" to require it",
                         at: location
                     )
                 } else {
                     add(
                         AASARules.lintEntries.starQueryItem,
                         "query item \"\(item.name)\": \"\(item.pattern)\" also matches URLs without \(item.name) "
-                            + "(docs/matching.md M10), so it does not require the item; use \"?*\" to require a value",
+                            + "(docs/matching.md#m10), so it does not require the item; use \"?*\" to require a value",
                         at: location
                     )
                 }
