@@ -108,9 +108,9 @@ package struct DomainsReport: Encodable, Sendable {
     /// Problems with the entries, signatures and archive.
     package let findings: [Finding]
 
-    /// The rules `domains` applies: the archive's and the entries'.
-    package static let rules =
-        ArchiveRules.raisedWhenOpened + AssociatedDomainRules.rules.all + EntitlementsFileChecks.rules.all
+    /// The rules `domains` applies: those raised when the archive is opened, and the entries' (every set about
+    /// them).
+    package static let rules = ArchiveRules.raisedWhenOpened + RuleFamily.entryRules
 
     /// Why no device uses `domain` for the bundle of `fact`: what the link model says (a malformed entry, a mode
     /// the build cannot use, a managed entry without the MDM entitlement, a domain the profile does not grant), or

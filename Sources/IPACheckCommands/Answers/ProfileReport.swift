@@ -63,11 +63,9 @@ package struct ProfileReport: Sendable {
     /// What is wrong with it.
     package let findings: [Finding]
 
-    /// The PROF rules, in ID order: those a profile is judged by, and release policy's (PROF007, which only a gated
-    /// build raises), as the catalogue of the profile family lists them.
-    package static var rules: [Rule] {
-        (ProfileChecks.rules.all + ProfileChecks.releaseRules.all).sorted { $0.id < $1.id }
-    }
+    /// The profile family's rules, in ID order: those a profile is judged by, and release policy's (PROF007, which
+    /// only a gated build raises).
+    package static var rules: [Rule] { RuleFamily.profile.all }
 
     /// Reads and judges the profile at `path`.
     ///

@@ -59,9 +59,9 @@ package struct VerifyReport: Sendable {
         package let nestedCodeChanged: [String]
     }
 
-    /// The rules `verify` applies, with their catalogue severities.
-    package static let rules: [Rule] =
-        ArchiveRules.rules.all + SignatureVerifier.rules.all + SignatureVerifier.trustRules.all + ResourceSeal.rules.all
+    /// The rules `verify` applies, with their catalogue severities: those of the gate's archive and signature
+    /// checks, which judge what it read.
+    package static let rules: [Rule] = GateChecks.integrityRules
 
     /// The rules about trust rather than integrity: `--strict` makes them fail the verdict.
     package static let trustRules = SignatureVerifier.trustRules.all
@@ -120,8 +120,8 @@ package struct VerifyReport: Sendable {
             )
             let reason = "a bare Mach-O has no bundle whose resources could be checked"
             var coverage = RuleCoverage()
-            coverage.ran(GateChecks.archiveRules + SignatureVerifier.rules.all + SignatureVerifier.trustRules.all)
-            coverage.skip(ResourceSeal.rules.all, because: reason)
+            coverage.ran(GateChecks.integrityRules)
+            coverage.withdraw(ResourceSeal.rules.all, because: reason)
             let trust = await TrustChecks.findings(
                 code: TrustChecks.codeSigners(check, bundle: nil),
                 profiles: [],

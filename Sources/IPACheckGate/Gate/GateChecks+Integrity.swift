@@ -32,8 +32,8 @@ package struct BuildIntegrity: Sendable {
 }
 
 extension GateChecks {
-    /// The rules of the archive check, which also judges a bare Mach-O's reading.
-    package static var archiveRules: [Rule] { archive.rules }
+    /// The rules ``integrity(_:)`` judges: the archive check's and the signature check's (`verify`'s rules).
+    package static var integrityRules: [Rule] { archive.rules + signature.rules }
 
     /// The gate's own archive and signature checks on what `verify` read from an ipa, so that `verify` and `check`
     /// judge an archive and its seals the same way.

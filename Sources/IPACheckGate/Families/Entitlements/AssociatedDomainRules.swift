@@ -7,7 +7,7 @@ package import IPACheckReport
 /// associated domain", TN3155.
 package enum AssociatedDomainRules {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: JudgedRuleSet {
+    package struct Rules: JudgedRuleSet, EntryRuleSet {
         /// The check that judges these rules.
         var judgedIn: GateCheckName { .bundleFacts }
 

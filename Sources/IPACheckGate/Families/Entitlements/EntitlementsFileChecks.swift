@@ -4,7 +4,7 @@ package import IPACheckReport
 /// ipacheck cannot judge before the build.
 package enum EntitlementsFileChecks {
     /// The rules declared here; ``RuleSet/all`` lists them by reflection, so a rule added here is listed.
-    package struct Rules: JudgedRuleSet {
+    package struct Rules: JudgedRuleSet, EntryRuleSet {
         /// The check that judges these rules.
         var judgedIn: GateCheckName { .bundleFacts }
 
