@@ -1,14 +1,16 @@
-import IPACheckAASA
 import IPACheckBundle
 import IPACheckFetching
 import IPACheckLinks
-import IPACheckPlist
 package import IPACheckReport
 import IPACheckSigning
 import IPACheckSites
 
 /// The registry of the release gate's checks: what `check` runs on every input, in order, and the only source of
 /// its findings and of its "not checked" list (``GateCheck``).
+///
+/// A check that judges one family's rules lives in that family's folder (`Families/<family>/GateChecks+<check>.swift`);
+/// the two here judge several families' rules: a bundle's facts (ENT, SIG, PROF) and the hosts' files (AASA, SERVE,
+/// CDN).
 package enum GateChecks {
     /// Every check, in the order their findings are gathered.
     static let all: [GateCheck] = [
@@ -22,77 +24,6 @@ package enum GateChecks {
     static let notABuild =
         "an entitlements file is not a build: check the built ipa for its archive, signature, seal, profile, App "
         + "Flip and Firebase"
-
-    /// The archive: how the ipa is zipped, and the members the seal pass could read.
-    static let archive = GateCheck(.archive) { input, rules in
-        judgeArchive(input.build.integrity, isEntitlementsFile: input.build.isEntitlementsFile, rules: rules)
-    }
-
-    /// The archive check's judgement, over the facts it needs.
-    static func judgeArchive(_ integrity: BuildIntegrity, isEntitlementsFile: Bool, rules: [Rule]) -> CheckOutcome {
-        guard !isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        var outcome = CheckOutcome(findings: integrity.archiveFindings)
-        outcome.coverage.ran(rules)
-        return outcome
-    }
-
-    /// Every code signature and seal (code pages, special slots, CMS, resources) and each signer's trust; unsigned
-    /// code is the distribution's question in a development gate.
-    static let signature = GateCheck(.signature) { input, rules in
-        judgeSignature(
-            input.build.integrity,
-            isEntitlementsFile: input.build.isEntitlementsFile,
-            distribution: input.distribution,
-            rules: rules
-        )
-    }
-
-    /// The signature and seal check's judgement, over the facts it needs.
-    static func judgeSignature(
-        _ integrity: BuildIntegrity,
-        isEntitlementsFile: Bool,
-        distribution: Distribution?,
-        rules: [Rule]
-    ) -> CheckOutcome {
-        guard !isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        let found = integrity.seals.flatMap(\.findings) + integrity.trustFindings
-        guard integrity.seals.contains(where: { $0.signature != nil }) else {
-            // No code was read, so no signature was verified: the findings say why (ARC008, ARC009).
-            var outcome = CheckOutcome(findings: found)
-            outcome.coverage.skip(rules, because: DistributionChecks.noExecutable)
-            return outcome
-        }
-        var outcome = CheckOutcome()
-        if distribution == .development {
-            let unsigned = SignatureVerifier.rules.unsigned
-            outcome.findings = found.filter { $0.rule != unsigned.id }
-            outcome.coverage.skip([unsigned], because: DistributionChecks.developmentAccepts)
-        } else {
-            outcome.findings = found
-        }
-        if !integrity.resourcesChecked {
-            // verify --no-resources: the seal was read, its comparison with the files left out.
-            let compared = rules.filter { $0.needs.contains(.resourceComparison) }
-            outcome.coverage.skip(compared, because: ResourceSeal.comparisonSkippedReason)
-            outcome.coverage.ran(rules.filter { !compared.contains($0) })
-        } else {
-            outcome.coverage.ran(rules)
-        }
-        return outcome
-    }
-
-    /// What the build is distributed for, against its profiles, platform and signing.
-    static let distribution = GateCheck(.distribution) { input, rules in
-        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        var outcome = CheckOutcome()
-        outcome.findings = DistributionChecks.findings(
-            distribution: input.distribution,
-            asked: input.options.askedDistribution != nil,
-            facts: input.facts,
-            coverage: &outcome.coverage
-        )
-        return outcome
-    }
 
     /// What each bundle's signature and profile say: the signed entitlements, the profile, the entitlements the
     /// profile grants, and each associated-domains entry (or, for a project file, what the file says).
@@ -147,73 +78,6 @@ package enum GateChecks {
         return outcome
     }
 
-    /// Google App Flip: the main app against the App Flip config.
-    static let appFlip = GateCheck(.appFlip) { input, rules in
-        guard !input.build.isEntitlementsFile else { return .notApplicable(rules, because: notABuild) }
-        let configuration = input.options.configuration
-        var outcome = CheckOutcome()
-        if let config = configuration.appFlip, let main = input.facts.first, let appID = main.appID {
-            outcome.findings = AppFlipChecks.check(
-                config: config,
-                associatedDomains: main.domains,
-                appID: appID,
-                signing: main.signingKind ?? .distribution,
-                infoPlist: main.bundle.infoPlist,
-                executable: input.build.mainExecutableStrings,
-                matcher: input.networkUnavailable == nil ? input.documents.linkMatcher : nil,
-                bundle: main.bundle.path
-            )
-        }
-        AppFlipChecks.recordCoverage(
-            config: configuration.appFlip,
-            hasAppID: input.facts.first?.appID != nil,
-            cdnAsked: input.documents.reports.contains { $0.cdn != nil },
-            into: &outcome.coverage
-        )
-        if configuration.appFlip != nil {
-            outcome.withdraw(AppFlipChecks.needFetchedFiles, becauseOf: input.networkUnavailable)
-        }
-        return outcome
-    }
-
-    /// Firebase: each bundle's GoogleService-Info.plist, Dynamic Links and email links.
-    static let firebase = GateCheck(.firebase) { input, rules in
-        guard !input.build.isEntitlementsFile else {
-            // Before the build, the domain list alone says whether a claimed domain is a dead Dynamic Links one.
-            let dead = FirebaseChecks.rules.deadDynamicLinks
-            var outcome = CheckOutcome()
-            for fact in input.facts {
-                let bundle = FirebaseBundleFacts(
-                    path: fact.bundle.path,
-                    isExtension: true,
-                    infoPlist: .dictionary([:]),
-                    serviceFiles: [],
-                    associatedDomains: fact.domains,
-                    appID: fact.appID
-                )
-                outcome.findings += FirebaseChecks.deadDynamicLinkDomains(bundle, settings: FirebaseLinkSettings())
-                    .filter { $0.rule == dead.id }
-            }
-            outcome.coverage.ran([dead])
-            outcome.coverage.skip(rules.filter { $0 != dead }, because: notABuild)
-            return outcome
-        }
-        let settings = input.options.configuration.firebase
-        var outcome = CheckOutcome()
-        let matcher = input.networkUnavailable == nil ? input.documents.linkMatcher : nil
-        for bundle in input.build.firebase {
-            outcome.findings += FirebaseChecks.check(bundle, settings: settings, matcher: matcher)
-        }
-        FirebaseChecks.recordCoverage(
-            input.build.firebase,
-            settings: settings,
-            cdnAsked: input.documents.reports.contains { $0.cdn != nil },
-            into: &outcome.coverage
-        )
-        outcome.withdraw(FirebaseChecks.needFetchedFiles, becauseOf: input.networkUnavailable)
-        return outcome
-    }
-
     /// Each claimed host's file: how the origin serves it, Apple's CDN copy, and its content.
     ///
     /// The content is judged with the checks `lint` runs; a host's worst serving finding names the claims it breaks.
@@ -258,13 +122,4 @@ package enum GateChecks {
         return outcome
     }
 
-    /// Each bundle's claims held against the file of its host (the LINK rules), App Clip coverage and the config's
-    /// expected domains.
-    static let links = GateCheck(.links) {
-        input,
-        rules in
-        var outcome = CrossChecks.outcome(input)
-        outcome.withdraw(CrossCheckRules.needFetchedFiles, becauseOf: input.networkUnavailable)
-        return outcome
-    }
 }
