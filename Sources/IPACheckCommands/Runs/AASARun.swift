@@ -1,4 +1,4 @@
-import IPACheckFetching
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
 package import IPACheckReport
@@ -13,7 +13,7 @@ package enum AASARun {
         hosts: [String],
         failOn: Severity,
         format: ReportFormat,
-        network: NetworkSettings
+        network: FetchOptions
     ) async throws {
         let targets = try hosts.map { host throws(UsageError) in
             let parts = host.split(separator: "?", maxSplits: 1).map(String.init)

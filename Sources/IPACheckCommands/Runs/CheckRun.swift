@@ -1,3 +1,4 @@
+package import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 import IPACheckSites
@@ -15,18 +16,17 @@ package enum CheckRun {
         format: ReportFormat,
         output: String?,
         project: ProjectSettings,
-        network: NetworkSettings,
+        network: FetchOptions,
         archive: ArchiveSettings
     ) async throws {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)
-        let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
+        let progress = ProgressLine(offline: network.isOffline, asksCDN: network.asksCDN)
         let outcomes = try await network.withFetcher { options, fetcher in
             let gate = project.gateOptions(
                 fetch: options,
                 fetcher: fetcher,
                 configuration: configuration,
-                network: network,
                 archive: archive,
                 appID: appID
             )

@@ -1,7 +1,7 @@
 package import Foundation
 import IPACheckBundle
 import IPACheckDevice
-import IPACheckFetching
+package import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 
@@ -36,7 +36,7 @@ package enum DeviceRun {
         if !selection.appIDs.isEmpty { asked = .appIDs(selection.appIDs) }
         if let build = selection.build {
             do {
-                var options = GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: archive.limits)
+                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive.limits)
                 options.hostsAsked = .none
                 let result = try await ReleaseGate.judge(path: build, options: options)
                 let ids = result.facts.compactMap(\.appID)

@@ -1,6 +1,6 @@
 package import Foundation
 import IPACheckBundle
-import IPACheckFetching
+package import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 
@@ -23,7 +23,7 @@ package enum DomainsRun {
             } else {
                 // The build is read once, by the gate, whose judgement also says where a device installs it (as
                 // explain's build step shows it); no host is asked.
-                var options = GateOptions(fetch: FetchOptions(), fetcher: nil, now: now, archiveLimits: archive.limits)
+                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive.limits)
                 options.hostsAsked = .none
                 let result = try await ReleaseGate.judge(path: path, options: options)
                 domains = DomainsReport.make(

@@ -1,4 +1,5 @@
 import IPACheckDevice
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
@@ -14,7 +15,7 @@ package enum ExplainRun {
         device devicePath: String? = nil,
         format: OutputFormat,
         project: ProjectSettings,
-        network: NetworkSettings,
+        network: FetchOptions,
         archive: ArchiveSettings
     ) async throws {
         // The URL first: one iOS never opens as a universal link is answered before any build is read or host asked.

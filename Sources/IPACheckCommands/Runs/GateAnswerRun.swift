@@ -1,3 +1,4 @@
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 
@@ -13,13 +14,13 @@ enum GateAnswerRun {
         path: String,
         appID: String?,
         project: ProjectSettings,
-        network: NetworkSettings,
+        network: FetchOptions,
         archive: ArchiveSettings,
         onlyClaimsOf host: String? = nil,
         keepingLocalJudgement: Bool = false
     ) async throws -> GateResult {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
-        let progress = ProgressLine(offline: network.offline, asksCDN: network.asksCDN)
+        let progress = ProgressLine(offline: network.isOffline, asksCDN: network.asksCDN)
         defer { progress.finish() }
         return try await CommandExit.reportingInputErrors {
             try await withUsageErrorForMissingAppID {
@@ -28,7 +29,6 @@ enum GateAnswerRun {
                         fetch: options,
                         fetcher: fetcher,
                         configuration: configuration,
-                        network: network,
                         archive: archive,
                         appID: appID
                     )

@@ -1,4 +1,5 @@
 import IPACheckDevice
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 
@@ -22,7 +23,7 @@ package enum LinksRun {
         device devicePath: String? = nil,
         format: Format,
         project: ProjectSettings,
-        network: NetworkSettings,
+        network: FetchOptions,
         archive: ArchiveSettings
     ) async throws {
         let device = try await CommandExit.reportingInputErrors {

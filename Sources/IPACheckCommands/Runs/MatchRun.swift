@@ -1,5 +1,5 @@
 package import IPACheckAASA
-import IPACheckFetching
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
 import IPACheckReport
@@ -20,7 +20,7 @@ package enum MatchRun {
         service: AASAService?,
         explain: Bool,
         format: OutputFormat,
-        network: NetworkSettings
+        network: FetchOptions
     ) async throws {
         let service = service ?? .applinks
         let list = try openList(urlFile)
@@ -80,7 +80,7 @@ package enum MatchRun {
         explain: Bool,
         format: OutputFormat,
         project: ProjectSettings,
-        network: NetworkSettings,
+        network: FetchOptions,
         archive: ArchiveSettings
     ) async throws {
         let list = try openList(urlFile)
@@ -160,7 +160,7 @@ package enum MatchRun {
     private static func loadDocuments(
         for hostSet: Set<String>,
         aasa: String?,
-        network: NetworkSettings
+        network: FetchOptions
     ) async throws -> [String: MatchJudge.HostDocuments] {
         if let aasa {
             let bytes: [UInt8]

@@ -1,5 +1,5 @@
 import Foundation
-import IPACheckFetching
+package import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 package import IPACheckSigning
@@ -39,13 +39,12 @@ package struct ProjectSettings: Sendable {
         return configuration
     }
 
-    /// The gate's options for one run: what the project says, with the network's judgement time and fetcher, so
-    /// that check, explain, links and match judge a build the same way.
+    /// The gate's options for one run: what the project says, with the fetch options (and their judgement time)
+    /// and fetcher, so that check, explain, links and match judge a build the same way.
     func gateOptions(
         fetch: FetchOptions,
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration,
-        network: NetworkSettings,
         archive: ArchiveSettings,
         appID: String?
     ) -> GateOptions {
@@ -54,7 +53,6 @@ package struct ProjectSettings: Sendable {
             fetcher: fetcher,
             configuration: configuration,
             distribution: distribution,
-            now: network.now,
             archiveLimits: archive.limits,
             appID: appID,
             mdmDirectDownloads: mdmDirectDownloads

@@ -46,13 +46,12 @@ package struct GateOptions: Sendable {
         case none
     }
 
-    /// Creates options.
+    /// Creates options; the judgement time is `fetch`'s.
     package init(
         fetch: FetchOptions,
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration = GateConfiguration(),
         distribution: Distribution? = nil,
-        now: Date = Date(),
         archiveLimits: ArchiveLimits = .standard,
         appID: String? = nil,
         mdmDirectDownloads: Bool = false
@@ -64,7 +63,6 @@ package struct GateOptions: Sendable {
         self.distribution = distribution
         self.archiveLimits = archiveLimits
         self.appID = appID
-        self.now = now
     }
 
     /// The distribution asked for: the option, else the configuration's.

@@ -32,6 +32,6 @@ struct AASACommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await AASARun.run(hosts: hosts, failOn: failOn, format: output.format, network: network.settings)
+        try await AASARun.run(hosts: hosts, failOn: failOn, format: output.format, network: try network.settings)
     }
 }

@@ -64,7 +64,7 @@ struct CheckCommand: AsyncParsableCommand {
             format: format,
             output: output,
             project: project.settings,
-            network: network.settings,
+            network: try network.settings,
             archive: archive.settings
         )
     }

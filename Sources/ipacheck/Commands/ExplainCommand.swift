@@ -49,7 +49,7 @@ struct ExplainCommand: AsyncParsableCommand {
             device: device,
             format: output.format,
             project: project.settings,
-            network: network.settings,
+            network: try network.settings,
             archive: archive.settings
         )
     }

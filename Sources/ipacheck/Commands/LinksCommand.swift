@@ -43,7 +43,7 @@ struct LinksCommand: AsyncParsableCommand {
             device: device,
             format: format,
             project: project.settings,
-            network: network.settings,
+            network: try network.settings,
             archive: archive.settings
         )
     }

@@ -80,7 +80,7 @@ struct MatchCommand: AsyncParsableCommand {
                 explain: explain,
                 format: output.format,
                 project: project.settings,
-                network: network.settings,
+                network: try network.settings,
                 archive: archive.settings
             )
             return
@@ -93,7 +93,7 @@ struct MatchCommand: AsyncParsableCommand {
             service: service,
             explain: explain,
             format: output.format,
-            network: network.settings
+            network: try network.settings
         )
     }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import IPACheckCommands
+import IPACheckFetching
 
-/// The network options every fetching subcommand shares (docs/configuration.md); their defaults are
-/// ``NetworkSettings``'.
+/// The network options every fetching subcommand shares (docs/configuration.md): their help is here, their
+/// defaults are ``FetchOptions``' and their checks its command-line initializer's.
 struct NetworkOptions: ParsableArguments {
     // Unconditional: `--timeout -5` is a value to refuse with its reason, not a missing one.
-    @Option(parsing: .unconditional, help: "Seconds per request (default \(Int(NetworkSettings().timeout))).")
-    var timeout: Double = NetworkSettings().timeout
+    @Option(parsing: .unconditional, help: "Seconds per request (default \(FetchOptions.defaultTimeoutSeconds)).")
+    var timeout = Double(FetchOptions.defaultTimeoutSeconds)
 
     @Option(help: ArgumentHelp("Extra trust anchors (PEM), on top of the system's.", valueName: "pem"))
     var caFile: String?
@@ -20,7 +21,7 @@ struct NetworkOptions: ParsableArguments {
     var resolve: [String] = []
 
     @Option(help: ArgumentHelp("Base URL of Apple's AASA CDN.", valueName: "url"))
-    var cdnURL: String = NetworkSettings().cdnURL
+    var cdnURL = FetchOptions.appleCDN
 
     @Flag(help: "Do not ask Apple's CDN.")
     var noCDN = false
@@ -39,20 +40,22 @@ struct NetworkOptions: ParsableArguments {
     @OptionGroup var time: TimeOptions
 
     func validate() throws {
-        do { try settings.validate() } catch { throw ValidationError(error) }
+        do { _ = try settings } catch { throw ValidationError(error) }
     }
 
-    /// The settings asked for.
-    var settings: NetworkSettings {
-        var settings = NetworkSettings()
-        settings.timeout = timeout
-        settings.caFile = caFile
-        settings.resolve = resolve
-        settings.cdnURL = cdnURL
-        settings.noCDN = noCDN
-        settings.offline = offline
-        settings.aasaDir = aasaDir
-        settings.now = time.date
-        return settings
+    /// The fetch options asked for.
+    var settings: FetchOptions {
+        get throws(UsageError) {
+            try FetchOptions(
+                timeoutSeconds: timeout,
+                caFile: caFile,
+                resolve: resolve,
+                cdnURL: cdnURL,
+                noCDN: noCDN,
+                offline: offline,
+                aasaDir: aasaDir,
+                now: time.date
+            )
+        }
     }
 }

@@ -506,7 +506,7 @@ struct ReleaseGateTests {
     /// value, whichever is set.
     @Test func oneJudgementTimeForTheBuildAndTheHostsFiles() {
         let given = Date(timeIntervalSince1970: 1_700_000_000)
-        var options = GateOptions(fetch: FetchOptions(now: .distantPast), fetcher: nil, now: given)
+        var options = GateOptions(fetch: FetchOptions(now: given), fetcher: nil)
         #expect(options.now == given && options.fetch.now == given)
         let later = given.addingTimeInterval(86_400)
         options.now = later

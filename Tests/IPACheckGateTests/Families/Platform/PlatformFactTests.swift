@@ -307,10 +307,9 @@ struct PlatformFactTests {
     static func appStoreGate(_ ipa: String, now: Date) async throws -> GateResult {
         let folder = try AASAFolder()
         let options = GateOptions(
-            fetch: FetchOptions(offlineDirectory: folder.url),
+            fetch: FetchOptions(offlineDirectory: folder.url, now: now),
             fetcher: nil,
-            distribution: .appStore,
-            now: now
+            distribution: .appStore
         )
         return try await ReleaseGate.check(path: ipa, options: options)
     }
