@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "ipacheck",
             dependencies: [
-                "IPACheckCommands", "IPACheckFetching", "IPACheckReport",
+                "IPACheckArchive", "IPACheckCommands", "IPACheckFetching", "IPACheckReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

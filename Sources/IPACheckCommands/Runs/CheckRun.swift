@@ -1,3 +1,4 @@
+package import IPACheckArchive
 package import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
@@ -17,7 +18,7 @@ package enum CheckRun {
         output: String?,
         project: ProjectSettings,
         network: FetchOptions,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         let configuration = try await CommandExit.reportingInputErrors { try project.loadConfiguration() }
         let threshold = FailThreshold(failOn: failOn ?? configuration.failOn ?? .error)

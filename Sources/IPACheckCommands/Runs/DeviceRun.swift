@@ -1,4 +1,5 @@
 package import Foundation
+package import IPACheckArchive
 import IPACheckBundle
 import IPACheckDevice
 package import IPACheckFetching
@@ -25,7 +26,7 @@ package enum DeviceRun {
         path: String,
         selection: Selection,
         format: ReportFormat,
-        archive: ArchiveSettings,
+        archive: ArchiveLimits,
         now: Date
     ) async throws {
         if selection.allApps, !selection.appIDs.isEmpty || selection.build != nil {
@@ -36,7 +37,7 @@ package enum DeviceRun {
         if !selection.appIDs.isEmpty { asked = .appIDs(selection.appIDs) }
         if let build = selection.build {
             do {
-                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive.limits)
+                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive)
                 options.hostsAsked = .none
                 let result = try await ReleaseGate.judge(path: build, options: options)
                 let ids = result.facts.compactMap(\.appID)

@@ -1,3 +1,4 @@
+package import IPACheckArchive
 import IPACheckGate
 package import IPACheckReport
 
@@ -24,11 +25,11 @@ package enum DiffRun {
         new: String,
         failOn: Severity,
         format: ReportFormat,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         var report = ReportOutput.report(rules: BuildDiff.rules.all, gate: FailThreshold(failOn: failOn), schema: .diff)
         do {
-            let diff = try BuildDiff.read(old: old, new: new, limits: archive.limits)
+            let diff = try BuildDiff.read(old: old, new: new, limits: archive)
             report.add(input: new, findings: diff.findings)
             report.add(section: try diff.section())
         } catch let error as InputError {

@@ -1,4 +1,5 @@
 package import Foundation
+package import IPACheckArchive
 import IPACheckBundle
 package import IPACheckFetching
 import IPACheckGate
@@ -12,7 +13,7 @@ package enum DomainsRun {
         path: String,
         appID: String?,
         format: ReportFormat,
-        archive: ArchiveSettings,
+        archive: ArchiveLimits,
         now: Date
     ) async throws {
         var report = ReportOutput.report(rules: DomainsReport.rules, kind: .listing, schema: .domains)
@@ -23,7 +24,7 @@ package enum DomainsRun {
             } else {
                 // The build is read once, by the gate, whose judgement also says where a device installs it (as
                 // explain's build step shows it); no host is asked.
-                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive.limits)
+                var options = GateOptions(fetch: FetchOptions(now: now), fetcher: nil, archiveLimits: archive)
                 options.hostsAsked = .none
                 let result = try await ReleaseGate.judge(path: path, options: options)
                 domains = DomainsReport.make(

@@ -1,3 +1,4 @@
+package import IPACheckArchive
 import IPACheckPlist
 import IPACheckReport
 
@@ -18,10 +19,10 @@ package enum EntitlementsRun {
         bundle: String?,
         source: EntitlementSource,
         format: Format,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         let answer = try await CommandExit.reportingInputErrors {
-            let answer = try EntitlementsAnswer.read(path: path, bundle: bundle, source: source, limits: archive.limits)
+            let answer = try EntitlementsAnswer.read(path: path, bundle: bundle, source: source, limits: archive)
             if format == .json, answer.value.dictionaryValue == nil {
                 throw InputError(
                     "not-a-dictionary",

@@ -1,3 +1,4 @@
+package import IPACheckArchive
 import IPACheckDevice
 package import IPACheckFetching
 import IPACheckGate
@@ -16,7 +17,7 @@ package enum ExplainRun {
         format: OutputFormat,
         project: ProjectSettings,
         network: FetchOptions,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         // The URL first: one iOS never opens as a universal link is answered before any build is read or host asked.
         if let refused = LinkExplanation.refusing(url) {

@@ -1,3 +1,4 @@
+package import IPACheckArchive
 package import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
@@ -15,7 +16,7 @@ enum GateAnswerRun {
         appID: String?,
         project: ProjectSettings,
         network: FetchOptions,
-        archive: ArchiveSettings,
+        archive: ArchiveLimits,
         onlyClaimsOf host: String? = nil,
         keepingLocalJudgement: Bool = false
     ) async throws -> GateResult {

@@ -1,3 +1,4 @@
+package import IPACheckArchive
 import IPACheckDevice
 package import IPACheckFetching
 import IPACheckGate
@@ -24,7 +25,7 @@ package enum LinksRun {
         format: Format,
         project: ProjectSettings,
         network: FetchOptions,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         let device = try await CommandExit.reportingInputErrors {
             try devicePath.map { path throws(InputError) in try DeviceEvidence(path: path) }

@@ -1,4 +1,5 @@
 package import IPACheckAASA
+package import IPACheckArchive
 package import IPACheckFetching
 import IPACheckGate
 import IPACheckLinks
@@ -81,7 +82,7 @@ package enum MatchRun {
         format: OutputFormat,
         project: ProjectSettings,
         network: FetchOptions,
-        archive: ArchiveSettings
+        archive: ArchiveLimits
     ) async throws {
         let list = try openList(urlFile)
         var badLines = 0

@@ -1,4 +1,5 @@
 package import Foundation
+package import IPACheckArchive
 package import IPACheckReport
 
 /// `ipacheck verify TARGET`: the code signature's integrity.
@@ -10,7 +11,7 @@ package enum VerifyRun {
         resources: Bool,
         strict: Bool,
         format: ReportFormat,
-        archive: ArchiveSettings,
+        archive: ArchiveLimits,
         now: Date
     ) async throws {
         var report = ReportOutput.report(rules: VerifyReport.rules(strict: strict), schema: .verify)
@@ -19,7 +20,7 @@ package enum VerifyRun {
                 path: target,
                 resources: resources,
                 now: now,
-                limits: archive.limits
+                limits: archive
             )
             report.add(input: target, findings: answer.findings, coverage: answer.coverage)
             report.add(section: try answer.section())

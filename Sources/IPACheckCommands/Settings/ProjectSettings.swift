@@ -1,4 +1,5 @@
 import Foundation
+package import IPACheckArchive
 package import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
@@ -45,7 +46,7 @@ package struct ProjectSettings: Sendable {
         fetch: FetchOptions,
         fetcher: (any HTTPFetching)?,
         configuration: GateConfiguration,
-        archive: ArchiveSettings,
+        archive: ArchiveLimits,
         appID: String?
     ) -> GateOptions {
         GateOptions(
@@ -53,7 +54,7 @@ package struct ProjectSettings: Sendable {
             fetcher: fetcher,
             configuration: configuration,
             distribution: distribution,
-            archiveLimits: archive.limits,
+            archiveLimits: archive,
             appID: appID,
             mdmDirectDownloads: mdmDirectDownloads
         )

@@ -65,7 +65,7 @@ struct CheckCommand: AsyncParsableCommand {
             output: output,
             project: project.settings,
             network: try network.settings,
-            archive: archive.settings
+            archive: try archive.settings
         )
     }
 }

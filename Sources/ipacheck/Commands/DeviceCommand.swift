@@ -46,7 +46,7 @@ struct DeviceCommand: AsyncParsableCommand {
             path: evidence,
             selection: DeviceRun.Selection(appIDs: appIDs, build: build, allApps: allApps),
             format: output.format,
-            archive: archive.settings,
+            archive: try archive.settings,
             now: time.date
         )
     }

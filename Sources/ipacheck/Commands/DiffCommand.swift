@@ -45,7 +45,7 @@ struct DiffCommand: AsyncParsableCommand {
             new: new,
             failOn: failOn,
             format: output.format,
-            archive: archive.settings
+            archive: try archive.settings
         )
     }
 }

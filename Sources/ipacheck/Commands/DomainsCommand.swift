@@ -33,7 +33,7 @@ struct DomainsCommand: AsyncParsableCommand {
             path: ipa,
             appID: appID,
             format: output.format,
-            archive: archive.settings,
+            archive: try archive.settings,
             now: time.date
         )
     }

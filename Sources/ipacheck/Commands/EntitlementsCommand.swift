@@ -39,7 +39,7 @@ struct EntitlementsCommand: AsyncParsableCommand {
             bundle: bundle,
             source: source,
             format: format,
-            archive: archive.settings
+            archive: try archive.settings
         )
     }
 }

@@ -50,7 +50,7 @@ struct ExplainCommand: AsyncParsableCommand {
             format: output.format,
             project: project.settings,
             network: try network.settings,
-            archive: archive.settings
+            archive: try archive.settings
         )
     }
 }

@@ -23,6 +23,6 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var archive: ArchiveOptions
 
     func run() async throws {
-        try await InfoRun.run(path: ipa, format: output.format, archive: archive.settings)
+        try await InfoRun.run(path: ipa, format: output.format, archive: try archive.settings)
     }
 }

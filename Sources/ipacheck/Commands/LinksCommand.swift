@@ -44,7 +44,7 @@ struct LinksCommand: AsyncParsableCommand {
             format: format,
             project: project.settings,
             network: try network.settings,
-            archive: archive.settings
+            archive: try archive.settings
         )
     }
 }

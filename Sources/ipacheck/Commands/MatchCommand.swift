@@ -81,7 +81,7 @@ struct MatchCommand: AsyncParsableCommand {
                 format: output.format,
                 project: project.settings,
                 network: try network.settings,
-                archive: archive.settings
+                archive: try archive.settings
             )
             return
         }

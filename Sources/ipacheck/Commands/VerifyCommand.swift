@@ -45,7 +45,7 @@ struct VerifyCommand: AsyncParsableCommand {
             resources: resources,
             strict: strict,
             format: output.format,
-            archive: archive.settings,
+            archive: try archive.settings,
             now: time.date
         )
     }
