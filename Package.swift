@@ -84,7 +84,7 @@ let package = Package(
         // Findings as data and the renderers that format them.
         .target(
             name: "IPACheckReport",
-            dependencies: ["IPACheckBinary", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["IPACheckBinary", "IPACheckConcurrency", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // CMS SignedData (RFC 5652): parsing (BER/DER) and signer verification, for profiles, code signatures

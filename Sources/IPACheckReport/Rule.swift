@@ -90,7 +90,8 @@ package struct Rule: Hashable, Sendable, Codable {
         fix: String? = nil,
         affects: [String]? = nil
     ) -> Finding {
-        Finding(
+        RaisedRulesLog.record(id)
+        return Finding(
             rule: id,
             severity: severity,
             message: message,

@@ -27,7 +27,7 @@ struct GitHubAnnotationsRendererTests {
         ("dir/App, v1: final.ipa", "dir/App%2C v1%3A final.ipa"),
         ("50%", "50%25"),
         ("a\nb", "a%0Ab"),
-        ("ipacheck AASA104", "ipacheck AASA104"),
+        ("ipacheck TAA104", "ipacheck TAA104"),
         ("Café.ipa", "Café.ipa"),
     ])
     func propertyEscaping(raw: String, escaped: String) {
@@ -38,8 +38,8 @@ struct GitHubAnnotationsRendererTests {
     /// annotations per step), else counted in the summary.
     @Test func exactOutputForTheSampleReport() throws {
         let expected = """
-            ::error file=build/App.ipa,title=ipacheck AASA104::The file mixes formats.%0Abundle: Payload/App.app%0Adomain: applinks:example.com%0Aat: applinks.details[0]%0Afix: Use only `components`.
-            ::warning file=build/App.ipa,title=ipacheck ARC001::Member escapes the archive.%0Aat: ../evil%0Afix: Rebuild the ipa.
+            ::error file=build/App.ipa,title=ipacheck TAA104::The file mixes formats.%0Abundle: Payload/App.app%0Adomain: applinks:example.com%0Aat: applinks.details[0]%0Afix: Use only `components`.
+            ::warning file=build/App.ipa,title=ipacheck TAR001::Member escapes the archive.%0Aat: ../evil%0Afix: Rebuild the ipa.
             ipacheck: ✗ FAIL  1 error, 1 warning, 1 note (gate: --fail-on error); 1 note not annotated (--fail-on note annotates them)
 
             """
@@ -47,7 +47,7 @@ struct GitHubAnnotationsRendererTests {
         let notes = try GitHubAnnotationsRenderer().render(Sample.report(gate: FailThreshold(failOn: .note)))
         #expect(
             notes.contains(
-                "::notice file=build/App.ipa,title=ipacheck ENT010::Uses developer mode.%0Abundle: Payload/App.app"
+                "::notice file=build/App.ipa,title=ipacheck TEN010::Uses developer mode.%0Abundle: Payload/App.app"
                     + "%0Adomain: applinks:dev.example.com%0Afix: Remove the mode for release builds."
             )
         )
@@ -72,7 +72,7 @@ struct GitHubAnnotationsRendererTests {
         #expect(lines.count == 3)
         #expect(
             lines.first
-                == "::error file=odd%2C name%3A x.ipa,title=ipacheck AASA104::line%0A::error file=x::forged\\u{D}%0A100%25"
+                == "::error file=odd%2C name%3A x.ipa,title=ipacheck TAA104::line%0A::error file=x::forged\\u{D}%0A100%25"
                 + "%0Abundle: Payload/A,B:C.app%0Aurl: https://example.com/%250A%0Afix: Use only `components`."
         )
         #expect(!text.contains("\r"))

@@ -18,26 +18,26 @@ struct JUnitRendererTests {
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="ipacheck" tests="8" failures="1" errors="0" skipped="0">
               <testsuite name="build/App.ipa" tests="4" failures="1" errors="0" skipped="0">
-                <testcase name="AASA104 mixed legacy and modern formats [applinks:example.com]" classname="build/App.ipa/Payload/App.app">
-                  <failure message="The file mixes formats." type="error">error AASA104: The file mixes formats.
+                <testcase name="TAA104 mixed legacy and modern formats [applinks:example.com]" classname="build/App.ipa/Payload/App.app">
+                  <failure message="The file mixes formats." type="error">error TAA104: The file mixes formats.
             at: applinks.details[0]
             fix: Use only `components`.</failure>
                 </testcase>
-                <testcase name="ARC001 unsafe member path" classname="build/App.ipa">
-                  <system-out>warning ARC001: Member escapes the archive.
+                <testcase name="TAR001 unsafe member path" classname="build/App.ipa">
+                  <system-out>warning TAR001: Member escapes the archive.
             at: ../evil
             fix: Rebuild the ipa.</system-out>
                 </testcase>
-                <testcase name="ENT010 developer mode entry [applinks:dev.example.com]" classname="build/App.ipa/Payload/App.app">
-                  <system-out>note ENT010: Uses developer mode.
+                <testcase name="TEN010 developer mode entry [applinks:dev.example.com]" classname="build/App.ipa/Payload/App.app">
+                  <system-out>note TEN010: Uses developer mode.
             fix: Remove the mode for release builds.</system-out>
                 </testcase>
                 <testcase name="ZZZ999 never fires" classname="build/App.ipa"/>
               </testsuite>
               <testsuite name="Clean App.ipa" tests="4" failures="0" errors="0" skipped="0">
-                <testcase name="AASA104 mixed legacy and modern formats" classname="Clean App.ipa"/>
-                <testcase name="ARC001 unsafe member path" classname="Clean App.ipa"/>
-                <testcase name="ENT010 developer mode entry" classname="Clean App.ipa"/>
+                <testcase name="TAA104 mixed legacy and modern formats" classname="Clean App.ipa"/>
+                <testcase name="TAR001 unsafe member path" classname="Clean App.ipa"/>
+                <testcase name="TEN010 developer mode entry" classname="Clean App.ipa"/>
                 <testcase name="ZZZ999 never fires" classname="Clean App.ipa"/>
               </testsuite>
             </testsuites>
@@ -63,12 +63,12 @@ struct JUnitRendererTests {
         let failing = document.testCases.filter { $0.failureType != nil }
         #expect(
             failing.map(\.name) == [
-                "AASA104 mixed legacy and modern formats [applinks:example.com]", "ARC001 unsafe member path",
+                "TAA104 mixed legacy and modern formats [applinks:example.com]", "TAR001 unsafe member path",
             ]
         )
         #expect(failing.map(\.failureType) == ["error", "warning"])
         let noted = document.testCases.filter { $0.systemOut != nil }
-        #expect(noted.map(\.name) == ["ENT010 developer mode entry [applinks:dev.example.com]"])
+        #expect(noted.map(\.name) == ["TEN010 developer mode entry [applinks:dev.example.com]"])
     }
 
     /// Parsed back by a real XML parser, the counts in the attributes equal the elements present.
@@ -118,7 +118,7 @@ struct JUnitRendererTests {
         #expect(testCase.failureMessage == "a < b && c > \"d\" 'e'\\u{9}tab\\nnew line\\u{D}\\nCRLF ✓ 🚀 ]]>")
         #expect(testCase.className == "a&b <1>.ipa/Payload/A&B.app")
         #expect(document.suites.first?.attributes["name"] == "a&b <1>.ipa")
-        let body = "error AASA104: a < b && c > \"d\" 'e'\\u{9}tab\nnew line\\u{D}\nCRLF ✓ 🚀 ]]>\nfix: use <x>"
+        let body = "error TAA104: a < b && c > \"d\" 'e'\\u{9}tab\nnew line\\u{D}\nCRLF ✓ 🚀 ]]>\nfix: use <x>"
         #expect(testCase.failureBody == body)
         #expect(text.contains("message=\"a &lt; b &amp;&amp; c &gt; &quot;d&quot; 'e'\\u{9}tab"))
         #expect(!text.contains("\r") && !text.contains("\t"))

@@ -9,21 +9,21 @@ enum Sample {
     static let tool = Report.Tool(version: "1.2.0", informationUri: "https://example.com/ipacheck")
 
     static let mixedFormats = Rule(
-        "AASA104",
+        "TAA104",
         .error,
         "mixed legacy and modern formats",
         summary: "The file mixes `paths` and `components`.",
         fix: "Use only `components`."
     )
     static let unsafePath = Rule(
-        "ARC001",
+        "TAR001",
         .warning,
         "unsafe member path",
         summary: "A member's name contains `..`.",
         fix: "Rebuild the ipa."
     )
     static let noteRule = Rule(
-        "ENT010",
+        "TEN010",
         .note,
         "developer mode entry",
         summary: "An associated domain uses ?mode=developer.",

@@ -105,10 +105,10 @@ struct ReportModelTests {
     }
 
     @Test func rulesAreDeduplicatedAndSortedByID() {
-        let duplicate = Rule("AASA104", .note, "other", summary: "s", fix: "f")
+        let duplicate = Rule("TAA104", .note, "other", summary: "s", fix: "f")
         let report = Report(tool: Sample.tool, rules: Sample.rules + [duplicate])
-        #expect(report.rules.map(\.id) == ["AASA104", "ARC001", "ENT010", "ZZZ999"])
-        #expect(report.rule(withID: "AASA104")?.title == "mixed legacy and modern formats")
+        #expect(report.rules.map(\.id) == ["TAA104", "TAR001", "TEN010", "ZZZ999"])
+        #expect(report.rule(withID: "TAA104")?.title == "mixed legacy and modern formats")
         #expect(report.rule(withID: "NOPE") == nil)
     }
 
@@ -136,7 +136,7 @@ struct ReportModelTests {
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect(findings.count == 3)
         let first = try #require(findings.first)
-        #expect(first["rule"] as? String == "AASA104")
+        #expect(first["rule"] as? String == "TAA104")
         #expect(first["severity"] as? String == "error")
         #expect(first["message"] as? String == "The file mixes formats.")
         #expect(first["bundle"] as? String == "Payload/App.app")
@@ -153,7 +153,7 @@ struct ReportModelTests {
         let tool = try #require(object["tool"] as? [String: String])
         #expect(tool == ["name": "ipacheck", "version": "1.2.0", "informationUri": "https://example.com/ipacheck"])
         let rules = try #require(object["rules"] as? [[String: String]])
-        #expect(rules.map { $0["id"] } == ["AASA104", "ARC001", "ENT010", "ZZZ999"])
+        #expect(rules.map { $0["id"] } == ["TAA104", "TAR001", "TEN010", "ZZZ999"])
     }
 
     @Test func jsonIsDeterministicWithSortedKeysAndPlainSlashes() throws {

@@ -27,7 +27,7 @@ struct SARIFRendererTests {
                     ),
                     Sample.unsafePath.finding("Member escapes the archive.", location: "../evil"),
                     Sample.noteRule.finding("Uses developer mode.", bundle: "Payload/App.app"),
-                    Finding(rule: "NEW001", severity: .warning, message: "Not in the catalogue."),
+                    Finding(rule: "TNW001", severity: .warning, message: "Not in the catalogue."),
                 ],
                 "Café.ipa": [],
             ]
@@ -99,7 +99,7 @@ struct SARIFRendererTests {
         #expect(driver["version"] as? String == "1.2.0")
         #expect(driver["informationUri"] as? String == "https://example.com/ipacheck")
         let rules = try #require(driver["rules"] as? [[String: Any]])
-        #expect(rules.map { $0["id"] as? String } == ["AASA104", "ARC001", "ENT010", "ZZZ999"])
+        #expect(rules.map { $0["id"] as? String } == ["TAA104", "TAR001", "TEN010", "ZZZ999"])
         let rule = try #require(rules.first)
         #expect(rule["name"] as? String == "MixedLegacyAndModernFormats")
         #expect((rule["shortDescription"] as? [String: String]) == ["text": "mixed legacy and modern formats"])
@@ -109,14 +109,14 @@ struct SARIFRendererTests {
                 == ["text": "The file mixes `paths` and `components`.\n\nFix: Use only `components`."]
         )
         #expect((rule["defaultConfiguration"] as? [String: String]) == ["level": "error"])
-        #expect(rule["helpUri"] as? String == "https://example.com/ipacheck#aasa104")
+        #expect(rule["helpUri"] as? String == "https://example.com/ipacheck#taa104")
         #expect((rules[2]["defaultConfiguration"] as? [String: String]) == ["level": "note"])
     }
 
     @Test func resultsCarryRuleLevelMessageAndLocations() throws {
         let run = try run(Self.fullReport())
         let results = try #require(run["results"] as? [[String: Any]])
-        #expect(results.map { $0["ruleId"] as? String } == ["AASA104", "ARC001", "NEW001", "ENT010"])
+        #expect(results.map { $0["ruleId"] as? String } == ["TAA104", "TAR001", "TNW001", "TEN010"])
         #expect(results.map { $0["level"] as? String } == ["error", "warning", "warning", "note"])
         // ruleIndex points into tool.driver.rules (§3.27.6); absent for a rule the catalogue lacks.
         #expect(results.map { $0["ruleIndex"] as? Int } == [0, 1, nil, 2])
@@ -170,13 +170,13 @@ struct SARIFRendererTests {
         #expect((run["artifacts"] as? [Any])?.isEmpty == true)
     }
 
-    /// Expected digest computed independently: python3 `hashlib.sha256(b"AASA104\0Payload/App.app\0"
+    /// Expected digest computed independently: python3 `hashlib.sha256(b"TAA104\0Payload/App.app\0"
     /// b"applinks:example.com\0\0applinks.details[0]\0The file mixes formats.\0").hexdigest()`.
     @Test func fingerprintIsSHA256OfTheIdentifyingFields() throws {
         let results = try #require(try run(Sample.report())["results"] as? [[String: Any]])
         let fingerprints = try #require(results.first?["partialFingerprints"] as? [String: String])
         #expect(
-            fingerprints == ["ipacheckFinding/v1": "e453edc34de62b6fb35543bab720e5d1839b7e59a27ebcba68a8642cf7b6b179"]
+            fingerprints == ["ipacheckFinding/v1": "65d7b53c3b4f44b6484f2306293c35a69ead8f5e5f91e91dd4f517cc2917e711"]
         )
     }
 

@@ -10,15 +10,15 @@ struct TextRendererTests {
             build/App.ipa  ✗ FAIL  1 error, 1 warning, 1 note
               Payload/App.app
                 applinks:example.com
-                  error   AASA104  The file mixes formats.
+                  error   TAA104  The file mixes formats.
                       at: applinks.details[0]
                       fix: Use only `components`.
-              warning ARC001  Member escapes the archive.
+              warning TAR001  Member escapes the archive.
                   at: ../evil
                   fix: Rebuild the ipa.
               Payload/App.app
                 applinks:dev.example.com
-                  note    ENT010  Uses developer mode.
+                  note    TEN010  Uses developer mode.
                       fix: Remove the mode for release builds.
 
             Clean App.ipa  ✓ PASS  0 errors, 0 warnings, 0 notes
@@ -57,7 +57,7 @@ struct TextRendererTests {
         let text = try TextRenderer().render(Report(tool: Sample.tool, checked: ["A.ipa": [finding]]))
         let expected = """
             A.ipa  ✗ FAIL  1 error, 0 warnings, 0 notes
-              error   AASA104  line one\\nline two
+              error   TAA104  line one\\nline two
                   fix: step 1\\nstep 2
 
             """

@@ -2,7 +2,7 @@ package import Foundation
 package import IPACheckArchive
 import IPACheckBundle
 import IPACheckDevice
-package import IPACheckFetching
+import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 

@@ -1,7 +1,7 @@
 package import Foundation
 package import IPACheckArchive
 import IPACheckBundle
-package import IPACheckFetching
+import IPACheckFetching
 import IPACheckGate
 package import IPACheckReport
 

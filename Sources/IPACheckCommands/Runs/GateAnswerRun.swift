@@ -1,5 +1,5 @@
-package import IPACheckArchive
-package import IPACheckFetching
+import IPACheckArchive
+import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 

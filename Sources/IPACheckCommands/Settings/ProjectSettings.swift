@@ -1,6 +1,6 @@
 import Foundation
-package import IPACheckArchive
-package import IPACheckFetching
+import IPACheckArchive
+import IPACheckFetching
 import IPACheckGate
 import IPACheckReport
 package import IPACheckSigning

@@ -59,6 +59,52 @@ struct ArchiveRuleTests {
         #expect(try ipa.read("\(Self.app)/secret.dat") == Array("payload".utf8))
     }
 
+    // MARK: ARC005 several apps
+
+    @Test("two apps under Payload raise ARC005, a warning naming both and the one checked; one app raises none")
+    func severalAppsFires() throws {
+        var zip = Self.appZip()
+        zip.add("Payload/B.app/Info.plist", Self.info("com.example.b", executable: "B"))
+        let found = try Self.findings(zip, rule: "ARC005")
+        #expect(found.count == 1)
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.message == "Payload holds 2 apps (Payload/A.app, Payload/B.app); checking Payload/A.app")
+        #expect(try Self.findings(Self.appZip(), rule: "ARC005").isEmpty)
+    }
+
+    // MARK: ARC010 local headers disagree with the central directory
+
+    @Test("a local header naming another file than the central directory raises ARC010, an error; as written, none")
+    func inconsistentDirectoryFires() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.app)/a.txt", text: "a")
+        zip.setLastLayout(.localName("\(Self.app)/other.txt"))
+        let found = try Self.findings(zip, rule: "ARC010")
+        #expect(found.count == 1)
+        #expect(found.first?.severity == .error)
+        #expect(found.first?.message.contains("\(Self.app)/other.txt") == true)
+        var consistent = Self.appZip()
+        consistent.add("\(Self.app)/a.txt", text: "a")
+        #expect(try Self.findings(consistent, rule: "ARC010").isEmpty)
+    }
+
+    // MARK: ARC013 names differ only in case
+
+    @Test("two names that differ only in case raise ARC013, a warning at the second; distinct names raise none")
+    func caseCollisionFires() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.app)/file.txt", text: "lower")
+        zip.add("\(Self.app)/File.txt", text: "upper")
+        let found = try Self.findings(zip, rule: "ARC013")
+        #expect(found.count == 1)
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.message.contains("differ only in case") == true)
+        var distinct = Self.appZip()
+        distinct.add("\(Self.app)/file.txt", text: "lower")
+        distinct.add("\(Self.app)/other.txt", text: "other")
+        #expect(try Self.findings(distinct, rule: "ARC013").isEmpty)
+    }
+
     // MARK: ARC006 non-UTF-8 name
 
     @Test("a CP437 name (0x82 is é there, and no valid UTF-8) raises ARC006, decoded by guessing")

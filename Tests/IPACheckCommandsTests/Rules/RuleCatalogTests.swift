@@ -1,10 +1,7 @@
 import Foundation
-import IPACheckBundle
 import IPACheckCommands
 import IPACheckGate
-import IPACheckLinks
 import IPACheckReport
-import IPACheckSigning
 import IPACheckTestSupport
 import Testing
 
@@ -92,46 +89,11 @@ struct RuleCatalogTests {
         #expect(profile.contains("PROF009"), "PROF009 is declared with the other profile rules")
     }
 
-    /// Every rule has tests that make it fire and keep it quiet.
-    ///
-    /// A rule that declares examples is shown by them (RuleExampleTests runs every one); for the others, whose input
-    /// is a build or a server, this guard catches a rule nobody tests: some test other than this file must name it,
-    /// by ID or by its declaration read from its set (`rules.name`): a bare `.name` could be any enum case of the
-    /// same name (`.malformed`, `.unavailable`), which proved nothing. A reader's test may instead expect the kind
-    /// of problem the family judges under the rule (`$0.kind == .severalApps`), which ProblemKindTests holds to it.
-    @Test func everyRuleWithoutExamplesIsNamedBySomeTest() throws {
-        let tests = Repository.root.appendingPathComponent("Tests").resolvingSymlinksInPath()
-        let testText = try Self.swiftFiles(under: tests, excluding: "RuleCatalogTests.swift").joined(separator: "\n")
-        let kinds = Self.problemKinds()
-        for (name, rule) in Self.declared()
-        where rule.examples == nil && !testText.contains(rule.id) && !testText.contains("rules.\(name)") {
-            let expected = try (kinds[rule.id] ?? []).contains { kind in
-                testText.contains(try Regex("kind[^\\n]{0,40}\\.\(kind)\\b"))
-            }
-            if !expected { Issue.record("no test names \(rule.id) (\(name))") }
-        }
-    }
-
-    /// The kinds of problem each rule judges, by rule ID, from the readers' kinds and their families' mapping.
-    private static func problemKinds() -> [String: [String]] {
-        var kinds: [String: [String]] = [:]
-        for kind in ArchiveProblem.Kind.allCases {
-            kinds[ArchiveProblem(kind, "").rule.id, default: []].append(kind.rawValue)
-        }
-        for kind in SigningProblem.Kind.allCases {
-            kinds[SigningProblem(kind, "").rule.id, default: []].append(kind.rawValue)
-        }
-        for kind in AssociatedDomain.Problem.Kind.allCases {
-            kinds[AssociatedDomainRules.rule(for: kind).id, default: []].append(kind.rawValue)
-        }
-        return kinds
-    }
-
-    private static func swiftFiles(under folder: URL, excluding excluded: String? = nil) throws -> [String] {
+    private static func swiftFiles(under folder: URL) throws -> [String] {
         let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
         var texts: [String] = []
         while let name = enumerator.nextObject() as? String {
-            guard name.hasSuffix(".swift"), excluded.map({ !name.hasSuffix($0) }) ?? true else { continue }
+            guard name.hasSuffix(".swift") else { continue }
             texts.append(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
         }
         return texts

@@ -1,4 +1,4 @@
-package import IPACheckAASA
+import IPACheckAASA
 package import IPACheckReport
 
 extension AASARules {

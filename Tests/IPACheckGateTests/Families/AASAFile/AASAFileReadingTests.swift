@@ -41,6 +41,9 @@ struct AASAFileReadingTests {
             (Array(#"{"a": 1,}"#.utf8), "AASA003"),
             (Array("[1]".utf8), "AASA004"),
             (Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8), "AASA005"),
+            ([UInt8](repeating: 0x20, count: AASADocument.Limits.hardByteCap + 1), "AASA006"),
+            // A DER SEQUENCE whose length says five bytes of length follow: a signed (CMS) file that cannot be read.
+            ([0x30, 0x85, 1, 2, 3, 4, 5], "AASA007"),
         ]
         for (bytes, rule) in cases {
             #expect(throws: AASAParseError.self) { try AASADocument.parse(bytes) }

@@ -269,6 +269,49 @@ struct SignatureRuleTests {
         """
     }
 
+    // MARK: SIG020 XML and DER disagree, SIG022 slices disagree
+
+    /// Entitlements granting `get-task-allow` as given, in both forms.
+    private static func entitlements(getTaskAllow xml: Bool, der: Bool) throws -> SignedEntitlements {
+        try entitlements(
+            xml: plist("<dict><key>get-task-allow</key><\(xml)/></dict>"),
+            der: SuperBlobBuilder.derEntitlementsApplication([("get-task-allow", SuperBlobBuilder.derBool(der))])
+        )
+    }
+
+    @Test("XML entitlements that say otherwise than the DER ones raise SIG020, an error; the same in both, none")
+    func xmlDERDisagreeFires() throws {
+        let found = try Self.entitlements(getTaskAllow: true, der: false).findings.filter { $0.rule == "SIG020" }
+        #expect(found.map(\.bundle) == [Self.bundle])
+        #expect(found.first?.severity == .error)
+        #expect(try !Self.entitlements(getTaskAllow: false, der: false).findings.contains { $0.rule == "SIG020" })
+    }
+
+    @Test("slices signed with different entitlements raise SIG022, an error; the same in every slice, none")
+    func slicesDisagreeFires() throws {
+        let allow = try Self.entitlements(getTaskAllow: true, der: true)
+        let deny = try Self.entitlements(getTaskAllow: false, der: false)
+        let found = SignedEntitlements.compareSlices([("armv7", allow), ("arm64", deny)], bundle: Self.bundle)
+            .map(\.finding)
+        #expect(found.map(\.rule) == ["SIG022"])
+        #expect(found.first?.severity == .error)
+        #expect(found.first?.bundle == Self.bundle)
+        #expect(SignedEntitlements.compareSlices([("armv7", allow), ("arm64", allow)], bundle: Self.bundle).isEmpty)
+    }
+
+    // MARK: SIG007 signature without signer
+
+    @Test("a signature not flagged ad hoc whose CMS wrapper is empty raises SIG007; flagged ad hoc, none")
+    func noSignerFires() throws {
+        var signing = MachOBuilder.Signing()
+        signing.flags = 0
+        let found = Self.bundles(of: "SIG007", in: try Self.verify(MachOBuilder.slice(signing: signing)))
+        #expect(found == [Self.bundle])
+        let adHoc = try Self.verify(MachOBuilder.slice(signing: MachOBuilder.Signing()))
+        #expect(Self.bundles(of: "SIG007", in: adHoc).isEmpty)
+        #expect(adHoc.isValid)
+    }
+
     @Test("XML entitlements whose root is an array raise SIG024")
     func notDictionaryFiresForXML() throws {
         let read = try Self.entitlements(xml: Self.plist("<array><string>get-task-allow</string></array>"), der: nil)
