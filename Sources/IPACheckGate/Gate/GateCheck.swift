@@ -70,8 +70,10 @@ protocol JudgedRuleSet: RuleSet {
 
 /// One rule as one unit, as SwiftLint's rules are: its declaration, the check that runs it, its judgement.
 ///
-/// The judgement is over what every check sees (``GateInput``). Adding such a rule is its file in its family's
-/// folder (and its test): scripts/register-rule-families lists it for the catalogue and the gate.
+/// The judgement is over what every check sees (``GateInput``), a whole build, so it names a check only `check` runs:
+/// not the archive, signature or AASA files checks, which `verify` and `aasa` also run on less than a build
+/// (GateChecksTests holds it). Adding such a rule is its file in its family's folder (and its test):
+/// scripts/register-rule-families lists it for the catalogue and the gate.
 protocol GateRule: Sendable {
     /// The rule.
     static var rule: Rule { get }

@@ -18,4 +18,15 @@ struct GateChecksTests {
         #expect(Set(owners.keys) == expected, "rules no check declares: \(expected.subtracting(owners.keys).sorted())")
         #expect(RuleCatalog.gate.map(\.id) == expected.sorted())
     }
+
+    /// `verify` runs the archive and signature checks on what it reads (no profile, no entries, no hosts' files),
+    /// and `aasa` the AASA files check on hosts with no build: neither has a whole build to give a rule of its own
+    /// (``GateRule``, judged over everything `check` gathers), so such a rule in those checks would be listed as not
+    /// checked by them. It belongs in a check only `check` runs.
+    @Test func rulesOfTheirOwnAreOnlyInChecksThatJudgeAWholeBuild() {
+        let partial: Set<GateCheckName> = [.archive, .signature, .hostFiles]
+        let misplaced = GateRules.registered.filter { partial.contains($0.judgedIn) }.map { $0.rule.id }
+        #expect(misplaced.isEmpty, "judged in a check verify or aasa runs without a build: \(misplaced)")
+        #expect(!GateRules.registered.isEmpty, "no rule of its own is registered, so this proved nothing")
+    }
 }
