@@ -19,10 +19,11 @@ struct GateChecksTests {
         #expect(RuleCatalog.gate.map(\.id) == expected.sorted())
     }
 
+    /// A rule of its own (``GateRule``) is judged over a whole build, so it belongs in a check only `check` runs.
+    ///
     /// `verify` runs the archive and signature checks on what it reads (no profile, no entries, no hosts' files),
-    /// and `aasa` the AASA files check on hosts with no build: neither has a whole build to give a rule of its own
-    /// (``GateRule``, judged over everything `check` gathers), so such a rule in those checks would be listed as not
-    /// checked by them. It belongs in a check only `check` runs.
+    /// and `aasa` the AASA files check on hosts with no build: such a rule in those checks would be listed as not
+    /// checked by them.
     @Test func rulesOfTheirOwnAreOnlyInChecksThatJudgeAWholeBuild() {
         let partial: Set<GateCheckName> = [.archive, .signature, .hostFiles]
         let misplaced = GateRules.registered.filter { partial.contains($0.judgedIn) }.map { $0.rule.id }
