@@ -122,22 +122,27 @@ extension ReleaseGate {
         )
     }
 
+    /// Whether `member` is a Firebase service file at the top of a bundle.
+    ///
+    /// Asked of every member while the seal pass waits, so it looks at the name's last component without splitting
+    /// the whole name.
     private static func isServiceFile(_ member: String, in ipa: IPAFile) -> Bool {
-        let name = member.split(separator: "/").last.map(String.init) ?? member
-        guard name.hasPrefix("GoogleService-Info"), name.hasSuffix(".plist") else { return false }
-        let folder = String(member.dropLast(name.count + 1))
+        guard member.hasSuffix(".plist"), let slash = member.lastIndex(of: "/") else { return false }
+        guard member[member.index(after: slash)...].hasPrefix("GoogleService-Info") else { return false }
+        let folder = member[..<slash]
         return ipa.bundles.contains { $0.path == folder }
     }
 
     private static func firebaseFacts(ipa: IPAFile, scan: SealScan, facts: [BundleFacts]) -> [FirebaseBundleFacts] {
-        facts.compactMap { fact in
-            let files = ipa.bundleFiles(of: fact.bundle).filter {
-                !$0.contains("/") && $0.hasPrefix("GoogleService-Info") && $0.hasSuffix(".plist")
-            }
-            .sorted()
+        // One look at every member's name for all bundles: the service files at the top of each, by bundle.
+        var serviceFiles: [Substring: [String]] = [:]
+        for member in ipa.memberNames where isServiceFile(member, in: ipa) {
+            if let slash = member.lastIndex(of: "/") { serviceFiles[member[..<slash], default: []].append(member) }
+        }
+        return facts.compactMap { fact in
+            let files = (serviceFiles[fact.bundle.path[...]] ?? []).sorted()
             guard !files.isEmpty || fact.bundle.parent == nil else { return nil }
-            let serviceFiles = files.compactMap { name -> FirebaseServiceFile? in
-                let member = fact.bundle.path + "/" + name
+            let serviceFiles = files.compactMap { member -> FirebaseServiceFile? in
                 guard let bytes = scan.bytes(of: member), let plist = try? PlistParser.parse(bytes) else { return nil }
                 return FirebaseServiceFile(path: member, plist: plist)
             }

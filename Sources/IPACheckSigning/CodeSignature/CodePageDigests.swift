@@ -43,23 +43,25 @@ package struct CodePageDigests: Hashable, Sendable {
     /// The digest of code page `page` of a CodeDirectory with hash type `type` and code limit `codeLimit`, or
     /// `nil` when the stream did not take it (another page size, a code limit other than where hashing stopped,
     /// SHA-384).
-    package func digest(_ type: CodeSignHashType, page: Int, codeLimit: Int) -> [UInt8]? {
+    ///
+    /// A view of the digests held, not a copy: a CodeDirectory's every page is looked up twice, so the comparison
+    /// allocates nothing per page.
+    package func digest(_ type: CodeSignHashType, page: Int, codeLimit: Int) -> ArraySlice<UInt8>? {
         let size = Self.pageSize
+        guard page >= 0, page <= Int.max / size else { return nil }
         let start = page * size
-        guard page >= 0, start < codeLimit else { return nil }
-        let (sha1, sha256): ([UInt8], [UInt8])
-        if start + size <= codeLimit {
+        guard start < codeLimit else { return nil }
+        let whole = start + size <= codeLimit
+        if whole {
             guard page < fullPageCount else { return nil }
-            sha1 = Array(sha1Pages[(page * 20)..<(page * 20 + 20)])
-            sha256 = Array(sha256Pages[(page * 32)..<(page * 32 + 32)])
         } else {
-            guard codeLimit == hashedLength, page == fullPageCount, let tail else { return nil }
-            (sha1, sha256) = tail
+            guard codeLimit == hashedLength, page == fullPageCount, tail != nil else { return nil }
         }
         switch type {
-        case .sha1: return sha1
-        case .sha256: return sha256
-        case .sha256Truncated: return Array(sha256.prefix(20))
+        case .sha1: return whole ? sha1Pages[(page * 20)..<(page * 20 + 20)] : tail?.sha1[...]
+        case .sha256: return whole ? sha256Pages[(page * 32)..<(page * 32 + 32)] : tail?.sha256[...]
+        case .sha256Truncated:
+            return (whole ? sha256Pages[(page * 32)..<(page * 32 + 32)] : tail?.sha256[...])?.prefix(20)
         case .sha384: return nil
         }
     }

@@ -91,8 +91,9 @@ extension SignatureVerifier {
             } else {
                 compared = true
                 for page in 0..<pageCount {
-                    let expected = directory.codeSlotHash(page).map(Array.init)
-                    if pages?.digest(hashType, page: page, codeLimit: limit) != expected { modified.append(page) }
+                    let taken = pages?.digest(hashType, page: page, codeLimit: limit)
+                    if let taken, let stored = directory.codeSlotHash(page), taken.elementsEqual(stored) { continue }
+                    modified.append(page)
                 }
             }
         } else {
