@@ -20,8 +20,7 @@ struct AASACommand: AsyncParsableCommand {
     @Argument(help: "Hosts (as in the entitlement: example.com, *.example.com, example.com?mode=developer).")
     var hosts: [String]
 
-    @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
-    var failOn: Severity = .error
+    @OptionGroup var threshold: FailOnOption
 
     @OptionGroup var output: ReportFormatOption
 
@@ -32,6 +31,6 @@ struct AASACommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await AASARun.run(hosts: hosts, failOn: failOn, format: output.format, network: try network.settings)
+        try await AASARun.run(hosts: hosts, failOn: threshold.failOn, format: output.format, network: try network.settings)
     }
 }

@@ -29,8 +29,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Argument(help: "The builds to check: .ipa, .app, .xcarchive, or an entitlements file.")
     var ipas: [String]
 
-    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
-    var appID: String?
+    @OptionGroup var app: AppIDOption
 
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
     var failOn: Severity?
@@ -59,7 +58,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         try await CheckRun.run(
             paths: ipas,
-            appID: appID,
+            appID: app.appID,
             failOn: failOn,
             format: format,
             output: output,

@@ -19,8 +19,7 @@ struct DomainsCommand: AsyncParsableCommand {
     @Argument(help: "The .ipa, .app, .xcarchive or entitlements file to read.")
     var ipa: String
 
-    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
-    var appID: String?
+    @OptionGroup var app: AppIDOption
 
     @OptionGroup var output: ListingFormatOption
 
@@ -31,7 +30,7 @@ struct DomainsCommand: AsyncParsableCommand {
     func run() async throws {
         try await DomainsRun.run(
             path: ipa,
-            appID: appID,
+            appID: app.appID,
             format: output.format,
             archive: try archive.settings,
             now: time.date

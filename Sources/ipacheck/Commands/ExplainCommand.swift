@@ -24,8 +24,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @Argument(help: "The installed build: .ipa, .app, .xcarchive, or an entitlements file (before the build).")
     var ipa: String
 
-    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
-    var appID: String?
+    @OptionGroup var app: AppIDOption
 
     @Option(
         help:
@@ -45,7 +44,7 @@ struct ExplainCommand: AsyncParsableCommand {
         try await ExplainRun.run(
             url: url,
             path: ipa,
-            appID: appID,
+            appID: app.appID,
             device: device,
             format: output.format,
             project: project.settings,

@@ -24,8 +24,7 @@ struct LinksCommand: AsyncParsableCommand {
     @Option(help: "Output: text (for people), json (for machines) or html (a page to tap through on a device).")
     var format: LinksRun.Format = .text
 
-    @Option(help: "The application identifier (TEAMID.BUNDLE) of an entitlements file that names none.")
-    var appID: String?
+    @OptionGroup var app: AppIDOption
 
     @Option(help: "A tester's sysdiagnose (.tar.gz), its folder or its swcutil_show.txt: what that device holds.")
     var device: String?
@@ -39,7 +38,7 @@ struct LinksCommand: AsyncParsableCommand {
     func run() async throws {
         try await LinksRun.run(
             path: ipa,
-            appID: appID,
+            appID: app.appID,
             device: device,
             format: format,
             project: project.settings,

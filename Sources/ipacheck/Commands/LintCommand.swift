@@ -22,8 +22,7 @@ struct LintCommand: AsyncParsableCommand {
     @Option(help: "The domain the file is served for (used in messages and for host checks).")
     var domain: String?
 
-    @Option(help: "Exit 1 when a finding is at least this severe: error, warning or note.")
-    var failOn: Severity = .error
+    @OptionGroup var threshold: FailOnOption
 
     @OptionGroup var output: ReportFormatOption
 
@@ -34,6 +33,6 @@ struct LintCommand: AsyncParsableCommand {
     @OptionGroup var time: TimeOptions
 
     func run() async throws {
-        try await LintRun.run(files: files, domain: domain, failOn: failOn, format: output.format, now: time.date)
+        try await LintRun.run(files: files, domain: domain, failOn: threshold.failOn, format: output.format, now: time.date)
     }
 }

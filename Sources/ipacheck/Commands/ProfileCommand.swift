@@ -20,14 +20,13 @@ struct ProfileCommand: AsyncParsableCommand {
     @Argument(help: "The .mobileprovision (or .provisionprofile) to read.")
     var file: String
 
-    @Option(help: "Fail at this severity or worse: error, warning or note.")
-    var failOn: Severity = .error
+    @OptionGroup var threshold: FailOnOption
 
     @OptionGroup var output: ReportFormatOption
 
     @OptionGroup var time: TimeOptions
 
     func run() async throws {
-        try await ProfileRun.run(path: file, failOn: failOn, format: output.format, now: time.date)
+        try await ProfileRun.run(path: file, failOn: threshold.failOn, format: output.format, now: time.date)
     }
 }
