@@ -31,6 +31,11 @@ struct AASACommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await AASARun.run(hosts: hosts, failOn: threshold.failOn, format: output.format, network: try network.settings)
+        try await AASARun.run(
+            hosts: hosts,
+            failOn: threshold.failOn,
+            format: output.format,
+            network: try network.settings
+        )
     }
 }

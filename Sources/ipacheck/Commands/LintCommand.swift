@@ -33,6 +33,12 @@ struct LintCommand: AsyncParsableCommand {
     @OptionGroup var time: TimeOptions
 
     func run() async throws {
-        try await LintRun.run(files: files, domain: domain, failOn: threshold.failOn, format: output.format, now: time.date)
+        try await LintRun.run(
+            files: files,
+            domain: domain,
+            failOn: threshold.failOn,
+            format: output.format,
+            now: time.date
+        )
     }
 }
