@@ -227,6 +227,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "IPACheckConcurrencyTests", dependencies: ["IPACheckConcurrency"], swiftSettings: strict),
+        .testTarget(name: "IPACheckErrorsTests", dependencies: ["IPACheckErrors"], swiftSettings: strict),
         .testTarget(name: "IPACheckFetchingTests", dependencies: ["IPACheckFetching"], swiftSettings: strict),
         .testTarget(
             name: "IPACheckBinaryTests",

@@ -29,4 +29,17 @@ struct LayoutTests {
             "docs/architecture.md names \(named.sorted()); Sources holds \(folders.sorted())"
         )
     }
+
+    /// `Tests/` mirrors `Sources/`: every module of ours has its test target, named for it.
+    @Test func everyModuleHasItsTestTarget() throws {
+        let sources = try FileManager.default.contentsOfDirectory(
+            atPath: Repository.root.appendingPathComponent("Sources").path
+        ).filter { $0.hasPrefix("IPACheck") }
+        let tests = Set(
+            try FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Tests").path)
+        )
+        #expect(sources.count >= 10, "only \(sources) under Sources/")
+        let missing = sources.filter { !tests.contains($0 + "Tests") }.sorted()
+        #expect(missing.isEmpty, "modules without a test target: \(missing)")
+    }
 }
