@@ -105,6 +105,21 @@ struct ArchiveRuleTests {
         #expect(try Self.findings(distinct, rule: "ARC013").isEmpty)
     }
 
+    // MARK: ARC007 bundle Info.plist missing or malformed
+
+    @Test("an extension whose Info.plist is not a property list raises ARC007, an error; a readable one raises none")
+    func bundleInfoPlistFires() throws {
+        var zip = Self.appZip()
+        zip.add("\(Self.appex)/Info.plist", text: "<plist><dict>")
+        let found = try Self.findings(zip, rule: "ARC007")
+        #expect(found.count == 1)
+        #expect(found.first?.severity == .error)
+        #expect(found.first?.location?.hasPrefix(Self.appex) == true)
+        var readable = Self.appZip()
+        readable.add("\(Self.appex)/Info.plist", Self.info("com.example.a.share", executable: "Share"))
+        #expect(try Self.findings(readable, rule: "ARC007").isEmpty)
+    }
+
     // MARK: ARC006 non-UTF-8 name
 
     @Test("a CP437 name (0x82 is é there, and no valid UTF-8) raises ARC006, decoded by guessing")

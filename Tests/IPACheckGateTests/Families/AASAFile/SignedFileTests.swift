@@ -1,6 +1,7 @@
 import Foundation
 import IPACheckAASA
 import IPACheckGate
+import IPACheckPlist
 import IPACheckReport
 import IPACheckTestSupport
 import Testing
@@ -49,6 +50,48 @@ struct SignedFileTests {
         )
         bytes[offset + 1] = UInt8(ascii: "b")
         let findings = AASAFileReading.findings(of: try AASADocument.parse(bytes, now: try Self.day("2018-10-01")))
+        #expect(findings.contains { $0.rule == "AASA012" && $0.message.contains("does not verify") })
+    }
+}
+
+/// The same rules on a signed file made here (a throwaway CA's certificates, valid 2023-11-14 to 2033-05-18), so they
+/// are shown without the corpus: a current signature is only the obsolete warning, an expired certificate or a
+/// payload changed after signing the error.
+struct GeneratedSignedFileTests {
+    private static let payload = Array(#"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#.utf8)
+    private static let during = Date(timeIntervalSince1970: 1_800_000_000)
+    private static let after = Date(timeIntervalSince1970: 2_100_000_000)
+
+    private static func signed(_ change: (inout ProfileBuilder) -> Void = { _ in }) throws -> [UInt8] {
+        var builder = ProfileBuilder(payload: .dictionary([:]))
+        builder.signedContent = payload
+        change(&builder)
+        return try builder.build()
+    }
+
+    private static func findings(_ bytes: [UInt8], now: Date) throws -> [Finding] {
+        AASAFileReading.findings(of: try AASADocument.parse(bytes, now: now))
+    }
+
+    @Test func aCurrentSignatureIsOnlyTheObsoleteWarning() throws {
+        let findings = try Self.findings(try Self.signed(), now: Self.during)
+        #expect(findings.map(\.rule) == ["AASA011"])
+        #expect(findings.first?.severity == .warning)
+        #expect(try Self.findings(Self.payload, now: Self.during).isEmpty, "the same file unsigned raises nothing")
+    }
+
+    @Test func anExpiredCertificateIsAnError() throws {
+        let findings = try Self.findings(try Self.signed(), now: Self.after)
+        let error = try #require(findings.first { $0.rule == "AASA012" })
+        #expect(error.severity == .error)
+        #expect(error.message.contains("expired"))
+    }
+
+    @Test func aPayloadChangedAfterSigningIsAnError() throws {
+        let tampered = try Self.signed { builder in
+            builder.tamper = { bytes in bytes.map { $0 == UInt8(ascii: "E") ? UInt8(ascii: "F") : $0 } }
+        }
+        let findings = try Self.findings(tampered, now: Self.during)
         #expect(findings.contains { $0.rule == "AASA012" && $0.message.contains("does not verify") })
     }
 }
