@@ -179,15 +179,10 @@ import Testing
     @Test func closedPortIsConnectionRefused() async throws {
         let tls = try LocalTLS()
         defer { tls.remove() }
-        // Start and stop a server to learn a port nothing listens on any more.
-        let server = try await TLSTestServer.start(
-            identity: try tls.ca.issueServerCertificate(dnsNames: [host]),
-            respond: { _ in .hang }
-        )
-        let port = server.port
-        await server.shutdown()
-        let outcome = try await AsyncHTTPFetcher.withFetcher(options: tls.options(hosts: [host], port: port)) {
-            await $0.fetch(try request(url))
+        let outcome = try await RefusingPort.with { port in
+            try await AsyncHTTPFetcher.withFetcher(options: tls.options(hosts: [host], port: port)) {
+                await $0.fetch(try request(url))
+            }
         }
         #expect(outcome.failureKind == .connectionRefused)
     }

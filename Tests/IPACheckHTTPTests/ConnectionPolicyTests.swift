@@ -84,12 +84,11 @@ import Testing
     func aRefusedConnectionFailsWithoutWaitingForTheDeadline() async throws {
         let tls = try LocalTLS()
         defer { tls.remove() }
-        let server = try await RawServer.start(identity: nil) { nil }
-        let port = server.port
-        await server.shutdown()
-        let options = tls.options(hosts: [Self.host], port: port, timeout: .seconds(300))
-        let outcome = try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
-            await fetcher.fetch(try request(Self.url, timeout: .seconds(300)))
+        let outcome = try await RefusingPort.with { port in
+            let options = tls.options(hosts: [Self.host], port: port, timeout: .seconds(300))
+            return try await AsyncHTTPFetcher.withFetcher(options: options) { fetcher in
+                await fetcher.fetch(try request(Self.url, timeout: .seconds(300)))
+            }
         }
         #expect(outcome.failureKind == .connectionRefused)
     }

@@ -74,15 +74,11 @@ import Testing
     @Test func aClosedPortIsRefusedByThatAddressAndPort() async throws {
         let tls = try LocalTLS()
         defer { tls.remove() }
-        // Start and stop a server to learn a port nothing listens on any more.
-        let server = try await TLSTestServer.start(
-            identity: try tls.ca.issueServerCertificate(dnsNames: [host]),
-            respond: { _ in .hang }
-        )
-        let port = server.port
-        await server.shutdown()
-        let outcome = try await AsyncHTTPFetcher.withFetcher(options: tls.options(hosts: [host], port: port)) {
-            await $0.fetch(try request(url))
+        let (outcome, port) = try await RefusingPort.with { port in
+            let outcome = try await AsyncHTTPFetcher.withFetcher(options: tls.options(hosts: [host], port: port)) {
+                await $0.fetch(try request(url))
+            }
+            return (outcome, port)
         }
         guard case .failure(let failure) = outcome else {
             Issue.record("expected a failure, got \(outcome)")
