@@ -35,6 +35,21 @@ struct ArchiveRuleTests {
         try IPAFile(path: try zip.write()).findings.filter { $0.rule == rule }
     }
 
+    /// The one finding of `rule` that `zip` raises, expected at `severity`, when `quiet` (the closest valid archive)
+    /// raises none.
+    private static func oneFinding(
+        of rule: String,
+        _ severity: Severity,
+        in zip: ZipBuilder,
+        quietIn quiet: ZipBuilder
+    ) throws -> Finding? {
+        let found = try findings(zip, rule: rule)
+        #expect(found.count == 1)
+        #expect(found.first?.severity == severity)
+        #expect(try findings(quiet, rule: rule).isEmpty)
+        return found.first
+    }
+
     // MARK: ARC003 unreadable member
 
     @Test(
@@ -65,11 +80,8 @@ struct ArchiveRuleTests {
     func severalAppsFires() throws {
         var zip = Self.appZip()
         zip.add("Payload/B.app/Info.plist", Self.info("com.example.b", executable: "B"))
-        let found = try Self.findings(zip, rule: "ARC005")
-        #expect(found.count == 1)
-        #expect(found.first?.severity == .warning)
-        #expect(found.first?.message == "Payload holds 2 apps (Payload/A.app, Payload/B.app); checking Payload/A.app")
-        #expect(try Self.findings(Self.appZip(), rule: "ARC005").isEmpty)
+        let found = try Self.oneFinding(of: "ARC005", .warning, in: zip, quietIn: Self.appZip())
+        #expect(found?.message == "Payload holds 2 apps (Payload/A.app, Payload/B.app); checking Payload/A.app")
     }
 
     // MARK: ARC010 local headers disagree with the central directory
@@ -79,13 +91,10 @@ struct ArchiveRuleTests {
         var zip = Self.appZip()
         zip.add("\(Self.app)/a.txt", text: "a")
         zip.setLastLayout(.localName("\(Self.app)/other.txt"))
-        let found = try Self.findings(zip, rule: "ARC010")
-        #expect(found.count == 1)
-        #expect(found.first?.severity == .error)
-        #expect(found.first?.message.contains("\(Self.app)/other.txt") == true)
         var consistent = Self.appZip()
         consistent.add("\(Self.app)/a.txt", text: "a")
-        #expect(try Self.findings(consistent, rule: "ARC010").isEmpty)
+        let found = try Self.oneFinding(of: "ARC010", .error, in: zip, quietIn: consistent)
+        #expect(found?.message.contains("\(Self.app)/other.txt") == true)
     }
 
     // MARK: ARC013 names differ only in case
@@ -95,14 +104,11 @@ struct ArchiveRuleTests {
         var zip = Self.appZip()
         zip.add("\(Self.app)/file.txt", text: "lower")
         zip.add("\(Self.app)/File.txt", text: "upper")
-        let found = try Self.findings(zip, rule: "ARC013")
-        #expect(found.count == 1)
-        #expect(found.first?.severity == .warning)
-        #expect(found.first?.message.contains("differ only in case") == true)
         var distinct = Self.appZip()
         distinct.add("\(Self.app)/file.txt", text: "lower")
         distinct.add("\(Self.app)/other.txt", text: "other")
-        #expect(try Self.findings(distinct, rule: "ARC013").isEmpty)
+        let found = try Self.oneFinding(of: "ARC013", .warning, in: zip, quietIn: distinct)
+        #expect(found?.message.contains("differ only in case") == true)
     }
 
     // MARK: ARC007 bundle Info.plist missing or malformed
@@ -111,13 +117,10 @@ struct ArchiveRuleTests {
     func bundleInfoPlistFires() throws {
         var zip = Self.appZip()
         zip.add("\(Self.appex)/Info.plist", text: "<plist><dict>")
-        let found = try Self.findings(zip, rule: "ARC007")
-        #expect(found.count == 1)
-        #expect(found.first?.severity == .error)
-        #expect(found.first?.location?.hasPrefix(Self.appex) == true)
         var readable = Self.appZip()
         readable.add("\(Self.appex)/Info.plist", Self.info("com.example.a.share", executable: "Share"))
-        #expect(try Self.findings(readable, rule: "ARC007").isEmpty)
+        let found = try Self.oneFinding(of: "ARC007", .error, in: zip, quietIn: readable)
+        #expect(found?.location?.hasPrefix(Self.appex) == true)
     }
 
     // MARK: ARC006 non-UTF-8 name
