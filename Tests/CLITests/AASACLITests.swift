@@ -77,7 +77,7 @@ struct AASACLITests {
     }
 
     @Test func matchReadsURLsFromAFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("urls-\(UUID().uuidString).txt")
+        let file = Scratch.folder.appendingPathComponent("urls-\(UUID().uuidString).txt")
         try Data("# sitemap\nhttps://acme.example/cart\n\nhttps://acme.example/products/7\n".utf8).write(to: file)
         let result = try CLI.run(
             ["match", "--urls", file.path, "--app-id", Self.appID, "--aasa", SampleFiles.apexAASA, "--format", "json"]

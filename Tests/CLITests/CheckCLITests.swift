@@ -72,7 +72,7 @@ struct CheckCLITests {
 
     /// A broken App Flip config is an input error naming the file once, then the key and what is wrong.
     @Test func aBrokenAppFlipConfigIsNamedOnce() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("appflip.json")
@@ -245,7 +245,7 @@ struct CheckCLITests {
     }
 
     @Test func aSuppressionInTheConfigRemovesTheFinding() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let config = folder.appendingPathComponent("gate.json")
         let text = #"{"suppress": [{"rule": "LINK002", "domain": "links.acme.example", "reason": "ticket 42"}]}"#

@@ -231,8 +231,11 @@ struct CheckSaysOnlyWhatHappenedCLITests {
     /// network, exit 2, and no domain blamed on stdout.
     @Test(.enabled(if: loopback443IsClosed, "needs nothing listening on 127.0.0.1:443"))
     func noNetworkAtAllIsOneExitTwoLine() throws {
+        try RefusingPort.with { port in try noNetworkAtAllIsOneExitTwoLine(cdnPort: port) }
+    }
+
+    private func noNetworkAtAllIsOneExitTwoLine(cdnPort port: Int) throws {
         let closed = "127.0.0.1"
-        let port = try Self.unusedPort()
         var arguments = ["check", SampleFiles.acme, "--timeout", "5", "--cdn-url", "https://\(closed):\(port)/a/v1/"]
         for host in [
             "acme.example", "links.acme.example", "shop.acme.example", "www.acme.example", "acme.page.link",
@@ -256,8 +259,11 @@ struct CheckSaysOnlyWhatHappenedCLITests {
     /// format; what needed the hosts' files is listed as not checked because of the network, never as passed.
     @Test(.enabled(if: loopback443IsClosed, "needs nothing listening on 127.0.0.1:443"))
     func noNetworkKeepsEveryFindingThatNeedsNone() throws {
+        try RefusingPort.with { port in try noNetworkKeepsEveryFindingThatNeedsNone(cdnPort: port) }
+    }
+
+    private func noNetworkKeepsEveryFindingThatNeedsNone(cdnPort port: Int) throws {
         let closed = "127.0.0.1"
-        let port = try Self.unusedPort()
         var network = ["--timeout", "5", "--cdn-url", "https://\(closed):\(port)/a/v1/"]
         for host in [
             "acme.example", "links.acme.example", "shop.acme.example", "www.acme.example", "acme.page.link",
@@ -306,12 +312,5 @@ struct CheckSaysOnlyWhatHappenedCLITests {
         // Not run is not passed: LINK002's case is skipped with the network as the reason.
         let link002Skipped = #"<testcase name="LINK002[^>]*>\s*<skipped message="not checked: no network"#
         #expect(junit.range(of: link002Skipped, options: .regularExpression) != nil, "\(junit)")
-    }
-
-    /// A port on 127.0.0.1 that nothing listens on (bound by the system once, then closed).
-    static func unusedPort() throws -> Int {
-        let script = "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"
-        let result = try Python.run(script: script, arguments: [])
-        return try #require(Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

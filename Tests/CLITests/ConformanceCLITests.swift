@@ -46,7 +46,7 @@ struct ConformanceCLITests {
 
     @Test(arguments: ConformanceBuild.Kind.allCases)
     func everyCommandTellsWhatIOSDoes(kind: ConformanceBuild.Kind) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-matrix-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("cli-matrix-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var scenarios = 0

@@ -47,7 +47,7 @@ struct ConformanceLiveCLITests {
     /// it), not every domain of the build; check asks them all.
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.24:443 (root)"))
     func explainAsksOnlyTheURLsHost() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-explain-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("live-explain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let ca = try TestCA()
@@ -83,7 +83,7 @@ struct ConformanceLiveCLITests {
 
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.24:443 (root)"))
     func liveCopiesTellTheSameStoryInEveryCommand() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-matrix-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("live-matrix-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let ca = try TestCA()

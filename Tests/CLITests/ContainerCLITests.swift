@@ -154,7 +154,7 @@ struct ContainerCLITests {
     }
 
     @Test func aFolderThatHoldsNoAppIsAnInputError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-empty-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-empty-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CLI.run(["info", folder.path])
@@ -168,7 +168,7 @@ struct ContainerCLITests {
     /// said "neither an ipa (zip), a Mach-O nor a property list").
     @Test(.enabled(if: Python.isAvailable || Python.isCI, "needs python3 to write the archive"))
     func aZipWithLeadingDataIsReadTheSameByEveryCommand() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-leading-\(UUID()).ipa")
+        let output = Scratch.folder.appendingPathComponent("ipacheck-leading-\(UUID()).ipa")
         defer { try? FileManager.default.removeItem(at: output) }
         let script = """
             import struct, sys

@@ -52,7 +52,7 @@ struct DeviceCLITests {
 
     /// Writes a `.tar.gz` like a sysdiagnose: `top/` with 400 log members, then the show file, then more.
     static func sysdiagnose(show: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("device-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("device-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let showPath = folder.appendingPathComponent("show.txt")
         try Data(show.utf8).write(to: showPath)
@@ -106,7 +106,7 @@ struct DeviceCLITests {
         #expect(error["httpStatus"] as? Int == 404 && error["code"] as? Int == 7)
         let last = try #require(entries.first?["lastChecked"] as? [String: Any])
         #expect(last["secondsFromReference"] as? Int == -14_400)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("device-\(UUID().uuidString).json")
+        let file = Scratch.folder.appendingPathComponent("device-\(UUID().uuidString).json")
         try Data(json.stdout.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try JSONSchemaCheck.problems([file]) == [])
@@ -160,7 +160,7 @@ struct DeviceCLITests {
     /// What cannot be read is one line on stderr and exit 2, in every format: a missing file, binary junk, a
     /// file over the limit (sparse, so nothing is written), an archive without the show file, a truncated one.
     @Test func unreadableEvidenceIsOneLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("device-bad-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("device-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let junk = folder.appendingPathComponent("junk.bin")

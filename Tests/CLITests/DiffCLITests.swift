@@ -7,7 +7,7 @@ import Testing
 struct DiffCLITests {
     /// The pairs, built once for the whole suite.
     static let pairs: Result<URL, any Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-diff-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-diff-\(UUID())")
         let script = Repository.root.appendingPathComponent("scripts/make-diff-pairs.py").path
         let run = try Python.run(
             script:

@@ -14,7 +14,7 @@ struct DomainsCLITests {
     ]
 
     static func writeEntitlements() throws -> (folder: URL, file: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-domains-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-domains-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("App.entitlements")
         let xml = """
@@ -162,7 +162,7 @@ struct DomainsCLITests {
         #expect(text.stdout.contains("its signed entitlements could not be read"))
         #expect(
             try JSONSchemaCheck.problems(
-                try SameStoryEveryCommandCLITests.saved(json, in: FileManager.default.temporaryDirectory)
+                try SameStoryEveryCommandCLITests.saved(json, in: Scratch.folder)
             )
             .isEmpty
         )

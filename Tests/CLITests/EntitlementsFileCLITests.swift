@@ -7,7 +7,7 @@ import Testing
 /// reported and never guessed.
 struct EntitlementsFileCLITests {
     static func write(_ body: String) throws -> (folder: URL, file: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-ent-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-ent-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("App.entitlements")
         let xml = """

@@ -22,7 +22,7 @@ import Testing
     }
 
     private static func temporary(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-words-\(UUID())-\(name)")
+        Scratch.folder.appendingPathComponent("ipacheck-words-\(UUID())-\(name)")
     }
 
     /// One cause, one sentence, whichever command reads the input: the same words after `ipacheck: error: PATH: `

@@ -228,7 +228,7 @@ struct ExplainDeviceCLITests {
 
     @Test(arguments: scenarios)
     func theDeviceJoinsTheTrace(_ scenario: Scenario) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = Scratch.folder.appendingPathComponent(
             "explain-device-\(UUID().uuidString)"
         )
         let top = folder.appendingPathComponent("sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85")
@@ -398,7 +398,7 @@ struct ExplainDeviceLiveCLITests {
     /// diagnoses and the verdict are the table's.
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.25:443 (root)"))
     func everyDeviceStateLive() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-table-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("live-table-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let listed = Array(ExplainDeviceCLITests.grantingDocument.utf8)
@@ -433,7 +433,7 @@ struct ExplainDeviceLiveCLITests {
 
     @Test(.enabled(if: canServe443, "needs to listen on 127.0.0.25:443 (root)"), arguments: scenarios)
     func liveCopiesJudgeTheDevicesVerdict(_ scenario: Live) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-device-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("live-device-\(UUID().uuidString)")
         let top = folder.appendingPathComponent("sysdiagnose_2026.11.26_11-45-00+0000_iPhone-OS_iPhone_23B85")
         try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

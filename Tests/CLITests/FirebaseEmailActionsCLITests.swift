@@ -17,7 +17,7 @@ struct FirebaseEmailActionsCLITests {
 
     /// A folder with a copy of Samples/aasa whose acme.example file also opens /__/auth/links.
     private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-fire-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-fire-\(UUID())")
         let aasa = folder.appendingPathComponent("aasa")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: URL(fileURLWithPath: SampleFiles.aasaDir), to: aasa)

@@ -31,7 +31,7 @@ struct InfoCLITests {
         ("empty", ""),
     ])
     func exitsWithTwoAndOneLineForUnreadableInput(label: String, content: String) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID()).ipa").path
+        let path = Scratch.folder.appendingPathComponent("\(label)-\(UUID()).ipa").path
         try Data(content.utf8).write(to: URL(fileURLWithPath: path))
         let result = try CLI.run(["info", path])
         #expect(result.status == 2)

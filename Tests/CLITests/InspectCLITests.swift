@@ -153,7 +153,7 @@ struct InspectCLITests {
     /// `entitlements --format json` names its schema like every JSON output, beside the signed keys; a signed key
     /// of that name is overwritten only in JSON, and stderr says so and where the signed value is.
     @Test func entitlementsJSONNamesItsSchemaAndSaysWhenASignedKeyCollides() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-schema-\(UUID())")
+        let path = Scratch.folder.appendingPathComponent("ipacheck-schema-\(UUID())")
         defer { try? FileManager.default.removeItem(at: path) }
         var signing = MachOBuilder.Signing()
         signing.xmlEntitlements = Array(
@@ -179,7 +179,7 @@ struct InspectCLITests {
     /// Entitlements whose root is not a dictionary cannot be the JSON object the schema promises: an input error
     /// naming `--format xml`, which prints them as signed.
     @Test func entitlementsJSONRefusesARootThatIsNotADictionary() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-array-\(UUID())")
+        let path = Scratch.folder.appendingPathComponent("ipacheck-array-\(UUID())")
         defer { try? FileManager.default.removeItem(at: path) }
         var signing = MachOBuilder.Signing()
         signing.xmlEntitlements = Array(

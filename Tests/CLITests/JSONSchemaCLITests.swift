@@ -75,7 +75,7 @@ struct JSONSchemaCLITests {
     /// Runs each command, keeps what it printed on stdout (every exit status writes JSON, or nothing when it
     /// stops before its report), and validates every document against the schema it names.
     private func expectValid(_ runs: [Run]) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-schema-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-schema-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var files: [URL] = []

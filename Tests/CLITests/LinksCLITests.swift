@@ -50,7 +50,7 @@ struct LinksCLITests {
             if host.hasPrefix("*.") {
                 files = ["--aasa", aasaDir + "/" + host.dropFirst(2) + "/apple-app-site-association"]
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+            let folder = Scratch.folder.appendingPathComponent("links-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let list = folder.appendingPathComponent("urls.txt")
             try Data(group.map(\.url).joined(separator: "\n").utf8).write(to: list)
@@ -76,7 +76,7 @@ struct LinksCLITests {
         build: [String],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("links-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let list = folder.appendingPathComponent("urls.txt")
         try Data(links.map(\.url).joined(separator: "\n").utf8).write(to: list)
@@ -136,7 +136,7 @@ struct LinksCLITests {
             } else if let legacy = details as? [String: Any] {
                 appIDs += legacy.keys.sorted()
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+            let folder = Scratch.folder.appendingPathComponent("links-\(UUID().uuidString)")
             let hostDir = folder.appendingPathComponent("aasa/corpus.example")
             try FileManager.default.createDirectory(at: hostDir, withIntermediateDirectories: true)
             try bytes.write(to: hostDir.appendingPathComponent("apple-app-site-association"))
@@ -169,7 +169,7 @@ struct LinksCLITests {
         #expect(page.status == 0)
         #expect(!page.stdout.contains("<script"), "the page runs no script")
         #expect(!page.stdout.contains("src=\"http"), "the page loads nothing from the network")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("links-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("links.html")
         try Data(page.stdout.utf8).write(to: file)
@@ -205,7 +205,7 @@ struct LinksCLITests {
         #expect(!held.isEmpty)
         let page = try CLI.run(["links", SampleFiles.acme, "--format", "html"] + SampleFiles.offline + device)
         #expect(page.status == 0)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-device-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("links-device-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("links.html")

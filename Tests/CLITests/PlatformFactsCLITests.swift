@@ -13,7 +13,7 @@ struct PlatformFactsCLITests {
 
     /// Writes `App.entitlements` with this application identifier and `body`.
     static func entitlements(_ body: String) throws -> (folder: URL, file: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-plat-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-plat-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("App.entitlements")
         let xml = """

@@ -66,7 +66,7 @@ struct ProfileCLITests {
     /// A generated profile: expired, signed by a test CA rather than Apple, listing three devices.
     @Test func judgesAnExpiredProfileSignedOutsideApple() throws {
         let payload = ProfileBuilder.payload(devices: 3, expiration: Date(timeIntervalSince1970: 1_700_000_000))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-cli-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Test.mobileprovision")
@@ -104,7 +104,7 @@ struct ProfileCLITests {
             </dict></plist>
             """.utf8
         )
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID()).mobileconfig")
+        let file = Scratch.folder.appendingPathComponent("ipacheck-\(UUID()).mobileconfig")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(try builder.build()).write(to: file)
         for format in Self.formats {

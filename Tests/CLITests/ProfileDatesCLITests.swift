@@ -152,7 +152,7 @@ struct ProfileDatesCLITests {
     struct HexError: Error {}
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-dates-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-dates-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -6,7 +6,7 @@ import Testing
 struct ProgressCLITests {
     /// Runs `ipacheck ARGUMENTS` under `script`, which gives it a terminal, and returns what the terminal showed.
     static func onATerminal(_ arguments: [String], term: String = "xterm") throws -> String {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tty-\(UUID()).log")
+        let log = Scratch.folder.appendingPathComponent("ipacheck-tty-\(UUID()).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let quoted = ([CLI.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         _ = try ProcessRunner.run(

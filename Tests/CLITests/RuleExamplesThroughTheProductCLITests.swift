@@ -35,7 +35,7 @@ struct RuleExamplesThroughTheProductCLITests {
         // The catalogue publishes examples of both kinds; a run over none would prove nothing.
         #expect(examples.count >= 100, "only \(examples.count) examples published")
         #expect(Set(examples.map(\.input)) == ["aasaDocument", "associatedDomainEntry"])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("examples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, example) in examples.enumerated() {

@@ -39,7 +39,7 @@ struct SameStoryEveryCommandCLITests {
     }
 
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-truth-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("one-truth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -437,9 +437,12 @@ struct SameStoryEveryCommandCLITests {
         .enabled(if: CheckSaysOnlyWhatHappenedCLITests.loopback443IsClosed, "needs nothing listening on 127.0.0.1:443")
     )
     func noNetworkIsExitTwoEverywhereAndCheckStillWritesItsReport() throws {
+        try RefusingPort.with { port in try noNetworkIsExitTwoEverywhere(cdnPort: port) }
+    }
+
+    private func noNetworkIsExitTwoEverywhere(cdnPort port: Int) throws {
         let folder = try Self.temporaryFolder()
         let target = try Self.entitlements(["applinks:good.example"], in: folder)
-        let port = try CheckSaysOnlyWhatHappenedCLITests.unusedPort()
         let network = [
             "--resolve", "good.example:443:127.0.0.1", "--cdn-url", "https://127.0.0.1:\(port)/a/v1/",
             "--timeout", "5",

@@ -46,7 +46,7 @@ struct SealAndInstallCLITests {
 
     /// Acme with symbolic-link members added as zip tools store them (Unix mode 0o120777, the target as content).
     private static func acme(withLinks links: [(name: String, target: String)]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-links-\(UUID()).ipa")
+        let output = Scratch.folder.appendingPathComponent("ipacheck-links-\(UUID()).ipa")
         let script = """
             import copy, sys, zipfile
             source = zipfile.ZipFile(sys.argv[1])
@@ -134,7 +134,7 @@ struct SealAndInstallCLITests {
     @Test(arguments: ["app-store", "ad-hoc", "enterprise", "development"])
     func aPayloadNotAtTheRootIsAnErrorInEveryGate(distribution: String) throws {
         let unpacked = try Python.unzip(SampleFiles.minimal)
-        let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-export-\(UUID())")
+        let wrapper = Scratch.folder.appendingPathComponent("ipacheck-export-\(UUID())")
         try FileManager.default.createDirectory(
             at: wrapper.appendingPathComponent("Export"),
             withIntermediateDirectories: true

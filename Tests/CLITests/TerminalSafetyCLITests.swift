@@ -27,7 +27,7 @@ struct TerminalSafetyCLITests {
             "components":[{"/":"/x\u001b[2J*","comment":"\u009b31m"}]}]},
             "webcredentials":{"apps":["ABCDE12345.com.x\u001b]0;title\u0007"]}}
             """#
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).json")
+        let url = Scratch.folder.appendingPathComponent("hostile-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         return url.path
     }
@@ -65,7 +65,7 @@ struct TerminalSafetyCLITests {
         let ipa = try SmallIPA.write(domains: ["applinks:evil\u{1B}[2J.example", "webcredentials:\u{202E}moc.example"])
         var arguments = [command[0], ipa] + command.dropFirst()
         if command.contains("--offline") {
-            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
+            let empty = Scratch.folder.appendingPathComponent("aasa-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             arguments += ["--aasa-dir", empty.path]
         }
@@ -84,7 +84,7 @@ struct TerminalSafetyCLITests {
     @Test("explain quotes a hostile URL and entitlements visibly")
     func explainQuotesVisibly() throws {
         let ipa = try SmallIPA.write(domains: ["applinks:evil\u{1B}[2J.example"])
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
+        let empty = Scratch.folder.appendingPathComponent("aasa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let result = try CLI.run(["explain", "https://a.example/\u{9B}31m", ipa, "--offline", "--aasa-dir", empty.path])
         Self.expectSafe(result.stdout + result.stderr, "explain")

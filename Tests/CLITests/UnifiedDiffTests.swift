@@ -14,7 +14,7 @@ struct UnifiedDiffTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(state >> 33) % bound
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-diff-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-diff-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Edges first (one-line and empty files, changes at either end, hunks far apart), then random edits.

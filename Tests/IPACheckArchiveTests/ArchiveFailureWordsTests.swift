@@ -17,7 +17,7 @@ struct ArchiveFailureWordsTests {
     }
 
     static func write(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID()).ipa").path
+        let path = Scratch.folder.appendingPathComponent("cut-\(UUID()).ipa").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -144,7 +144,7 @@ struct ArchiveFailureWordsTests {
 
 extension ArchiveFailureWordsTests {
     @Test func aDanglingLinkSaysWhereItPoints() throws {
-        let link = FileManager.default.temporaryDirectory.appendingPathComponent("dangling-\(UUID()).ipa")
+        let link = Scratch.folder.appendingPathComponent("dangling-\(UUID()).ipa")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/App.ipa")
         defer { try? FileManager.default.removeItem(at: link) }
         #expect {

@@ -1,4 +1,5 @@
 import Foundation
+import IPACheckTestSupport
 import Testing
 
 @testable import IPACheckArchive
@@ -6,7 +7,7 @@ import Testing
 /// Folders read as archives: names as in an ipa, caps while walking, links judged without being followed.
 struct FolderArchiveTests {
     static func folder(_ name: String, files: [String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-folder-\(UUID())")
+        let root = Scratch.folder.appendingPathComponent("ipacheck-folder-\(UUID())")
         let bundle = root.appendingPathComponent(name)
         for file in files {
             let url = bundle.appendingPathComponent(file)

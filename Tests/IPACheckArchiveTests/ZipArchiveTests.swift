@@ -89,7 +89,7 @@ struct ZipArchiveTests {
     }
 
     @Test func rejectsAFileThatIsNotAZip() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-zip-\(UUID()).ipa").path
+        let path = Scratch.folder.appendingPathComponent("not-a-zip-\(UUID()).ipa").path
         try Data("definitely not a zip".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: ArchiveError(.notAZip, reason: "")) { _ = try ZipArchive(path: path) }
     }
@@ -104,7 +104,7 @@ struct ZipArchiveTests {
         let central = 30 + 1 + 3
         bytes[central + 42] = 0x00
         bytes[central + 43] = 0x04
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("past-end-\(UUID()).zip")
+        let path = Scratch.folder.appendingPathComponent("past-end-\(UUID()).zip")
         try Data(bytes).write(to: path)
         let archive = try ZipArchive(path: path.path)
         let error = #expect(throws: ArchiveError.self) { _ = try archive.read(archive.entries[0]) }
@@ -175,7 +175,7 @@ struct ZipArchiveTests {
             + littleEndian(0xFFFF_FFFF, 4) + littleEndian(0xFFFF_FFFF, 4) + littleEndian(UInt64(comment.count), 2)
             + comment
         #expect(zip64End.count == 56)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tests-\(UUID()).ipa").path
+        let path = Scratch.folder.appendingPathComponent("ipacheck-tests-\(UUID()).ipa").path
         try Data(zip64End + locator + end).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect {

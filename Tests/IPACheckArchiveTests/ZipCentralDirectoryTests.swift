@@ -10,7 +10,7 @@ import Testing
 struct ZipCentralDirectoryTests {
     /// Writes a zip with Python and returns its path; `body` gets `zipfile` and the path as `path`.
     private func pythonZip(_ body: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cd-\(UUID()).zip").path
+        let path = Scratch.folder.appendingPathComponent("cd-\(UUID()).zip").path
         let result = try Python.run(
             script: "import sys, struct, zipfile, zlib\npath = sys.argv[1]\n" + body,
             arguments: [path]

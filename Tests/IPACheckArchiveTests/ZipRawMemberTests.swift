@@ -33,7 +33,7 @@ struct ZipRawMemberTests {
 
     /// The archive and what Python says each member holds.
     static func writeArchive() throws -> (path: String, digests: [String: String]) {
-        let path = FileManager.default.temporaryDirectory
+        let path = Scratch.folder
             .appendingPathComponent("raw-\(UUID().uuidString).zip").path
         let written = try Python.run(script: writer, arguments: [path])
         try #require(written.status == 0, "\(written.output)")

@@ -44,7 +44,7 @@ struct CorpusChainOpenSSLTests {
         let messages = try Self.corpusMessages()
         #expect(messages.count >= 60, "only \(messages.count) signed messages found in the corpus")
         let now = Date()
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-chains-\(UUID().uuidString)")
+        let work = Scratch.folder.appendingPathComponent("ipacheck-chains-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let roots = work.appendingPathComponent("roots.pem")
@@ -324,7 +324,7 @@ enum ArchiveMembers {
 
     /// `(ipa/<archive>::<member>, bytes)` for every signed Mach-O and CMS profile member.
     static func signed(in folder: URL) throws -> [(String, [UInt8])] {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-members-\(UUID().uuidString)")
+        let out = Scratch.folder.appendingPathComponent("ipacheck-members-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let (status, output) = try Python.run(script: script, arguments: [folder.path, out.path])
@@ -427,7 +427,7 @@ enum OpenSSL {
     }
 
     private static func run(_ arguments: [String], input: String) throws -> (status: Int32, output: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).pem")
+        let file = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).pem")
         try Data(input.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         return try run(arguments + ["-in", file.path])

@@ -48,7 +48,7 @@ struct DeviceEvidenceFileTests {
         include: Bool = true,
         longPath: Int = 0
     ) throws -> String {
-        let path = FileManager.default.temporaryDirectory
+        let path = Scratch.folder
             .appendingPathComponent("sysdiagnose-\(UUID().uuidString).tar.gz").path
         let result = try ProcessRunner.run(
             program: "python3",
@@ -113,7 +113,7 @@ struct DeviceEvidenceFileTests {
     /// Hostile layouts: a member named to climb out (`../`), absolute or nested deeper is passed over (and named
     /// when nothing else is found); a stream that inflates past the cap before the file is stopped, in words.
     @Test func hostileArchivesAreReadAsASysdiagnoseIsLaidOut() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = #"""
@@ -157,7 +157,7 @@ struct DeviceEvidenceFileTests {
 
     /// An extracted sysdiagnose: the folder itself, or the folder holding it; a bare file is read as it is.
     @Test func readsAFolderAndAFile() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-\(UUID().uuidString)")
+        let root = Scratch.folder.appendingPathComponent("evidence-\(UUID().uuidString)")
         let top = root.appendingPathComponent("sysdiagnose_2026.11.26_10-00-00+0000_iPhone-OS_iPhone_23B85")
         try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }

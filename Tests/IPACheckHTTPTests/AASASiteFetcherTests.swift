@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func offlineModeReadsTheFolderAndTouchesNoNetwork() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-offline-\(UUID())")
+        let directory = Scratch.folder.appendingPathComponent("ipacheck-offline-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let hostFolder = directory.appendingPathComponent("example.test")
         try FileManager.default.createDirectory(at: hostFolder, withIntermediateDirectories: true)

@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aCAFileWithoutCertificatesSaysWhatItMustHold() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ca-\(UUID()).pem")
+        let file = Scratch.folder.appendingPathComponent("not-a-ca-\(UUID()).pem")
         try Data("hello".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect {

@@ -12,7 +12,7 @@ struct LocalTLS {
 
     init() throws {
         ca = try TestCA()
-        directory = FileManager.default.temporaryDirectory
+        directory = Scratch.folder
             .appendingPathComponent("ipacheck-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         caFile = try ca.writeCertificate(to: directory)

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 /// File errors in words: what Foundation throws for a missing or unreadable file, said as a person would say it.
@@ -7,7 +8,7 @@ struct FileProblemTests {
     static let dumps = ["Error Domain=", "errno", "Code=", "UserInfo", "NSCocoaErrorDomain", "POSIXError"]
 
     @Test func aMissingFileFromFoundationIsNoSuchFile() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-no-such-\(UUID())")
+        let missing = Scratch.folder.appendingPathComponent("ipacheck-no-such-\(UUID())")
         do {
             _ = try FileHandle(forReadingFrom: missing)
             Issue.record("a missing file was opened")

@@ -1,11 +1,12 @@
 import Foundation
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 /// Local inputs are read up to their limit and no further.
 struct InputFileTests {
     static func file(bytes: Int) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-input-\(UUID())")
+        let url = Scratch.folder.appendingPathComponent("ipacheck-input-\(UUID())")
         try Data(repeating: 0x20, count: bytes).write(to: url)
         return url.path
     }
@@ -25,7 +26,7 @@ struct InputFileTests {
     }
 
     @Test func refusesAFolderAndAMissingFile() throws {
-        let folder = FileManager.default.temporaryDirectory.path
+        let folder = Scratch.folder.path
         let notAFile = #expect(throws: InputError.self) { try InputFile.read(folder, limit: 10, what: "a test file") }
         #expect(notAFile?.message == "is a folder, not a test file")
         let missing = #expect(throws: InputError.self) {

@@ -51,7 +51,7 @@ package enum Python {
 
     /// Validates a SARIF log against the official schema.
     package static func validateSARIF(_ sarif: String) throws -> (status: Int32, output: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).sarif")
+        let file = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).sarif")
         try Data(sarif.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         return try run(script: sarifValidator, arguments: [sarifSchema.path, file.path])
@@ -59,7 +59,7 @@ package enum Python {
 
     /// Extracts every member of the zip at `path` into a new folder (python's zipfile: independent of ipacheck).
     package static func unzip(_ path: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = Scratch.folder.appendingPathComponent(
             "ipacheck-unzip-\(UUID().uuidString)"
         )
         let result = try run(

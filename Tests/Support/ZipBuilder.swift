@@ -106,7 +106,7 @@ package struct ZipBuilder {
 
     /// Writes the archive to a new temporary file and returns its path.
     package func write(named name: String = "test.ipa") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-tests-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-tests-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try Data(build()).write(to: url)

@@ -1,5 +1,6 @@
 import Foundation
 import IPACheckAASA
+import IPACheckTestSupport
 import Testing
 
 @testable import IPACheckCommands
@@ -10,7 +11,7 @@ import Testing
 /// and results are written as they are decided, in JSON that any reader decodes to exactly what was written.
 struct URLMatchStreamingTests {
     static func file(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("urls-\(UUID().uuidString).txt")
+        let url = Scratch.folder.appendingPathComponent("urls-\(UUID().uuidString).txt")
         try Data(text.utf8).write(to: url)
         return url.path
     }

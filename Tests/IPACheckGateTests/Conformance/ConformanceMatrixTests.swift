@@ -92,7 +92,7 @@ struct ConformanceMatrixTests {
 
     @Test(arguments: ConformanceBuild.Kind.allCases)
     func everyCommandTellsWhatIOSDoes(kind: ConformanceBuild.Kind) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-\(UUID().uuidString)")
+        let folder = Scratch.folder.appendingPathComponent("matrix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var scenarios = 0
         var agreements = 0

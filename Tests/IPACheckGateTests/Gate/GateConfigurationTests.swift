@@ -1,13 +1,14 @@
 import Foundation
 import IPACheckGate
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 /// The config file, in JSON and in YAML: the same settings must read the same, and mistakes are refused with the
 /// file and key named.
 struct GateConfigurationTests {
     private func write(_ text: String, ext: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).\(ext)")
+        let url = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).\(ext)")
         try Data(text.utf8).write(to: url)
         return url.path
     }

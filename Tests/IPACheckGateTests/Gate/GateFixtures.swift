@@ -30,7 +30,7 @@ struct AASAFolder {
 
     /// Copies `Samples/aasa`.
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-gate-\(UUID().uuidString)")
+        url = Scratch.folder.appendingPathComponent("ipacheck-gate-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("aasa"), to: url)
     }
 

@@ -367,7 +367,7 @@ struct ReleaseGateTests {
     // MARK: - Suppressions
 
     private func configuration(_ json: String) throws -> GateConfiguration {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).json")
+        let url = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         return try GateConfiguration.load(path: url.path)
     }
@@ -400,7 +400,7 @@ struct ReleaseGateTests {
         #"{"suppress": [{"reason": "no rule"}]}"#,
     ])
     func aSuppressionWithoutAReasonIsRefused(json: String) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).json")
+        let url = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         let error = #expect(throws: InputError.self) { try GateConfiguration.load(path: url.path) }
         #expect(error?.code == "bad-config")

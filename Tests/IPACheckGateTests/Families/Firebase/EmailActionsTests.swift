@@ -2,6 +2,7 @@ import Foundation
 import IPACheckLinks
 import IPACheckPlist
 import IPACheckReport
+import IPACheckTestSupport
 import Testing
 
 @testable import IPACheckGate
@@ -283,7 +284,7 @@ struct EmailActionsTests {
     // MARK: - The config file
 
     private func load(_ text: String, ext: String) throws -> GateConfiguration {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-\(UUID().uuidString).\(ext)")
+        let url = Scratch.folder.appendingPathComponent("ipacheck-\(UUID().uuidString).\(ext)")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try GateConfiguration.load(path: url.path)

@@ -232,7 +232,7 @@ struct PlatformFactTests {
     // MARK: - Coverage
 
     @Test func anEntitlementsFileSaysWhyTheCallbackRulesDidNotRun() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipacheck-plat-\(UUID())")
+        let folder = Scratch.folder.appendingPathComponent("ipacheck-plat-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("App.entitlements")
