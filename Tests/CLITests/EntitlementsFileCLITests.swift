@@ -79,6 +79,41 @@ struct EntitlementsFileCLITests {
         )
     }
 
+    /// Another of a project's property lists given as the entitlements file: every command that reads one refuses
+    /// it, naming what it is and the key that says so (read as entitlements it claimed nothing, and `check` passed).
+    @Test(arguments: [
+        (
+            "<key>CFBundleIdentifier</key><string>com.acme.shop</string>",
+            "is an Info.plist (it has CFBundleIdentifier), not an entitlements file: give the app's .entitlements file, or the ipa"
+        ),
+        (
+            "<key>ExpirationDate</key><date>2030-01-01T00:00:00Z</date><key>Entitlements</key><dict/>",
+            "is a provisioning profile's content (it has ExpirationDate and Entitlements), not an entitlements file: "
+                + "give the .mobileprovision itself to `ipacheck profile`, or the ipa"
+        ),
+        (
+            "<key>GOOGLE_APP_ID</key><string>1:1:ios:1</string>",
+            "is a GoogleService-Info.plist (it has GOOGLE_APP_ID), not an entitlements file: give the app's "
+                + ".entitlements file, or the ipa"
+        ),
+    ])
+    func anotherPropertyListIsNoEntitlementsFile(body: String, words: String) throws {
+        let (folder, file) = try Self.write(body)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in [
+            ["domains"], ["check", "--app-id", "7QX3KD52VH.com.acme.shop"],
+            ["explain", "https://acme.example/products/1", "--app-id", "7QX3KD52VH.com.acme.shop"],
+        ] {
+            let result = try CLI.run(command + [file] + (command[0] == "domains" ? [] : SampleFiles.offline))
+            #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr == "ipacheck: error: \(file): \(words)\n", "\(command)")
+        }
+        // An empty dictionary is an app with no entitlements, not another file.
+        let (emptyFolder, empty) = try Self.write("")
+        defer { try? FileManager.default.removeItem(at: emptyFolder) }
+        #expect(try CLI.run(["domains", empty]).status == 0)
+    }
+
     @Test(arguments: [["entitlements"], ["verify"]])
     func commandsThatNeedABuildSaySo(command: [String]) throws {
         let (folder, file) = try Self.write(Self.domains)

@@ -26,7 +26,8 @@ package struct EntitlementsFile: Sendable {
 
     /// Reads the file at `path`; `appID` (from `--app-id`) wins over the file's own.
     ///
-    /// - Throws: ``InputError`` when the file cannot be read or is not a property-list dictionary.
+    /// - Throws: ``InputError`` when the file cannot be read, is not a property-list dictionary, or is another of a
+    ///   project's property lists (an Info.plist, a profile's content, a GoogleService-Info.plist).
     package static func read(path: String, appID override: String?) throws(InputError) -> EntitlementsFile {
         let bytes = try InputFile.read(path, limit: maximumSize, what: "an entitlements file")
         let value: PlistValue
@@ -42,11 +43,45 @@ package struct EntitlementsFile: Sendable {
                 "is \(value.typeNameWithArticle), not an entitlements dictionary"
             )
         }
+        if let other = otherPropertyList(entitlements) {
+            throw InputError("bad-entitlements", file: path, "is \(other), not an entitlements file: \(other.remedy)")
+        }
         let written = (entitlements["application-identifier"] ?? entitlements["com.apple.application-identifier"])?
             .stringValue
         let unexpanded = written.flatMap { Self.holdsSetting($0) && override == nil ? $0 : nil }
         let appID = override ?? written.flatMap { Self.holdsSetting($0) ? nil : $0 }
         return EntitlementsFile(path: path, entitlements: entitlements, appID: appID, unexpandedAppID: unexpanded)
+    }
+
+    /// A property list a project holds beside its entitlements, told by a key no entitlements file has.
+    struct OtherPropertyList: CustomStringConvertible, Equatable {
+        /// What it is, with the key that says so ("an Info.plist (it has CFBundleIdentifier)").
+        let description: String
+        /// What to give instead.
+        let remedy: String
+    }
+
+    /// What `dictionary` is when it is another of a project's property lists; nil when nothing says so.
+    ///
+    /// An empty dictionary is an app with no entitlements. Read as entitlements, another file claims no domain and
+    /// `check` passed it: a CI step pointed at the wrong file passed a gate that judged nothing.
+    static func otherPropertyList(_ dictionary: [String: PlistValue]) -> OtherPropertyList? {
+        let instead = "give the app's .entitlements file, or the ipa"
+        if let key = ["CFBundleIdentifier", "CFBundleExecutable", "CFBundlePackageType"].first(where: {
+            dictionary[$0] != nil
+        }) {
+            return OtherPropertyList(description: "an Info.plist (it has \(key))", remedy: instead)
+        }
+        if dictionary["ExpirationDate"] != nil, dictionary["Entitlements"] != nil {
+            return OtherPropertyList(
+                description: "a provisioning profile's content (it has ExpirationDate and Entitlements)",
+                remedy: "give the .mobileprovision itself to `ipacheck profile`, or the ipa"
+            )
+        }
+        if dictionary["GOOGLE_APP_ID"] != nil {
+            return OtherPropertyList(description: "a GoogleService-Info.plist (it has GOOGLE_APP_ID)", remedy: instead)
+        }
+        return nil
     }
 
     /// Whether `text` holds an Xcode build setting reference (`$(NAME)` or `${NAME}`).
