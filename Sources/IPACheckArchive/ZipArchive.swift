@@ -423,7 +423,7 @@ package final class ZipArchive {
             throw ArchiveError(
                 .unsupportedCompression,
                 member: entry.name,
-                reason: "compression method \(entry.compressionMethod) is not supported"
+                reason: "member is compressed with \(entry.compressionMethodInWords), which cannot be decompressed here"
             )
         }
         let headerOffset = directoryOffset + UInt64(table.headerOffsets[entry.index])

@@ -28,4 +28,14 @@ package struct ZipEntry: Sendable, Hashable {
 
     /// Whether the name denotes a folder (ends with `/`).
     package var isDirectory: Bool { name.hasSuffix("/") }
+
+    /// The compression method in words: its number and, for those APPNOTE 4.4.5 names, its name
+    /// ("method 9 (Deflate64)").
+    package var compressionMethodInWords: String {
+        let names: [UInt16: String] = [
+            0: "stored", 1: "Shrink", 6: "Implode", 8: "Deflate", 9: "Deflate64", 12: "bzip2", 14: "LZMA",
+            93: "Zstandard", 95: "XZ", 98: "PPMd", 99: "AE-x encryption",
+        ]
+        return names[compressionMethod].map { "method \(compressionMethod) (\($0))" } ?? "method \(compressionMethod)"
+    }
 }

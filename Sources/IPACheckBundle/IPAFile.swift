@@ -308,6 +308,11 @@ package final class IPAFile {
             let bytes = try reader.archive.read(entry, limit: maximumInfoPlistBytes)
             infoDigests = FileDigests(of: bytes)
             info = try PlistParser.parse(bytes)
+        } catch let error as ArchiveError {
+            // The member is named once, first.
+            return .failure(
+                UnreadableBundle("\(infoPath) cannot be read: \(error.reason)", bundle: path, location: infoPath)
+            )
         } catch {
             return .failure(
                 UnreadableBundle("\(infoPath) cannot be read: \(error)", bundle: path, location: infoPath)
