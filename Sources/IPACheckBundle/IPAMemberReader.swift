@@ -73,6 +73,13 @@ package final class IPAMemberReader {
         archive.name(at: index)
     }
 
+    /// Whether member `index` cannot be decompressed at all (encrypted, or compressed with a method that cannot be
+    /// read): opening the archive reports it already, so a pass that fails to read it has nothing to add.
+    func isUndecompressable(at index: Int) -> Bool {
+        let entry = archive.entry(at: index)
+        return entry.isEncrypted || !entry.isCompressionSupported
+    }
+
     /// Every readable member's index, in archive order.
     var memberIndices: some Sequence<Int> {
         (0..<archive.memberCount).lazy.filter(index.isLive)

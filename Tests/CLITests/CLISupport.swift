@@ -35,8 +35,13 @@ extension CLIResult {
 
 /// Rebuilds an extracted folder as an ipa with ZipBuilder (stored members, folders as `name/` entries).
 enum Rezip {
-    /// Zips every file under `folder`, with paths relative to it, in sorted order; `change` may rewrite a member.
-    static func write(_ folder: URL, change: (String, inout [UInt8]) -> Void = { _, _ in }) throws -> String {
+    /// Zips every file under `folder`, with paths relative to it, in sorted order; `change` may rewrite a member,
+    /// and `method` name the compression method a member's headers claim (its bytes are stored as they are).
+    static func write(
+        _ folder: URL,
+        change: (String, inout [UInt8]) -> Void = { _, _ in },
+        method: (String) -> UInt16 = { _ in 0 }
+    ) throws -> String {
         let root = folder.standardizedFileURL.path
         let enumerator = try #require(FileManager.default.enumerator(atPath: root))
         var names: [String] = []
@@ -50,7 +55,7 @@ enum Rezip {
             } else {
                 var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)))
                 change(name, &bytes)
-                zip.add(name, bytes)
+                zip.add(name, bytes, method: method(name))
             }
         }
         return try zip.write(named: "Rezipped.ipa")

@@ -21,6 +21,59 @@ struct SealAndInstallCLITests {
         #expect(result.stdout.contains("resources:"), "the seal is checked and shown: \(result.stdout)")
     }
 
+    /// A sealed file in a compression method nothing here decompresses (9, Deflate64; APPNOTE 4.4.5): opening the
+    /// archive says so once (ARC003), the seal pass adds no "damaged" finding for the same member, and the bundle is
+    /// not valid, its file listed as not read rather than counted as matching (it was "✓ valid, 5 checked").
+    @Test func aSealedFileThatCannotBeDecompressedIsNeverValid() throws {
+        let google = "Payload/Acme.app/GoogleService-Info.plist"
+        let ipa = try Rezip.write(try Self.unpackedAcme(), method: { $0 == google ? 9 : 0 })
+        let result = try CLI.run(["verify", ipa, "--format", "json"])
+        #expect(result.status == 1, "\(result.stdout)")
+        let json = try result.jsonObject()
+        #expect(json["valid"] as? Bool == false)
+        let rules = ((json["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+        #expect(rules.filter { $0 == "ARC003" }.count == 1, "\(rules)")
+        #expect(!rules.contains("ARC011"), "one cause, one finding: \(rules)")
+        let app = try #require((json["subjects"] as? [[String: Any]])?.first)
+        #expect(app["valid"] as? Bool == false)
+        let resources = try #require(app["resources"] as? [String: Any])
+        #expect(resources["unreadable"] as? [String] == ["GoogleService-Info.plist"], "\(resources)")
+        #expect(resources["modified"] as? [String] == [])
+        let text = try CLI.run(["verify", ipa]).stdout
+        #expect(text.contains("0 broken, 1 could not be read"), "\(text)")
+        let saved = Scratch.folder.appendingPathComponent("verify-\(UUID().uuidString).json")
+        try Data(result.stdout.utf8).write(to: saved)
+        #expect(try JSONSchemaCheck.problems([saved]).isEmpty)
+    }
+
+    /// The main executable in such a method: its signed entitlements are unknown, and `check` says that is why the
+    /// domain rules did not run, not that no bundle is signed with associated domains (a claim nobody could know).
+    @Test func anExecutableThatCannotBeDecompressedLeavesTheDomainsUnknown() throws {
+        let executable = "Payload/Minimal.app/Minimal"
+        let ipa = try Rezip.write(try Python.unzip(SampleFiles.minimal), method: { $0 == executable ? 9 : 0 })
+        let result = try CLI.run(["check", ipa, "--format", "json"] + SampleFiles.offline)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let json = try result.jsonObject()
+        let rules = ((json["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+        #expect(rules.filter { $0 == "ARC003" }.count == 1, "\(rules)")
+        #expect(!rules.contains("ARC011"), "\(rules)")
+        let input = try #require((json["inputs"] as? [[String: Any]])?.first)
+        let reasons = ((input["notChecked"] as? [[String: Any]]) ?? []).map {
+            ($0["reason"] as? String ?? "", $0["rules"] as? [String] ?? [])
+        }
+        let domainRules = try #require(reasons.first { $0.1.contains("ENT001") })
+        #expect(
+            domainRules.0.hasPrefix("the signed entitlements of Payload/Minimal.app could not be read (ARC009 "),
+            "\(domainRules.0)"
+        )
+        #expect(domainRules.0.hasSuffix("so its associated domains are unknown"), "\(domainRules.0)")
+        #expect(!reasons.contains { $0.0.hasPrefix("no bundle") && $0.1.contains("LINK001") }, "\(reasons)")
+        // domains tells the same story about the same build.
+        let domains = try CLI.run(["domains", ipa])
+        #expect(domains.status == 2)
+        #expect(domains.stderr.contains("could not be read (ARC009 "), "\(domains.stderr)")
+    }
+
     /// A sealed resource edited after signing: no special slot changes (CodeResources itself is untouched), so only
     /// the seal's comparison with the files finds it.
     @Test func anEditedSealedFileFailsVerifyWithoutAnyFlag() throws {

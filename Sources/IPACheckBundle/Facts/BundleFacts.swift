@@ -31,8 +31,11 @@ package struct BundleFacts: Sendable {
     /// A project entitlements file's application identifier as written, when it holds a build setting Xcode has yet
     /// to expand (and no `--app-id` stands in for it).
     package let unexpandedAppID: String?
-    /// Why the executable could not be read, when no seal pass reported it already.
+    /// Why the executable could not be read.
     package let unreadableExecutable: String?
+    /// Whether the seal pass reports the unreadable executable, so the facts' own findings leave it out (one cause,
+    /// one finding).
+    package var sealReportsUnreadableExecutable = false
     /// The embedded profile that is present but cannot be read.
     package let unreadableProfile: UnreadableProfile?
     /// What the associated-domains entitlement's reading found wrong with its entries and the list.
@@ -94,9 +97,7 @@ package struct BundleFacts: Sendable {
         var unreadableExecutable: String?
         switch executable {
         case .success(let parsed)?: container = parsed
-        case .failure(let error)?:
-            // With a scan, the seal check reports the unreadable executable (one cause, one finding).
-            if scan == nil { unreadableExecutable = error.message }
+        case .failure(let error)?: unreadableExecutable = error.message
         case nil: break
         }
         var slices: [(architecture: String, entitlements: SignedEntitlements)] = []
@@ -123,7 +124,7 @@ package struct BundleFacts: Sendable {
         let signingKind = signingKind(signed: entitlements, profile: profile)
         let parsed = AssociatedDomains.from(entitlements: .dictionary(entitlements), bundle: bundle.path)
 
-        return BundleFacts(
+        var facts = BundleFacts(
             bundle: bundle,
             container: container,
             slices: slices,
@@ -138,6 +139,9 @@ package struct BundleFacts: Sendable {
             unreadableProfile: unreadableProfile,
             entryProblems: parsed.problems
         )
+        // With a scan, the seal check reports the unreadable executable.
+        facts.sealReportsUnreadableExecutable = scan != nil
+        return facts
     }
 
     /// Decides development vs distribution signing from the signed `get-task-allow` and the profile's kind, for

@@ -73,6 +73,7 @@ extension SealScan {
     struct ClaimResults: Sendable {
         var modified: [String] = []
         var checked = 0
+        var unreadable: [String] = []
     }
 
     /// The batches of claims between the thread reading the seals and the threads hashing files, and what the
@@ -171,6 +172,7 @@ extension SealScan {
                 else { continue }
                 compared.seals[bundle]?.streamed?.modified += found.modified
                 compared.seals[bundle]?.streamed?.checked += found.checked
+                compared.seals[bundle]?.streamed?.unreadable += found.unreadable
             }
             var seen = Set<Int>()
             for problem in state.problems.sorted(by: { ($0.member, $0.seal) < ($1.member, $1.seal) }) {
@@ -210,6 +212,9 @@ extension SealScan {
                         if let problem = result.problem {
                             problems.append((claim.member, problem, claim.seal, claim.reading))
                         }
+                        results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].unreadable.append(
+                            claim.path
+                        )
                         continue
                     }
                     let matches =
@@ -227,6 +232,8 @@ extension SealScan {
                     for (reading, found) in byReading {
                         state.results[seal, default: [:]][reading, default: ClaimResults()].modified += found.modified
                         state.results[seal, default: [:]][reading, default: ClaimResults()].checked += found.checked
+                        state.results[seal, default: [:]][reading, default: ClaimResults()].unreadable +=
+                            found.unreadable
                     }
                 }
                 state.problems += problems

@@ -252,9 +252,11 @@ package struct SealScan {
                 if let executable = result.executable { executables[name] = executable }
                 if let problem = result.problem { problems.append((member, problem)) }
             }
-            // A member read for the seal comparison and again as an executable is reported once.
+            // A member read for the seal comparison and again as an executable is reported once; one that cannot
+            // be decompressed at all was reported when the archive was opened (ARC003: one cause, one finding).
             var reported = Set(problems.map(\.member))
             problems += compared.problems.filter { reported.insert($0.member).inserted }
+            problems.removeAll { ipa.reader.isUndecompressable(at: $0.member) }
             let damaged = problems.sorted { $0.member < $1.member }.map { member, problem in
                 ArchiveProblem(.unreadableSealedMember, problem, location: ipa.reader.name(at: member))
             }

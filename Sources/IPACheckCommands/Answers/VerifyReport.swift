@@ -57,6 +57,8 @@ package struct VerifyReport: Sendable {
         package let added: [String]
         /// Nested code whose CodeDirectory hash is not the sealed one.
         package let nestedCodeChanged: [String]
+        /// Sealed files that could not be read, so they were not compared (never counted as matching).
+        package let unreadable: [String]
     }
 
     /// The rules `verify` applies, with their catalogue severities: those of the gate's archive and signature
@@ -200,7 +202,8 @@ package struct VerifyReport: Sendable {
                 modified: $0.modified,
                 missing: $0.missing,
                 added: $0.added,
-                nestedCodeChanged: $0.nestedCodeChanged
+                nestedCodeChanged: $0.nestedCodeChanged,
+                unreadable: $0.unreadable
             )
         }
         return Subject(
@@ -240,7 +243,8 @@ package struct VerifyReport: Sendable {
                 let broken =
                     resources.modified.count + resources.missing.count + resources.added.count
                     + resources.nestedCodeChanged.count
-                lines.append(.text("    resources: \(resources.checked) checked, \(broken) broken"))
+                let unread = resources.unreadable.isEmpty ? "" : ", \(resources.unreadable.count) could not be read"
+                lines.append(.text("    resources: \(resources.checked) checked, \(broken) broken\(unread)"))
             }
         }
         if let reason = resourcesNotChecked {

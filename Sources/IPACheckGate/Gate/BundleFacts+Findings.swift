@@ -12,7 +12,7 @@ extension BundleFacts {
     /// `check`, `domains` and `diff` all read a bundle's findings here, so they cannot tell different stories.
     package func findings(judgedAt now: Date) -> [Finding] {
         var findings = EntitlementsFileChecks.unexpandedAppID(unexpandedAppID, file: bundle.path).map { [$0] } ?? []
-        if let unreadableExecutable {
+        if let unreadableExecutable, !sealReportsUnreadableExecutable {
             findings.append(ArchiveRules.rules.unreadableExecutable.finding(unreadableExecutable, bundle: bundle.path))
         }
         findings += slices.flatMap(\.entitlements.findings)

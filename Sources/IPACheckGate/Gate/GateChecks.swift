@@ -35,7 +35,7 @@ package enum GateChecks {
         } else {
             outcome.coverage.skip(
                 AssociatedDomainRules.rules.all,
-                because: "no bundle is signed with associated domains"
+                because: facts.unknownDomainsReason ?? "no bundle is signed with associated domains"
             )
         }
         guard !input.build.isEntitlementsFile else {
@@ -84,6 +84,7 @@ package enum GateChecks {
     static let hostFiles = GateCheck(.hostFiles) { input, rules in
         judgeHostFiles(
             asked: !input.build.targets.isEmpty,
+            unknownDomains: input.facts.unknownDomainsReason,
             documents: input.documents,
             unserved: CrossChecks.unserved(input),
             networkUnavailable: input.networkUnavailable,
@@ -92,10 +93,12 @@ package enum GateChecks {
         )
     }
 
-    /// The AASA files check's judgement, over the facts it needs: whether any host's file was asked for, what
-    /// each one's fetch gave, and the claims of hosts without a file (their worst serving finding names them).
+    /// The AASA files check's judgement, over the facts it needs: whether any host's file was asked for (and, when
+    /// none was, whether that is because some bundle's domains are unknown), what each one's fetch gave, and the
+    /// claims of hosts without a file (their worst serving finding names them).
     static func judgeHostFiles(
         asked: Bool,
+        unknownDomains: String? = nil,
         documents: SiteDocuments,
         unserved: [CrossChecks.UnservedClaim],
         networkUnavailable: NetworkUnavailable?,
@@ -105,7 +108,7 @@ package enum GateChecks {
         guard asked else {
             return .notApplicable(
                 rules,
-                because: "no bundle claims an associated domain whose AASA iOS reads"
+                because: unknownDomains ?? "no bundle claims an associated domain whose AASA iOS reads"
             )
         }
         if let unavailable = networkUnavailable {

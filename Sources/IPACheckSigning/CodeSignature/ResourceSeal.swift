@@ -78,6 +78,8 @@ package struct ResourceSeal: Sendable {
         package var missing: [String] = []
         /// How many sealed files were compared.
         package var checked = 0
+        /// Sealed files whose bytes could not be read, so they were not compared (the archive's findings say why).
+        package var unreadable: [String] = []
 
         /// Nothing compared yet.
         package init() {}
@@ -200,6 +202,7 @@ package struct ResourceSeal: Sendable {
             missing: missingFiles,
             added: addedFiles,
             nestedCodeChanged: changedCode,
+            unreadable: (streamed?.unreadable ?? []).sorted(),
             checkedCount: checked,
             unevaluatedOmitRules: unevaluatedOmitRules,
             filesOmitRulesWereNotTriedOn: untriedFiles,
@@ -271,6 +274,8 @@ package struct ResourceSealCheck: Hashable, Sendable {
     package let added: [String]
     /// Nested code whose CodeDirectory hash is not the one sealed.
     package let nestedCodeChanged: [String]
+    /// Sealed files that could not be read, so their hashes were not compared.
+    package var unreadable: [String] = []
     /// How many sealed files and nested code were compared.
     package let checkedCount: Int
     /// The seal's omit rules that leave nothing out because they cannot be evaluated.
@@ -283,6 +288,8 @@ package struct ResourceSealCheck: Hashable, Sendable {
     /// The bundle whose seal it is.
     package let bundle: String?
 
-    /// Whether the resources match the seal.
-    package var isValid: Bool { modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty }
+    /// Whether the resources match the seal: every sealed file was read and matches, nothing was added.
+    package var isValid: Bool {
+        modified.isEmpty && missing.isEmpty && added.isEmpty && nestedCodeChanged.isEmpty && unreadable.isEmpty
+    }
 }

@@ -217,7 +217,11 @@ enum CrossChecks {
             }
         }
         guard !claimed.isEmpty else {
-            coverage.skip(left, because: "no bundle claims an associated domain whose AASA iOS reads")
+            coverage.skip(
+                left,
+                because: input.facts.unknownDomainsReason
+                    ?? "no bundle claims an associated domain whose AASA iOS reads"
+            )
             return
         }
         let cdnRules = [rules.cdnDiffersForApp, rules.cdnLacksApp]
