@@ -122,7 +122,12 @@ package struct MachOContainer: Hashable, Sendable {
     /// The format and slice ranges, from the fat header and arch table (a thin file is one slice).
     private static func layout(_ file: PartialFile) throws(ParseError) -> Layout {
         guard file.size >= 4 else {
-            throw ParseError(.truncated, field: "magic", at: 0, reason: "a \(file.size)-byte file has no magic number")
+            throw ParseError(
+                .truncated,
+                field: "file header",
+                at: 0,
+                reason: "a \(file.size)-byte file has no magic number"
+            )
         }
         guard let head = file.bytes(in: 0..<min(8, file.size)) else { return .needsBytes(0..<min(8, file.size)) }
         var headReader = ByteReader(head)
@@ -156,7 +161,7 @@ package struct MachOContainer: Hashable, Sendable {
         case nil:
             throw ParseError(
                 .badMagic,
-                field: "magic",
+                field: "file header",
                 at: 0,
                 reason: "0x\(String(magic, radix: 16)) is neither a Mach-O nor a universal binary"
             )
