@@ -148,6 +148,13 @@ extension IPAFile {
                 + "(an ipa keeps the app under Payload/)"
         }
         if count == 0 { return "no Payload/*.app: the archive is empty" }
+        // A zipped .xcarchive, as CI jobs upload them: say what it is and what ipacheck reads instead.
+        if let archive = firstComponents.sorted().first(where: { $0.hasSuffix(".xcarchive") }),
+            names.contains(where: { $0.hasPrefix("\(archive)/Products/Applications/") })
+        {
+            return "no Payload/*.app: this is a zipped .xcarchive (\(archive)); unzip it and give the .xcarchive "
+                + "folder, or export an ipa from it"
+        }
         return "no Payload/*.app in the archive (\(count) member\(count == 1 ? "" : "s"), "
             + "none under Payload/*.app/)"
     }

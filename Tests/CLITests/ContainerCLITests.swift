@@ -163,6 +163,26 @@ struct ContainerCLITests {
         #expect(result.stderr.contains("is an empty folder"), "\(result.stderr)")
     }
 
+    /// A zipped .xcarchive (what CI jobs upload) is not read as one, and every command says what it is and what to
+    /// give instead (it said "no Payload/*.app in the archive (4 members, …)").
+    @Test func aZippedXcarchiveIsNamedWithWhatToGiveInstead() throws {
+        var zip = ZipBuilder()
+        zip.add("App.xcarchive/Info.plist", Array("<plist/>".utf8))
+        zip.add("App.xcarchive/Products/Applications/App.app/Info.plist", Array("<plist/>".utf8))
+        let archive = try zip.write(named: "App.xcarchive.zip")
+        for command in [["info"], ["verify"], ["entitlements"], ["domains"], ["check"] + SampleFiles.offline] {
+            let result = try CLI.run(command + [archive])
+            #expect(result.status == 2, "\(command)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "ipacheck: error: \(archive): no Payload/*.app: this is a zipped .xcarchive (App.xcarchive); "
+                        + "unzip it and give the .xcarchive folder, or export an ipa from it\n"
+                ),
+                "\(command): \(result.stderr)"
+            )
+        }
+    }
+
     /// A zip with 1 MiB of data before it, its offsets adjusted as self-extractors write them: every command reads
     /// it as the archive reader does (`check` and `info` read it, `verify`, `entitlements` and `domains`
     /// said "neither an ipa (zip), a Mach-O nor a property list").
