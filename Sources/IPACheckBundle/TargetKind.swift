@@ -47,7 +47,30 @@ package enum TargetKind: Sendable, Hashable {
         // A zip with data before it (a self-extractor's stub, offsets adjusted) ends as every zip does: read it as
         // the archive reader does, whichever command was asked.
         if ZipArchive.endsLikeAZip(path: path) { return .archive }
+        if Self.isSignedData(start) {
+            // A provisioning profile given where a build was asked for: say so, and which command reads it.
+            let content = start + Array((try? handle.read(upToCount: 64 * 1024)) ?? Data())
+            if content.firstRange(of: Array("<key>DeveloperCertificates</key>".utf8)) != nil {
+                throw InputError(
+                    "not-a-build",
+                    file: path,
+                    "is a provisioning profile, not a build: `ipacheck profile` reads it"
+                )
+            }
+            throw InputError(
+                "unknown-format",
+                file: path,
+                "is CMS-signed data, not an ipa, a Mach-O or a property list"
+            )
+        }
         throw InputError("unknown-format", file: path, "is neither an ipa (zip), a Mach-O nor a property list")
+    }
+
+    /// Whether the first bytes of a file start a DER CMS `ContentInfo` of type signedData (RFC 5652 §3, §5.1): a
+    /// SEQUENCE whose first element is the OID 1.2.840.113549.1.7.2.
+    static func isSignedData(_ head: [UInt8]) -> Bool {
+        let signedData: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        return head.first == 0x30 && head.prefix(16).firstRange(of: signedData) != nil
     }
 
     /// Whether the first bytes of a file start a property list, XML (after any BOM and white space) or binary.

@@ -116,6 +116,52 @@ struct ProfileCLITests {
         #expect(text.stderr.contains("a configuration profile (.mobileconfig), not a provisioning profile"))
     }
 
+    /// Given a build, `profile` reads its main app's embedded profile, opened as every command opens a build: the
+    /// same answer as the profile file itself (Samples/Acme.mobileprovision is Acme.ipa's), with where it was read;
+    /// a build that embeds none is an input error naming the app.
+    @Test func readsABuildsEmbeddedProfile() throws {
+        let file = try CLI.run(["profile", SampleFiles.path("Acme.mobileprovision"), "--format", "json"])
+        let build = try CLI.run(["profile", SampleFiles.acme, "--format", "json"])
+        #expect(build.status == file.status)
+        let fromFile = try #require(try file.jsonObject()["profile"] as? [String: Any])
+        var fromBuild = try #require(try build.jsonObject()["profile"] as? [String: Any])
+        #expect(fromBuild.removeValue(forKey: "embeddedAt") as? String == "Payload/Acme.app/embedded.mobileprovision")
+        func canonical(_ object: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+        }
+        #expect(try canonical(fromBuild) == canonical(fromFile))
+        let findings = (try build.jsonObject()["findings"] as? [[String: Any]]) ?? []
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { $0["location"] as? String == "Payload/Acme.app/embedded.mobileprovision" })
+        let saved = Scratch.folder.appendingPathComponent("profile-\(UUID().uuidString).json")
+        try Data(build.stdout.utf8).write(to: saved)
+        #expect(try JSONSchemaCheck.problems([saved]).isEmpty)
+
+        let none = try CLI.run(["profile", SampleFiles.minimal])
+        #expect(none.status == 2)
+        #expect(
+            none.stderr
+                == "ipacheck: error: \(SampleFiles.minimal): Payload/Minimal.app embeds no provisioning profile (no "
+                + "embedded.mobileprovision)\n"
+        )
+    }
+
+    /// A profile given where a build is read is named as one, with the command that reads it (every command that
+    /// reads a build said "is neither an ipa (zip), a Mach-O nor a property list").
+    @Test func aProfileGivenForABuildIsNamed() throws {
+        let profile = SampleFiles.path("Acme.mobileprovision")
+        for command in [["info"], ["verify"], ["entitlements"], ["domains"], ["check"] + SampleFiles.offline] {
+            let result = try CLI.run(command + [profile])
+            #expect(result.status == 2, "\(command)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "ipacheck: error: \(profile): is a provisioning profile, not a build: `ipacheck profile` reads it\n"
+                ),
+                "\(command): \(result.stderr)"
+            )
+        }
+    }
+
     @Test func refusesWhatIsNotAProfile() throws {
         let result = try CLI.run(["profile", SampleFiles.apexAASA])
         #expect(result.status == 2)

@@ -12,6 +12,7 @@ extension ProfileReport {
         var title = StyledLine.text(summary.name ?? "(unnamed profile)", .bold)
         title.append("  [\(summary.type)]")
         lines.append(title)
+        if let member = summary.embeddedAt { lines.append(.text("  embedded at " + member)) }
         var team =
             summary.teamIdentifiers.isEmpty ? "no team" : "team " + summary.teamIdentifiers.joined(separator: ", ")
         if let name = summary.teamName { team += " (\(name))" }

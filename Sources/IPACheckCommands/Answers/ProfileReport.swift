@@ -1,4 +1,5 @@
 package import Foundation
+import IPACheckBundle
 import IPACheckCMS
 import IPACheckGate
 package import IPACheckPlist
@@ -42,6 +43,8 @@ package struct ProfileReport: Sendable {
         package let certificates: [Certificate]
         /// The CMS signature: verdict, signer and chain.
         package let signature: ProfileSignatureStatus
+        /// Where in a build the profile was read (`Payload/X.app/embedded.mobileprovision`), when a build was given.
+        package var embeddedAt: String?
     }
 
     /// One of `DeveloperCertificates`.
@@ -67,23 +70,26 @@ package struct ProfileReport: Sendable {
     /// only a gated build raises).
     package static var rules: [Rule] { RuleFamily.profile.all }
 
-    /// Reads and judges the profile at `path`.
+    /// Reads and judges the profile at `path`: a provisioning profile, or a build (an ipa, an `.app`, an
+    /// `.xcarchive`), whose main app's embedded profile is read, opened as every command opens a build.
     ///
-    /// - Throws: ``InputError`` when the file cannot be read or is not a provisioning profile.
+    /// - Throws: ``InputError`` when the file cannot be read, is not a provisioning profile, or is a build whose
+    ///   main app embeds none.
     package static func read(path: String, now: Date = Date()) async throws(InputError) -> ProfileReport {
-        let bytes = try InputFile.read(path, limit: ProvisioningProfile.maximumSize, what: "a provisioning profile")
+        let (bytes, embeddedAt) = try profileBytes(at: path)
         let profile: ProvisioningProfile
         do {
             profile = try ProvisioningProfile.parse(bytes, allowingUnsigned: true)
         } catch {
-            throw InputError("bad-profile", file: path, error.description)
+            throw InputError("bad-profile", file: path, (embeddedAt.map { "\($0): " } ?? "") + error.description)
         }
         let signature = profile.verifySignature()
-        var findings = ProfileChecks.findings(for: profile, signature: signature, now: now, file: path)
+        let file = embeddedAt ?? path
+        var findings = ProfileChecks.findings(for: profile, signature: signature, now: now, file: file)
         if let identity = signature.identity {
             findings += await TrustChecks.findings(
                 code: [],
-                profiles: [TrustChecks.Signed(identity: identity, bundle: nil, file: path)],
+                profiles: [TrustChecks.Signed(identity: identity, bundle: nil, file: file)],
                 now: now
             )
         }
@@ -115,7 +121,8 @@ package struct ProfileReport: Sendable {
             provisionsAllDevices: profile.provisionsAllDevices,
             xcodeManaged: profile.isXcodeManaged,
             certificates: certificates,
-            signature: signature
+            signature: signature,
+            embeddedAt: embeddedAt
         )
         return ProfileReport(
             path: path,
@@ -123,5 +130,23 @@ package struct ProfileReport: Sendable {
             entitlements: profile.entitlements,
             findings: Finding.merged(findings).sorted()
         )
+    }
+
+    /// The profile's bytes, and the member they were read from when `path` is a build.
+    private static func profileBytes(at path: String) throws(InputError) -> (bytes: [UInt8], embeddedAt: String?) {
+        guard (try? TargetKind.of(path: path)) == .archive else {
+            let bytes = try InputFile.read(path, limit: ProvisioningProfile.maximumSize, what: "a provisioning profile")
+            return (bytes, nil)
+        }
+        let ipa = try IPAFile(path: path)
+        guard let main = ipa.bundles.first else { throw InputError("no-app", file: path, "holds no app") }
+        guard let member = main.provisioningProfile else {
+            throw InputError(
+                "no-profile",
+                file: path,
+                "\(main.path) embeds no provisioning profile (no embedded.mobileprovision)"
+            )
+        }
+        return (try ipa.read(member, limit: ProvisioningProfile.maximumSize), member)
     }
 }
