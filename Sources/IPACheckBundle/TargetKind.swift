@@ -47,6 +47,19 @@ package enum TargetKind: Sendable, Hashable {
         // A zip with data before it (a self-extractor's stub, offsets adjusted) ends as every zip does: read it as
         // the archive reader does, whichever command was asked.
         if ZipArchive.endsLikeAZip(path: path) { return .archive }
+        if start.first(where: { $0 > 0x20 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) == UInt8(ascii: "{") {
+            // An AASA file given where a build was asked for (a frequent mix-up): say so, and which command reads it.
+            let content = start + Array((try? handle.read(upToCount: 64 * 1024)) ?? Data())
+            let services = ["\"applinks\"", "\"webcredentials\"", "\"appclips\"", "\"activitycontinuation\""]
+            if services.contains(where: { content.firstRange(of: Array($0.utf8)) != nil }) {
+                throw InputError(
+                    "not-a-build",
+                    file: path,
+                    "is an apple-app-site-association file, not a build: `ipacheck lint` reads it"
+                )
+            }
+            throw InputError("unknown-format", file: path, "is JSON, not an ipa, a Mach-O or a property list")
+        }
         if Self.isSignedData(start) {
             // A provisioning profile given where a build was asked for: say so, and which command reads it.
             let content = start + Array((try? handle.read(upToCount: 64 * 1024)) ?? Data())

@@ -183,6 +183,20 @@ struct ContainerCLITests {
         }
     }
 
+    /// JSON given where a build is read: an AASA file (a frequent mix-up) is named as one with the command that reads
+    /// it, other JSON as JSON (both said "is neither an ipa (zip), a Mach-O nor a property list").
+    @Test(arguments: [
+        (SampleFiles.apexAASA, "is an apple-app-site-association file, not a build: `ipacheck lint` reads it"),
+        (SampleFiles.appflip, "is JSON, not an ipa, a Mach-O or a property list"),
+    ])
+    func jsonGivenForABuildIsNamed(file: String, words: String) throws {
+        for command in [["info"], ["verify"], ["entitlements"], ["domains"], ["check"] + SampleFiles.offline] {
+            let result = try CLI.run(command + [file])
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr.hasPrefix("ipacheck: error: \(file): \(words)\n"), "\(command): \(result.stderr)")
+        }
+    }
+
     /// A zip with 1 MiB of data before it, its offsets adjusted as self-extractors write them: every command reads
     /// it as the archive reader does (`check` and `info` read it, `verify`, `entitlements` and `domains`
     /// said "neither an ipa (zip), a Mach-O nor a property list").
