@@ -18,6 +18,36 @@ struct ParserRobustnessTests {
         }
     }
 
+    /// A file people mistake for an AASA file is named in the parse error's message, by its first bytes (zip: APPNOTE
+    /// 4.3.7's local header signature; Mach-O: <mach-o/loader.h>'s MH_MAGIC_64 little-endian; a plist; an HTML page
+    /// a server answered with); JSON that is merely broken is not.
+    @Test(
+        "what a file that is not JSON is",
+        arguments: [
+            ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x90], AASAParseError.Code.invalidUTF8, "a zip archive"),
+            ([0xCF, 0xFA, 0xED, 0xFE, 0x0C, 0x00, 0x00, 0x01], .invalidUTF8, "a Mach-O binary"),
+            (
+                Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), .invalidJSON,
+                "a property list"
+            ),
+            (Array("bplist00\u{08}".utf8), .invalidJSON, "a property list"),
+            (Array("\n<!DOCTYPE html><html><body>Not Found</body></html>".utf8), .invalidJSON, "an HTML page"),
+        ] as [([UInt8], AASAParseError.Code, String)]
+    )
+    func namesWhatTheFileIs(bytes: [UInt8], code: AASAParseError.Code, what: String) throws {
+        let found = try #require(error(bytes))
+        #expect(found.code == code)
+        #expect(found.message.contains(": the file is \(what)"), "\(found.message)")
+        #expect(found.message.hasSuffix(", not JSON"), "\(found.message)")
+    }
+
+    @Test("broken JSON is only broken JSON")
+    func brokenJSONNamesNothingElse() {
+        let found = error(Array(#"{"applinks": {"details": [],}}"#.utf8))
+        #expect(found?.code == .invalidJSON)
+        #expect(found?.message.contains("the file is") == false, "\(found?.message ?? "")")
+    }
+
     /// Positions are those Python's json module reports for the same text (line/column, 1-based; char 0-based).
     @Test(
         "syntax errors carry Python json's position",

@@ -51,7 +51,17 @@ package struct AASADocument: Sendable {
         let startsWithByteOrderMark = json.starts(with: [0xEF, 0xBB, 0xBF])
         if startsWithByteOrderMark { json.removeFirst(3) }
         var parser = StrictJSONParser(bytes: json, maximumDepth: Limits.maximumDepth)
-        let root = try parser.parseDocument()
+        let root: AASAJSON
+        do {
+            root = try parser.parseDocument()
+        } catch  where error.code == .invalidUTF8 || error.code == .invalidJSON {
+            guard let other = Self.otherFormat(json) else { throw error }
+            let what =
+                envelope == nil
+                ? "the file is \(other)"
+                : "its signed content is \(other) (a provisioning profile? `ipacheck profile` reads it)"
+            throw AASAParseError(error.code, "\(error.message): \(what), not JSON", at: error.position)
+        }
         guard case .object = root else {
             throw AASAParseError(.rootNotObject, "the top-level JSON value is \(root.typeName), not an object")
         }
@@ -232,4 +242,24 @@ package struct AASADocument: Sendable {
     package static let knownComponentKeys: Set<String> = [
         "/", "?", "#", "exclude", "comment", "caseSensitive", "percentEncoded",
     ]
+
+    /// What a file that is not JSON is, told by its first bytes, when it is something people mistake for an AASA
+    /// file (a build, a property list, a page a server answered with); nil otherwise.
+    static func otherFormat(_ bytes: [UInt8]) -> String? {
+        let head = Array(bytes.prefix(4))
+        if head == [0x50, 0x4B, 0x03, 0x04] { return "a zip archive (an ipa? `ipacheck check` reads builds)" }
+        let machO: [[UInt8]] = [
+            [0xCF, 0xFA, 0xED, 0xFE], [0xCE, 0xFA, 0xED, 0xFE], [0xCA, 0xFE, 0xBA, 0xBE], [0xFE, 0xED, 0xFA, 0xCF],
+        ]
+        if machO.contains(head) { return "a Mach-O binary" }
+        let text = String(decoding: bytes.prefix(256).drop { $0 <= 0x20 }, as: UTF8.self).lowercased()
+        if text.hasPrefix("bplist") || text.hasPrefix("<plist") || (text.hasPrefix("<?xml") && text.contains("<plist"))
+        {
+            return "a property list"
+        }
+        if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.contains("<html") {
+            return "an HTML page"
+        }
+        return nil
+    }
 }
