@@ -101,6 +101,27 @@ struct AASACLITests {
         #expect(result.stderr.contains(url))
     }
 
+    /// A list's lines that are not universal links are each named once with their line number, with --aasa (checked
+    /// as they are judged, in one pass over the list) as with --explain (checked first); the others are answered.
+    @Test(arguments: [[String](), ["--explain"]])
+    func matchNamesEachBadLineOfAListOnce(extra: [String]) throws {
+        let file = Scratch.folder.appendingPathComponent("urls-\(UUID().uuidString).txt")
+        try Data(
+            "https://acme.example/cart\nacme.example/nope\nhttps://acme.example/products/7\nftp://acme.example/x\n".utf8
+        )
+        .write(to: file)
+        let result = try CLI.run(
+            ["match", "--urls", file.path, "--app-id", Self.appID, "--aasa", SampleFiles.apexAASA] + extra
+        )
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 2, "\(result.stderr)")
+        #expect(result.stderrLines.first?.hasPrefix("ipacheck: error: \(file.path):2: acme.example/nope: ") == true)
+        #expect(result.stderrLines.last?.hasPrefix("ipacheck: error: \(file.path):4: ftp://acme.example/x: ") == true)
+        #expect(result.stdout.contains("https://acme.example/cart"), "\(result.stdout)")
+        #expect(result.stdout.contains("https://acme.example/products/7"), "\(result.stdout)")
+        #expect(!result.stdout.contains("nope"), "\(result.stdout)")
+    }
+
     @Test func matchWithAnUnreadableAASAExitsTwo() throws {
         let path = SampleFiles.brokenAASA("trailing-comma.json")
         let result = try CLI.run(["match", "https://acme.example/cart", "--app-id", Self.appID, "--aasa", path])

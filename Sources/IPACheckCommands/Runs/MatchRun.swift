@@ -25,24 +25,24 @@ package enum MatchRun {
     ) async throws {
         let service = service ?? .applinks
         let list = try openList(urlFile)
-        // First every URL is checked and its host noted; a line that is not a universal link is reported with its
-        // line number and skipped, and every other URL is still answered.
+        // A line that is not a universal link is reported with its line number and skipped, and every other URL is
+        // still answered. Live, every URL is checked first and its host noted, to fetch each host's file; with
+        // --aasa (and no --explain) each is checked as it is judged, in one pass over the list.
+        let checkedWhileJudged = aasa != nil && !explain
         var hosts: Set<String> = []
         var badLines = 0
-        try await CommandExit.reportingInputErrors {
+        if !checkedWhileJudged {
             // With --aasa the hosts do not matter: only whether each line is a universal link.
             let collectingHosts = aasa == nil
             let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { batch in
                 check(batch, collectingHosts: collectingHosts)
             }
-            try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
-                for problem in checked.problems {
-                    Console.diagnose(
-                        "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
-                    )
+            try await CommandExit.reportingInputErrors {
+                try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
+                    report(checked.problems, in: urlFile)
+                    badLines += checked.problems.count
+                    hosts.formUnion(checked.hosts)
                 }
-                badLines += checked.problems.count
-                hosts.formUnion(checked.hosts)
             }
         }
         let documents = try await loadDocuments(for: hosts, aasa: aasa, network: network)
@@ -59,10 +59,15 @@ package enum MatchRun {
             documents: documents,
             live: aasa == nil,
             explain: explain,
-            format: writer.format
+            format: writer.format,
+            reportsProblems: checkedWhileJudged
         )
         try await CommandExit.reportingInputErrors {
-            try URLBatches.forEachResult(urls: urls, list: list, transform: judge.callAsFunction) { writer.write($0) }
+            try URLBatches.forEachResult(urls: urls, list: list, transform: judge.callAsFunction) { judged in
+                report(judged.problems, in: urlFile)
+                badLines += judged.problems.count
+                writer.write(judged.results)
+            }
         }
         writer.finish()
         // Each bad line was named on stderr as it was found; the answers for the others are out.
@@ -89,11 +94,7 @@ package enum MatchRun {
         try await CommandExit.reportingInputErrors {
             let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { check($0, collectingHosts: false) }
             try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
-                for problem in checked.problems {
-                    Console.diagnose(
-                        "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
-                    )
-                }
+                report(checked.problems, in: urlFile)
                 badLines += checked.problems.count
             }
         }
@@ -122,6 +123,15 @@ package enum MatchRun {
         writer.finish()
         if badLines > 0 { throw CommandExit.badInput }
         if !writer.everyURLMatches { throw CommandExit.problems }
+    }
+
+    /// Names each line that is not a universal link on stderr, with the list's name and the line number.
+    private static func report(_ problems: [(line: Int?, message: String)], in urlFile: String?) {
+        for problem in problems {
+            Console.diagnose(
+                "ipacheck: error: \(problem.line.map { "\(urlFile ?? ""):\($0): " } ?? "")\(problem.message)"
+            )
+        }
     }
 
     /// The `--urls` file, opened to stream; one that cannot be read ends the run (exit 2).

@@ -2,7 +2,8 @@ import IPACheckAASA
 import IPACheckLinks
 
 /// Judges a batch of URLs against the documents (one per host live, one under "" for --aasa) and formats them;
-/// a URL that is not a universal link was reported when the URLs were checked, and is skipped.
+/// a URL that is not a universal link is skipped, and named in the batch's problems when the judge reports them
+/// (otherwise it was reported when the URLs were checked, before).
 ///
 /// Each batch compiles its own matchers: the threads then share no compiled rule or string, whose reference
 /// counts they would otherwise fight over on every URL (measured: two thirds of the time went to retains).
@@ -21,8 +22,51 @@ struct MatchJudge: Sendable {
     let live: Bool
     let explain: Bool
     let format: MatchResultWriter.Format
+    /// Whether the lines that are not universal links are named here, as each is judged: a run with --aasa needs
+    /// no hosts before judging, so the list is read once (the pass that checked every line first took a tenth of
+    /// `match --urls`' time, measured with scripts/bench-match).
+    var reportsProblems = false
 
-    func callAsFunction(_ batch: URLBatches.Batch) -> MatchResultWriter.Batch {
+    /// A batch judged: its formatted answers, and each line that is not a universal link (when the judge reports
+    /// them), with its line number (nil for a URL given as an argument).
+    struct Judged: Sendable {
+        let results: MatchResultWriter.Batch
+        var problems: [(line: Int?, message: String)] = []
+    }
+
+    func callAsFunction(_ batch: URLBatches.Batch) -> Judged {
+        var problems: [(line: Int?, message: String)] = []
+        let results = judge(batch, problems: &problems)
+        return Judged(results: results, problems: problems)
+    }
+
+    /// The URL as a device receives it, or nil when it is no universal link: then named in `problems` in the words
+    /// the check before judging used (``LinkURL/requireUniversalLink(utf8:)``'s), when this judge reports them.
+    private func deviceForm(
+        _ bytes: ArraySlice<UInt8>,
+        line: Int?,
+        problems: inout [(line: Int?, message: String)]
+    ) -> String? {
+        do throws(LinkURL.NotAUniversalLink) {
+            return try TappedURL.deviceForm(utf8: bytes)
+        } catch {
+            guard reportsProblems else { return nil }
+            do throws(LinkURL.NotAUniversalLink) {
+                try LinkURL.requireUniversalLink(utf8: bytes)
+                problems.append((line, error.description))
+            } catch {
+                problems.append((line, error.description))
+            }
+            return nil
+        }
+    }
+
+    private func judge(
+        _ batch: URLBatches.Batch,
+        problems: inout [(line: Int?, message: String)]
+    )
+        -> MatchResultWriter.Batch
+    {
         var matchers = Matchers(judge: self)
         if explain {
             let explanations = batch.map { written, _ -> AASAMatchExplanation? in
@@ -43,13 +87,15 @@ struct MatchJudge: Sendable {
         results.reserveCapacity(batch.count)
         if !live, let matcher = matchers.device(for: "") {
             // One document for every URL: no lookup per URL.
-            batch.forEachURL { bytes, _ in
-                if let url = try? TappedURL.deviceForm(utf8: bytes) { results.append(matcher.evaluate(url)) }
+            batch.forEachURL { bytes, line in
+                if let url = deviceForm(bytes, line: line, problems: &problems) {
+                    results.append(matcher.evaluate(url))
+                }
             }
             return MatchResultWriter.format(results, as: format)
         }
-        batch.forEachURL { bytes, _ in
-            guard let url = try? TappedURL.deviceForm(utf8: bytes) else { return }
+        batch.forEachURL { bytes, line in
+            guard let url = deviceForm(bytes, line: line, problems: &problems) else { return }
             let host = matchers.host(of: url)
             guard let matcher = matchers.device(for: host) else {
                 results.append(unjudged(url, host: host, matchers: &matchers))
