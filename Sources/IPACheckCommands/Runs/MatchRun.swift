@@ -91,13 +91,6 @@ package enum MatchRun {
     ) async throws {
         let list = try openList(urlFile)
         var badLines = 0
-        try await CommandExit.reportingInputErrors {
-            let checkBatch: @Sendable (URLBatches.Batch) -> Checked = { check($0, collectingHosts: false) }
-            try URLBatches.forEachResult(urls: urls, list: list, transform: checkBatch) { checked in
-                report(checked.problems, in: urlFile)
-                badLines += checked.problems.count
-            }
-        }
         let result = try await GateAnswerRun.check(
             path: build,
             appID: appID,
@@ -108,17 +101,34 @@ package enum MatchRun {
         let model = result.links
         let writer = MatchResultWriter(format: format == .json ? .json : .text) { Console.write($0) }
         let outputFormat = writer.format
-        let judge: @Sendable (URLBatches.Batch) -> MatchResultWriter.Batch = { batch in
-            let answers = batch.map { url, _ -> AASAMatchExplanation? in
-                guard (try? TappedURL.deviceForm(url)) != nil else { return nil }
-                return model.matchAnswer(url)
-            }.compactMap { $0 }
-            return explain
+        // Each line is checked as it is judged, in one pass over the list: one that is not a universal link is
+        // named with its line number and skipped, and every other URL is still answered.
+        let judge: @Sendable (URLBatches.Batch) -> (MatchResultWriter.Batch, Checked) = { batch in
+            var problems: [(line: Int?, message: String)] = []
+            var answers: [AASAMatchExplanation] = []
+            batch.forEachURL { bytes, line in
+                do throws(LinkURL.NotAUniversalLink) {
+                    try LinkURL.requireUniversalLink(utf8: bytes)
+                } catch {
+                    problems.append((line, error.description))
+                    return
+                }
+                let url = String(decoding: bytes, as: UTF8.self)
+                guard (try? TappedURL.deviceForm(url)) != nil else { return }
+                answers.append(model.matchAnswer(url))
+            }
+            let formatted =
+                explain
                 ? MatchResultWriter.format(answers, as: outputFormat)
                 : MatchResultWriter.format(answers.map(\.result), as: outputFormat)
+            return (formatted, (hosts: [], problems: problems))
         }
         try await CommandExit.reportingInputErrors {
-            try URLBatches.forEachResult(urls: urls, list: list, transform: judge) { writer.write($0) }
+            try URLBatches.forEachResult(urls: urls, list: list, transform: judge) { formatted, checked in
+                report(checked.problems, in: urlFile)
+                badLines += checked.problems.count
+                writer.write(formatted)
+            }
         }
         writer.finish()
         if badLines > 0 { throw CommandExit.badInput }
