@@ -192,3 +192,26 @@ enum JSONSchemaCheck {
         return result.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 }
+
+/// What every command that reads a build says of one input.
+enum BuildReaders {
+    /// The commands that read a build, as a user runs them on a target.
+    static let commands = [["info"], ["verify"], ["entitlements"], ["domains"], ["check"] + SampleFiles.offline]
+
+    /// Expects every command that reads a build to refuse `target` (exit 2) with one error line saying `words`.
+    static func expectEachRefuses(
+        _ target: String,
+        saying words: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for command in commands {
+            let result = try CLI.run(command + [target])
+            #expect(result.status == 2, "\(command)", sourceLocation: sourceLocation)
+            #expect(
+                result.stderr.hasPrefix("ipacheck: error: \(target): \(words)\n"),
+                "\(command): \(result.stderr)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+}

@@ -150,16 +150,10 @@ struct ProfileCLITests {
     /// reads a build said "is neither an ipa (zip), a Mach-O nor a property list").
     @Test func aProfileGivenForABuildIsNamed() throws {
         let profile = SampleFiles.path("Acme.mobileprovision")
-        for command in [["info"], ["verify"], ["entitlements"], ["domains"], ["check"] + SampleFiles.offline] {
-            let result = try CLI.run(command + [profile])
-            #expect(result.status == 2, "\(command)")
-            #expect(
-                result.stderr.hasPrefix(
-                    "ipacheck: error: \(profile): is a provisioning profile, not a build: `ipacheck profile` reads it\n"
-                ),
-                "\(command): \(result.stderr)"
-            )
-        }
+        try BuildReaders.expectEachRefuses(
+            profile,
+            saying: "is a provisioning profile, not a build: `ipacheck profile` reads it"
+        )
     }
 
     @Test func refusesWhatIsNotAProfile() throws {
