@@ -33,6 +33,43 @@ struct DomainsCLITests {
         (json["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == rule }
     }
 
+    /// A build made with signing off, to be signed later, has no domains yet.
+    ///
+    /// Entitlements live in the signature, so it has none. `domains` says so rather than only "no associated domains", and `check` gives that as the reason its domain
+    /// rules did not run, pointing at the project's entitlements file (it said "no bundle is signed with
+    /// associated domains", and that the build's entitlements "are signed").
+    @Test func anUnsignedBuildHasNoDomainsYet() throws {
+        var zip = ZipBuilder()
+        let info = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.acme.unsigned</string>
+            <key>CFBundleExecutable</key><string>App</string><key>CFBundlePackageType</key><string>APPL</string>
+            </dict></plist>
+            """
+        zip.add("Payload/App.app/Info.plist", Array(info.utf8))
+        zip.add("Payload/App.app/App", MachOBuilder.slice())
+        let ipa = try zip.write(named: "Unsigned.ipa")
+        let domains = try CLI.run(["domains", ipa])
+        #expect(domains.stdout.contains("unsigned: no entitlements until it is signed"), "\(domains.stdout)")
+        let json = try CLI.run(["domains", ipa, "--format", "json"]).jsonObject()
+        let bundle = try #require((json["bundles"] as? [[String: Any]])?.first)
+        #expect(bundle["unsigned"] as? Bool == true)
+        let check = try CLI.run(["check", ipa, "--format", "json"] + SampleFiles.offline).jsonObject()
+        let input = try #require((check["inputs"] as? [[String: Any]])?.first)
+        let reasons = ((input["notChecked"] as? [[String: Any]]) ?? []).map {
+            ($0["reason"] as? String ?? "", $0["rules"] as? [String] ?? [])
+        }
+        let domainRules = try #require(reasons.first { $0.1.contains("ENT001") })
+        #expect(domainRules.0.hasPrefix("Payload/App.app is unsigned, so it has no entitlements until it is signed"))
+        #expect(!reasons.contains { $0.0.contains("are signed") }, "\(reasons)")
+        // explain tells the same story at its claim step.
+        let explain = try CLI.run(["explain", "https://acme.example/products/1", ipa] + SampleFiles.offline)
+        #expect(explain.stdout.contains("Payload/App.app is unsigned, so it has no entitlements until it is signed"))
+        // A signed build is not called unsigned.
+        let signed = try CLI.run(["domains", SampleFiles.acme, "--format", "json"]).jsonObject()
+        #expect(((signed["bundles"] as? [[String: Any]]) ?? []).allSatisfy { $0["unsigned"] == nil })
+    }
+
     @Test("an entitlements file: every entry listed at its index, the build setting included")
     func entitlementsFileListsEveryEntry() throws {
         let (folder, file) = try Self.writeEntitlements()

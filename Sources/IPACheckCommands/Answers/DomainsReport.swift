@@ -24,9 +24,12 @@ package struct DomainsReport: Encodable, Sendable {
         /// Why the bundle's signed entitlements could not be read, when they could not: then its list of domains is
         /// unknown, not empty.
         package var unreadable: String?
+        /// Whether the executable carries no code signature: entitlements live in the signature, so the bundle has
+        /// none until it is signed, and the domains it will claim are decided then.
+        package var unsigned = false
 
         private enum CodingKeys: String, CodingKey {
-            case path, kind, bundleID, appID, associatedDomains, unreadable
+            case path, kind, bundleID, appID, associatedDomains, unreadable, unsigned
         }
 
         /// Writes `bundleID` and `appID` as `null` when absent, as domains.schema.json declares them, and each entry as
@@ -42,6 +45,7 @@ package struct DomainsReport: Encodable, Sendable {
             }
             try container.encode(listed, forKey: .associatedDomains)
             try container.encodeIfPresent(unreadable, forKey: .unreadable)
+            if unsigned { try container.encode(true, forKey: .unsigned) }
         }
     }
 
@@ -161,6 +165,7 @@ package struct DomainsReport: Encodable, Sendable {
                 associatedDomains: fact.domains
             )
             bundle.unused = fact.domains.map { unusedReason($0, of: fact) }
+            bundle.unsigned = fact.isUnsigned
             let unread = (judged + findings).first {
                 LinkModel.entitlementsUnread.contains($0.rule) && ($0.bundle == nil || $0.bundle == fact.bundle.path)
                     && ($0.rule != ArchiveRules.rules.unreadableExecutable.id || $0.bundle == fact.bundle.path)
@@ -219,7 +224,15 @@ package struct DomainsReport: Encodable, Sendable {
                 continue
             }
             if bundle.associatedDomains.isEmpty {
-                lines.append(.text("  no associated domains", .dim))
+                lines.append(
+                    bundle.unsigned
+                        ? .text(
+                            "  unsigned: no entitlements until it is signed, so no associated domains yet (the "
+                                + "project's .entitlements file lists those signing will give it)",
+                            .yellow
+                        )
+                        : .text("  no associated domains", .dim)
+                )
                 continue
             }
             let width = "\(bundle.associatedDomains.compactMap(\.index).max() ?? 0)".count

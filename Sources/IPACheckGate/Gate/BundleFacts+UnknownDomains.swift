@@ -2,7 +2,23 @@ import IPACheckBundle
 import IPACheckReport
 import IPACheckSigning
 
+extension BundleFacts {
+    /// Whether the executable was read and carries no code signature: entitlements live in the signature, so the
+    /// bundle has none until it is signed (a build made with signing off, to be signed later).
+    package var isUnsigned: Bool { container != nil && slices.isEmpty }
+}
+
 extension [BundleFacts] {
+    /// Why no bundle claims a domain when the main app is unsigned; nil when it is signed.
+    ///
+    /// Said where a check would otherwise say "no bundle is signed with associated domains": true of such a build,
+    /// but the domains it will claim are decided when it is signed, and its project's entitlements file says which.
+    var unsignedReason: String? {
+        guard let main = first, main.isUnsigned else { return nil }
+        return "\(main.bundle.path) is unsigned, so it has no entitlements until it is signed: `ipacheck check` on "
+            + "the project's .entitlements file (with --app-id) checks the domains signing will give it"
+    }
+
     /// Why some bundle's associated domains are unknown; nil when every bundle's signed entitlements were read.
     ///
     /// They are unknown when the bundle's executable or its signed entitlements could not be read.

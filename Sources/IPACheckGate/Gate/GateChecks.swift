@@ -35,7 +35,8 @@ package enum GateChecks {
         } else {
             outcome.coverage.skip(
                 AssociatedDomainRules.rules.all,
-                because: facts.unknownDomainsReason ?? "no bundle is signed with associated domains"
+                because: facts.unknownDomainsReason ?? facts.unsignedReason
+                    ?? "no bundle is signed with associated domains"
             )
         }
         guard !input.build.isEntitlementsFile else {
@@ -45,7 +46,7 @@ package enum GateChecks {
         }
         outcome.coverage.skip(
             EntitlementsFileChecks.rules.all,
-            because: "the build's entitlements are signed, not a project file"
+            because: "a build's entitlements come from its signature, not a project file"
         )
         // Apple re-signs what it delivers through the App Store and TestFlight, adding the DER form.
         if !facts.contains(where: { $0.container != nil }) {
@@ -84,7 +85,7 @@ package enum GateChecks {
     static let hostFiles = GateCheck(.hostFiles) { input, rules in
         judgeHostFiles(
             asked: !input.build.targets.isEmpty,
-            unknownDomains: input.facts.unknownDomainsReason,
+            unknownDomains: input.facts.unknownDomainsReason ?? input.facts.unsignedReason,
             documents: input.documents,
             unserved: CrossChecks.unserved(input),
             networkUnavailable: input.networkUnavailable,

@@ -261,6 +261,7 @@ package enum ReleaseGate {
                 buildNotChecked: build.isEntitlementsFile ? GateChecks.notABuild : nil,
                 now: options.now,
                 filesUnavailable: unavailable?.notCheckedReason,
+                unclaimedBecause: facts.unsignedReason,
                 documents: documents
             ),
             facts: facts,

@@ -329,7 +329,7 @@ extension LinkModel {
         }
         details.append(
             applinks.isEmpty
-                ? "the build claims no applinks domains"
+                ? unclaimedBecause ?? "the build claims no applinks domains"
                 : "applinks entries: " + applinks.map(\.domain.entry).joined(separator: ", ")
         )
         return details

@@ -45,6 +45,9 @@ package struct LinkModel: Sendable {
     /// Why the hosts' files could not be fetched at all (no network), when they could not: a link that reaches the
     /// file is then undecided, not broken.
     package var filesUnavailable: String? = nil
+    /// Why the build claims no domain at all when there is more to say than that (its main app is unsigned, so it
+    /// has no entitlements yet): what `check` and `domains` say of the same build.
+    package var unclaimedBecause: String? = nil
     /// The AASA files the run read, and which copy devices read.
     let documents: SiteDocuments
 

@@ -219,7 +219,7 @@ enum CrossChecks {
         guard !claimed.isEmpty else {
             coverage.skip(
                 left,
-                because: input.facts.unknownDomainsReason
+                because: input.facts.unknownDomainsReason ?? input.facts.unsignedReason
                     ?? "no bundle claims an associated domain whose AASA iOS reads"
             )
             return
