@@ -65,6 +65,14 @@ struct DomainsCLITests {
         // explain tells the same story at its claim step.
         let explain = try CLI.run(["explain", "https://acme.example/products/1", ipa] + SampleFiles.offline)
         #expect(explain.stdout.contains("Payload/App.app is unsigned, so it has no entitlements until it is signed"))
+        // So does links, in every format.
+        let reason = "Payload/App.app is unsigned, so it has no entitlements until it is signed"
+        for format in ["text", "html"] {
+            let links = try CLI.run(["links", ipa, "--format", format] + SampleFiles.offline)
+            #expect(links.stdout.contains(reason), "\(format): \(links.stdout)")
+        }
+        let linksJSON = try CLI.run(["links", ipa, "--format", "json"] + SampleFiles.offline).jsonObject()
+        #expect((linksJSON["noLinksBecause"] as? String)?.hasPrefix(reason) == true)
         // A signed build is not called unsigned.
         let signed = try CLI.run(["domains", SampleFiles.acme, "--format", "json"]).jsonObject()
         #expect(((signed["bundles"] as? [[String: Any]]) ?? []).allSatisfy { $0["unsigned"] == nil })

@@ -31,7 +31,9 @@ extension LinkSheet {
             let rule = skip.rule.map { " rule \($0.detail).\($0.component)" } ?? ""
             out += style.dim(visible("  no link for \(skip.bundle) \(skip.entry)\(rule): \(skip.reason)")) + "\n"
         }
-        if links.isEmpty && skipped.isEmpty { out += "the build claims no applinks domains\n" }
+        if links.isEmpty && skipped.isEmpty {
+            out += visible(noLinksBecause ?? "the build claims no applinks domains") + "\n"
+        }
         if let device, let first = device.first {
             out += "\n" + style.bold(visible("On the device (\(first.device.member ?? first.device.evidence)):")) + "\n"
             for claim in device {
@@ -101,6 +103,9 @@ extension LinkSheet {
             out += "\(text(link.why))</span></li>\n"
         }
         if !entry.isEmpty { out += "</ul>\n" }
+        if links.isEmpty && skipped.isEmpty {
+            out += "<p>\(text(noLinksBecause ?? "The build claims no applinks domains."))</p>\n"
+        }
         if let device, !device.isEmpty {
             out += "<h2>On the device</h2>\n<ul>\n"
             for claim in device {

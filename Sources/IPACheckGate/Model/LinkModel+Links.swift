@@ -74,6 +74,9 @@ package struct LinkSheet: Encodable, Sendable {
     /// The gate's errors that stop every link of the build (it will not install or run as distributed): the links
     /// still say what the AASA files decide, and a tester is told why none may open.
     package let buildErrors: [Finding]
+    /// Why there is no link at all, when there is more to say than that the build claims no applinks domain (its
+    /// main app is unsigned, so it has no entitlements yet): what `domains`, `check` and `explain` say of it.
+    package var noLinksBecause: String? = nil
 }
 
 extension LinkModel {
@@ -167,7 +170,13 @@ extension LinkModel {
                 )
             }
         }
-        return LinkSheet(links: links, device: nil, skipped: skipped, buildErrors: findings.filter(blocksEveryLink))
+        return LinkSheet(
+            links: links,
+            device: nil,
+            skipped: skipped,
+            buildErrors: findings.filter(blocksEveryLink),
+            noLinksBecause: links.isEmpty && skipped.isEmpty ? unclaimedBecause : nil
+        )
     }
 
     /// The link sheet with each applinks claim as `device`'s record holds it, and what each link does there.
