@@ -3,8 +3,8 @@ import IPACheckReport
 import IPACheckSigning
 
 extension BundleFacts {
-    /// Whether the executable was read and carries no code signature: entitlements live in the signature, so the
-    /// bundle has none until it is signed (a build made with signing off, to be signed later).
+    /// Whether the executable was read and carries no code signature: entitlements are embedded in the signature
+    /// (docs/ios-model.md I8), so the bundle has none until it is signed (a build made with signing off).
     package var isUnsigned: Bool { container != nil && slices.isEmpty }
 }
 
