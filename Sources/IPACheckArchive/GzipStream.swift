@@ -89,7 +89,7 @@ import Foundation
                     )
                 }
             }
-            let status = unsafe isal_inflate(state)
+            let status = unsafe ISAL.inflate(state)
             let left = unsafe state.pointee.avail_out
             let written = Int(capacity - left)
             guard status >= 0 else {

@@ -240,7 +240,7 @@ struct ZipExtraFields {
         else { return nil }
         let nameCRC = unsafe name.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return UInt32(0) }
-            return unsafe crc32_gzip_refl(0, base, UInt64(buffer.count))
+            return unsafe ISAL.crc32(0, base, count: UInt64(buffer.count))
         }
         return nameCRC == crc ? Array(path) : nil
     }

@@ -150,7 +150,7 @@ import IPACheckBinary
         if got > 0 {
             crc = unsafe buffer.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress else { return crc }
-                return unsafe crc32_gzip_refl(crc, base.assumingMemoryBound(to: UInt8.self), UInt64(got))
+                return unsafe ISAL.crc32(crc, base.assumingMemoryBound(to: UInt8.self), count: UInt64(got))
             }
         }
         produced += UInt64(got)
@@ -196,7 +196,7 @@ import IPACheckBinary
                 unsafe state.pointee.next_in = window.assumingMemoryBound(to: UInt8.self)
                 unsafe state.pointee.avail_in = UInt32(got)
             }
-            let status = unsafe isal_inflate(state)
+            let status = unsafe ISAL.inflate(state)
             guard status >= 0, status != ISAL_NEED_DICT else { return fail("its compressed data is damaged") }
             let left = unsafe state.pointee.avail_out
             let written = Int(capacity - left)
