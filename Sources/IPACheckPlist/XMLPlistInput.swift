@@ -53,9 +53,17 @@ package final class XMLPlistInput {
     }
 
     /// Whether the bytes at `index` start with `needle`.
-    func starts(with needle: [UInt8], at index: Int) -> Bool {
+    func starts(with needle: some Collection<UInt8>, at index: Int) -> Bool {
         guard index >= base, load(through: index + needle.count - 1) else { return false }
         return buffer[(index - base)...].starts(with: needle)
+    }
+
+    /// The bytes loaded from `index` on, up to the first of `stops` or the end of what is loaded (at least the
+    /// byte at `index` is loaded first): plain text taken a run at a time instead of a byte at a time.
+    func loadedRun(from index: Int, endingBefore stops: (UInt8, UInt8)) -> ArraySlice<UInt8> {
+        guard index >= base, load(through: index) else { return [] }
+        let rest = buffer[(index - base)...]
+        return rest[..<(rest.firstIndex { $0 == stops.0 || $0 == stops.1 } ?? rest.endIndex)]
     }
 
     /// The first occurrence of `needle` at or after `start`, loading as far as it takes.

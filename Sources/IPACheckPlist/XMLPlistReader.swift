@@ -257,9 +257,10 @@ package struct XMLPlistReader {
     private mutating func closeElement(_ name: String) throws(PlistError) {
         try skipMisc()
         let offset = position
-        let expected = Array("</\(name)".utf8)
-        guard input.starts(with: expected, at: position) else { throw error("expected </\(name)>", at: offset) }
-        position += expected.count
+        guard input.starts(with: Self.closingStart, at: position),
+            input.starts(with: name.utf8, at: position + Self.closingStart.count)
+        else { throw error("expected </\(name)>", at: offset) }
+        position += Self.closingStart.count + name.utf8.count
         while let byte = byte(at: position), Self.isSpace(byte) { position += 1 }
         guard byte(at: position) == UInt8(ascii: ">") else { throw error("expected </\(name)>", at: offset) }
         position += 1
@@ -270,6 +271,8 @@ package struct XMLPlistReader {
         while let byte = byte(at: position) {
             if Self.isSpace(byte) {
                 position += 1
+            } else if byte != UInt8(ascii: "<") {
+                return
             } else if input.starts(with: Self.commentStart, at: position) {
                 try skip(past: Self.commentEnd, what: "comment")
             } else if input.starts(with: Self.instructionStart, at: position) {
@@ -322,8 +325,9 @@ package struct XMLPlistReader {
             if byte == UInt8(ascii: "&") {
                 try appendReference(to: &out)
             } else if byte != UInt8(ascii: "<") {
-                out.append(byte)
-                position += 1
+                let run = input.loadedRun(from: position, endingBefore: Self.markupBytes)
+                out.append(contentsOf: run)
+                position += run.count
             } else if input.starts(with: Self.cdataStart, at: position) {
                 let start = position + Self.cdataStart.count
                 guard let end = input.firstRange(of: Self.cdataEnd, from: start) else {
@@ -370,17 +374,27 @@ package struct XMLPlistReader {
     /// (none when it starts with one); a group left incomplete at the end gives nothing.
     private func base64(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
-        var group: [UInt8?] = []
-        group.reserveCapacity(4)
+        out.reserveCapacity(text.utf8.count / 4 * 3)
+        // The group's four values (nil for `=`), gathered in `bits` as 6-bit fields from the top.
+        var bits: UInt32 = 0
+        var taken = 0
+        var firstPadding: Int?
         for byte in text.utf8 {
             let value = Self.base64Value(byte)
             guard value != nil || byte == UInt8(ascii: "=") else { continue }
-            group.append(value)
-            guard group.count == 4 else { continue }
-            let bits = group.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element ?? 0) << (18 - 6 * $1.offset) }
-            let count = group[0] == nil || group[1] == nil ? 0 : group[2] == nil ? 1 : group[3] == nil ? 2 : 3
+            if let value {
+                bits |= UInt32(value) << (18 - 6 * taken)
+            } else if firstPadding == nil {
+                firstPadding = taken
+            }
+            taken += 1
+            guard taken == 4 else { continue }
+            // Bytes before the first `=`: none when it is among the first two values, else one fewer than it.
+            let count = min(max((firstPadding ?? 4) - 1, 0), 3)
             for index in 0..<count { out.append(UInt8(truncatingIfNeeded: bits >> (16 - 8 * index))) }
-            group.removeAll(keepingCapacity: true)
+            bits = 0
+            taken = 0
+            firstPadding = nil
         }
         return out
     }
@@ -417,6 +431,9 @@ package struct XMLPlistReader {
     private static let doctypeStart = Array("<!DOCTYPE".utf8)
     private static let cdataStart = Array("<![CDATA[".utf8)
     private static let cdataEnd = Array("]]>".utf8)
+    private static let closingStart = Array("</".utf8)
+    /// The bytes that end a run of plain character data: a reference or markup starts there.
+    private static let markupBytes: (UInt8, UInt8) = (UInt8(ascii: "&"), UInt8(ascii: "<"))
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

@@ -129,8 +129,8 @@ package struct CodePageDigester {
                 start += take
                 position = start
                 if position == pageEnd {
-                    sha1Pages += Array(sha1.finalize())
-                    sha256Pages += Array(sha256.finalize())
+                    sha1.finalize().withUnsafeBytes { sha1Pages.append(contentsOf: $0) }
+                    sha256.finalize().withUnsafeBytes { sha256Pages.append(contentsOf: $0) }
                     sha1 = Insecure.SHA1()
                     sha256 = SHA256()
                     pageStart = pageEnd
