@@ -101,8 +101,9 @@ extension SealScan {
     struct ResourceComparison: Sendable {
         private let state: Locked<ComparisonState>
 
-        /// Starts reading the seals (and, for ``Depth/everything``, `threads` threads hashing the files they list).
-        init(_ ipa: IPAFile, depth: Depth, keep: (String) -> Bool, threads: Int) {
+        /// Starts reading the seals (and, for ``Depth/everything``, `threads` threads hashing the files they list,
+        /// two at a time when `sideBySide`).
+        init(_ ipa: IPAFile, depth: Depth, keep: (String) -> Bool, threads: Int, sideBySide: Bool) {
             let sealed = ipa.bundles.compactMap { bundle in
                 bundle.codeResources.map { (bundle: bundle.path, member: $0, keep: keep($0)) }
             }
@@ -115,7 +116,7 @@ extension SealScan {
             )
             let links = ipa.linkTargets
             for _ in 0..<hashers {
-                let thread = Thread { Self.hash(state: state, reopening: reopening) }
+                let thread = Thread { Self.hash(state: state, reopening: reopening, sideBySide: sideBySide) }
                 thread.name = "ipacheck-seal"
                 thread.start()
             }
@@ -188,47 +189,45 @@ extension SealScan {
 
         /// A hashing thread: takes batches of claims until the seal reader is done, hashes each member and keeps
         /// what does not match.
-        private static func hash(state: Locked<ComparisonState>, reopening: IPAMemberReader.Reopening) {
-            let opened = Result { () throws(InputError) in try reopening.open() }
-            var buffer = [UInt8](repeating: 0, count: chunkSize)
-            var results: [Int: [Int: ClaimResults]] = [:]
-            var problems: [(member: Int, problem: String, seal: Int, reading: Int)] = []
-            while let batch = state.withLock(
-                when: { !$0.batches.isEmpty || $0.closed },
-                { $0.batches.isEmpty ? nil : $0.batches.removeFirst() }
-            ) {
-                for claim in batch {
+        ///
+        /// With `sideBySide`, claims naming a SHA-256 are hashed two at a time (``SHA256Lanes``), the lanes kept
+        /// full across batches; the others one at a time as they come.
+        private static func hash(
+            state: Locked<ComparisonState>,
+            reopening: IPAMemberReader.Reopening,
+            sideBySide: Bool
+        ) {
+            let thread = HashingThread(state: state)
+            switch Result(catching: { () throws(InputError) in try reopening.open() }) {
+            case .failure(let error):
+                while let claim = thread.nextClaim() {
+                    thread.problems.append((claim.member, error.message, claim.seal, claim.reading))
+                }
+            case .success(let reader):
+                var buffer = [UInt8](repeating: 0, count: chunkSize)
+                let streamAlone = { (claim: Claim) in
                     var plan = MemberPlan()
                     if claim.sha256 != nil { plan.sha256 = true } else { plan.sha1 = true }
-                    let reader: IPAMemberReader
-                    switch opened {
-                    case .success(let opened): reader = opened
-                    case .failure(let error):
-                        problems.append((claim.member, error.message, claim.seal, claim.reading))
-                        continue
-                    }
-                    let result = stream(claim.member, plan: plan, reader: reader, buffer: &buffer)
-                    guard let digests = result.digests else {
-                        if let problem = result.problem {
-                            problems.append((claim.member, problem, claim.seal, claim.reading))
-                        }
-                        results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].unreadable.append(
-                            claim.path
-                        )
-                        continue
-                    }
-                    let matches =
-                        claim.sha256 != nil ? digests.sha256 == claim.sha256 : digests.sha1 == claim.sha1
-                    results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].checked += 1
-                    if !matches {
-                        results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].modified.append(
-                            claim.path
-                        )
-                    }
+                    thread.record(claim, stream(claim.member, plan: plan, reader: reader, buffer: &buffer))
+                }
+                if sideBySide, SHA256Lanes.isAvailable {
+                    streamSHA256(
+                        reader: reader,
+                        next: {
+                            while let claim = thread.nextClaim() {
+                                if claim.sha256 != nil { return claim }
+                                streamAlone(claim)
+                            }
+                            return nil
+                        },
+                        done: { claim, result in thread.record(claim, result) }
+                    )
+                } else {
+                    while let claim = thread.nextClaim() { streamAlone(claim) }
                 }
             }
             finish(state: state) { state in
-                for (seal, byReading) in results {
+                for (seal, byReading) in thread.results {
                     for (reading, found) in byReading {
                         state.results[seal, default: [:]][reading, default: ClaimResults()].modified += found.modified
                         state.results[seal, default: [:]][reading, default: ClaimResults()].checked += found.checked
@@ -236,7 +235,52 @@ extension SealScan {
                             found.unreadable
                     }
                 }
-                state.problems += problems
+                state.problems += thread.problems
+            }
+        }
+    }
+
+    /// One hashing thread's claims and what it found (used on that thread only).
+    private final class HashingThread {
+        private let state: Locked<ComparisonState>
+        private var batch: ArraySlice<Claim> = []
+        /// By seal, then by reading of it.
+        var results: [Int: [Int: ClaimResults]] = [:]
+        var problems: [(member: Int, problem: String, seal: Int, reading: Int)] = []
+
+        init(state: Locked<ComparisonState>) {
+            self.state = state
+        }
+
+        /// The next claim, waiting for a batch when this one is done; nil once the seal reader is done and every
+        /// batch taken.
+        func nextClaim() -> Claim? {
+            while batch.isEmpty {
+                guard
+                    let next = state.withLock(
+                        when: { !$0.batches.isEmpty || $0.closed },
+                        { $0.batches.isEmpty ? nil : $0.batches.removeFirst() }
+                    )
+                else { return nil }
+                batch = next[...]
+            }
+            return batch.popFirst()
+        }
+
+        /// Keeps what hashing `claim`'s member gave: a count, and the path when it does not match or could not be
+        /// read.
+        func record(_ claim: Claim, _ result: StreamResult) {
+            guard let digests = result.digests else {
+                if let problem = result.problem {
+                    problems.append((claim.member, problem, claim.seal, claim.reading))
+                }
+                results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].unreadable.append(claim.path)
+                return
+            }
+            let matches = claim.sha256 != nil ? digests.sha256 == claim.sha256 : digests.sha1 == claim.sha1
+            results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].checked += 1
+            if !matches {
+                results[claim.seal, default: [:]][claim.reading, default: ClaimResults()].modified.append(claim.path)
             }
         }
     }

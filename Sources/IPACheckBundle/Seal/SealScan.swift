@@ -83,6 +83,7 @@ package struct SealScan {
     ///   - searchMainExecutable: Strings to look for in the main app's executable as it streams past.
     ///   - threads: How many threads inflate and hash at once, each with its own handle on the file.
     ///   - bytesPerThread: The fewest declared bytes worth another thread.
+    ///   - sideBySide: Whether sealed files are hashed two at a time (``SHA256Lanes``, where the CPU can).
     /// - Throws: ``InputError`` when the main app's executable cannot be read: there is nothing to check without it.
     package static func read(
         _ ipa: IPAFile,
@@ -90,10 +91,17 @@ package struct SealScan {
         keep: (String) -> Bool = { _ in false },
         searchMainExecutable needles: [String] = [],
         threads: Int = defaultThreads,
-        bytesPerThread: Int = bytesWorthAThread
+        bytesPerThread: Int = bytesWorthAThread,
+        sideBySide: Bool = SHA256Lanes.isAvailable
     ) async throws(InputError) -> SealScan {
         let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
-        let compared = await ResourceComparison(ipa, depth: depth, keep: keep, threads: threads).results()
+        let compared = await ResourceComparison(
+            ipa,
+            depth: depth,
+            keep: keep,
+            threads: threads,
+            sideBySide: sideBySide
+        ).results()
         var pass = Pass(
             ipa,
             depth: depth,
@@ -122,10 +130,17 @@ package struct SealScan {
         keep: (String) -> Bool = { _ in false },
         searchMainExecutable needles: [String] = [],
         threads: Int = defaultThreads,
-        bytesPerThread: Int = bytesWorthAThread
+        bytesPerThread: Int = bytesWorthAThread,
+        sideBySide: Bool = SHA256Lanes.isAvailable
     ) throws(InputError) -> SealScan {
         let early = Pass.earlyStart(ipa, keep: keep, needles: needles, threads: threads, bytesPerThread: bytesPerThread)
-        let compared = ResourceComparison(ipa, depth: depth, keep: keep, threads: threads).waitForResults()
+        let compared = ResourceComparison(
+            ipa,
+            depth: depth,
+            keep: keep,
+            threads: threads,
+            sideBySide: sideBySide
+        ).waitForResults()
         var pass = Pass(
             ipa,
             depth: depth,

@@ -111,7 +111,7 @@ package struct CodePageDigester {
 
         var end: Int { min(range.upperBound, cut ?? range.upperBound) }
 
-        mutating func consume<Bytes: DataProtocol>(_ bytes: Bytes, at offset: Int) where Bytes.Index == Int {
+        mutating func consume(_ bytes: ArraySlice<UInt8>, at offset: Int) {
             let stop = end
             var start = max(offset, position)
             if start > position {
@@ -119,8 +119,24 @@ package struct CodePageDigester {
                 if position < stop { isComplete = false }
                 position = min(start, max(stop, position))
             }
+            let size = CodePageDigests.pageSize
             while start < min(offset + bytes.count, stop) {
-                let pageEnd = pageStart + CodePageDigests.pageSize
+                if SHA256Lanes.isAvailable, start == pageStart, min(offset + bytes.count, stop) - start >= 2 * size {
+                    // Two whole pages at hand: their SHA-256 side by side (``SHA256Lanes``), their SHA-1 each.
+                    let first = bytes.startIndex + (start - offset)
+                    let pages = [bytes[first..<(first + size)], bytes[(first + size)..<(first + 2 * size)]]
+                    var messages = [SHA256Lanes.Message(), SHA256Lanes.Message()]
+                    _ = SHA256Lanes.update(&messages, with: pages)
+                    for (page, message) in zip(pages, messages) {
+                        sha1Pages.append(contentsOf: Insecure.SHA1.hash(data: page))
+                        sha256Pages.append(contentsOf: message.finish())
+                    }
+                    start += 2 * size
+                    position = start
+                    pageStart = start
+                    continue
+                }
+                let pageEnd = pageStart + size
                 let take = min(offset + bytes.count, stop, pageEnd) - start
                 let first = bytes.startIndex + (start - offset)
                 let piece = bytes[first..<(first + take)]
@@ -129,8 +145,8 @@ package struct CodePageDigester {
                 start += take
                 position = start
                 if position == pageEnd {
-                    sha1.finalize().withUnsafeBytes { sha1Pages.append(contentsOf: $0) }
-                    sha256.finalize().withUnsafeBytes { sha256Pages.append(contentsOf: $0) }
+                    sha1Pages.append(contentsOf: sha1.finalize())
+                    sha256Pages.append(contentsOf: sha256.finalize())
                     sha1 = Insecure.SHA1()
                     sha256 = SHA256()
                     pageStart = pageEnd

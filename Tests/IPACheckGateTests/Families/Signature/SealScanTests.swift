@@ -42,6 +42,7 @@ struct SealScanTests {
         resources: [String: [UInt8]] = [:],
         nested: [String: [UInt8]] = [:],
         extra: [(String, [UInt8])] = [],
+        modified: String? = nil,
         corruptCRC: String? = nil,
         signing change: (inout MachOBuilder.Signing) -> Void = { _ in }
     ) throws -> IPAFile {
@@ -56,7 +57,8 @@ struct SealScanTests {
         zip.add("\(app)/App", MachOBuilder.slice(signing: signing))
         zip.add("\(app)/_CodeSignature/CodeResources", seal)
         for (name, bytes) in resources.sorted(by: { $0.key < $1.key }) {
-            zip.add("\(app)/\(name)", bytes, corruptCRC: name == corruptCRC)
+            // A modified file: one byte more than the seal's hash covers.
+            zip.add("\(app)/\(name)", name == modified ? bytes + [0xFF] : bytes, corruptCRC: name == corruptCRC)
         }
         for (name, bytes) in extra { zip.add("\(app)/\(name)", bytes) }
         return try IPAFile(path: try zip.write())
@@ -218,6 +220,32 @@ struct SealScanTests {
             one.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
                 == three.verify(ipa: ipa, now: Self.now).flatMap(\.findings)
         )
+    }
+
+    /// Sealed files hashed two at a time (``SHA256Lanes``) give what hashing them one at a time gives: every
+    /// length around SHA-256's blocks and the lanes' chunks, an empty file, a modified one and a damaged member.
+    @Test(
+        "hashing sealed files side by side takes exactly what hashing them one at a time takes",
+        .enabled(if: SHA256Lanes.isAvailable, "this CPU has no SHA extensions: files are hashed one at a time")
+    )
+    func sideBySideTakesWhatOneAtATimeTakes() throws {
+        var resources: [String: [UInt8]] = [:]
+        let lengths = [0, 1, 55, 56, 63, 64, 65, 4096, 131_071, 131_072, 131_073, 300_000]
+        for (index, length) in lengths.enumerated() {
+            resources["r\(index).dat"] = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+        }
+        let ipa = try Self.sealedApp(resources: resources, modified: "r4.dat", corruptCRC: "r9.dat")
+        let scans = try [false, true].map { sideBySide in
+            try SealScan.scan(ipa, depth: .everything, threads: 2, bytesPerThread: 1, sideBySide: sideBySide)
+        }
+        let resourceChecks = scans.map { $0.verify(ipa: ipa, now: Self.now).map(\.resources) }
+        #expect(resourceChecks[0] == resourceChecks[1])
+        let check = try #require(resourceChecks[1].first ?? nil)
+        #expect(check.modified == ["r4.dat"])
+        #expect(check.unreadable == ["r9.dat"])
+        #expect(check.checkedCount == lengths.count - 1)
+        #expect(scans[0].findings == scans[1].findings)
+        #expect(scans[1].findings.map(\.rule) == ["ARC011"])
     }
 
     /// The main executable starts streaming before the seals are read; a seal that also lists it (no codesign writes
