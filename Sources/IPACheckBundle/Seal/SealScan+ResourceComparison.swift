@@ -204,8 +204,10 @@ extension SealScan {
                     thread.problems.append((claim.member, error.message, claim.seal, claim.reading))
                 }
             case .success(let reader):
-                var buffer = [UInt8](repeating: 0, count: chunkSize)
+                // Taken only when a claim is hashed alone (the lanes have buffers of their own).
+                var buffer: [UInt8] = []
                 let streamAlone = { (claim: Claim) in
+                    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: chunkSize) }
                     var plan = MemberPlan()
                     if claim.sha256 != nil { plan.sha256 = true } else { plan.sha1 = true }
                     thread.record(claim, stream(claim.member, plan: plan, reader: reader, buffer: &buffer))
