@@ -193,6 +193,14 @@ let package = Package(
             path: "Benchmarks/AASAMatchBenchmark",
             swiftSettings: strict
         ),
+        // The hashing microbenchmark (scripts/bench-hash): BoringSSL's SHA-256 against the SHA-extension lanes, and
+        // after ISA-L left the vector registers dirty.
+        .executableTarget(
+            name: "HashThroughput",
+            dependencies: ["CIsal", "CSHA256Lanes", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/HashThroughput",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "SealBaseline",
             dependencies: ["CZip", .product(name: "Crypto", package: "swift-crypto")],
